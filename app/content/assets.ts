@@ -1,0 +1,240 @@
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { fileTypeFromBuffer } from "file-type";
+import { imageSize } from "image-size";
+import type { DB } from "./db";
+import { ContentError, badRequest, notFound } from "./errors";
+import type { Asset } from "./types";
+import type { ContentChange } from "./store";
+
+const ROOT_FOLDER = "00000000-0000-0000-0000-000000000000";
+const SYSTEM_ACTOR = "client:praxisnetz:default";
+const TEXT_TYPES = new Set(["text/plain", "text/csv", "application/json"]);
+
+export interface UploadInput {
+  fileName: string;
+  /** The type the uploader declared; checked against the bytes. */
+  mimeType?: string;
+  body: Buffer;
+  id?: string;
+  tags?: string[];
+  actor?: string;
+}
+
+/**
+ * Asset files live under `DATA_DIR/assets/<id>/<fileVersion>`, metadata in the database. A file is
+ * written to a temporary name and renamed, so a crash never leaves half a file behind a row.
+ */
+export class AssetStore {
+  private db!: DB;
+  private emit: (change: ContentChange) => void = () => {};
+
+  constructor(
+    readonly dir: string,
+    readonly maxBytes: number,
+  ) {}
+
+  attach(db: DB, emit: (change: ContentChange) => void) {
+    this.db = db;
+    this.emit = emit;
+  }
+
+  private toAsset(r: {
+    id: string;
+    file_name: string;
+    slug: string;
+    mime_type: string;
+    file_size: number;
+    file_hash: string;
+    file_version: number;
+    type: string;
+    pixel_width: number | null;
+    pixel_height: number | null;
+    tags: string;
+    parent_id: string;
+    version: number;
+    created: string;
+    created_by: string;
+    last_modified: string;
+    last_modified_by: string;
+  }): Asset {
+    return {
+      id: r.id,
+      fileName: r.file_name,
+      slug: r.slug,
+      mimeType: r.mime_type,
+      fileSize: Number(r.file_size),
+      fileHash: r.file_hash,
+      fileVersion: r.file_version,
+      type: r.type as Asset["type"],
+      ...(r.pixel_width !== null ? { pixelWidth: r.pixel_width } : {}),
+      ...(r.pixel_height !== null ? { pixelHeight: r.pixel_height } : {}),
+      tags: JSON.parse(r.tags) as string[],
+      parentId: r.parent_id,
+      version: r.version,
+      created: r.created,
+      createdBy: r.created_by,
+      lastModified: r.last_modified,
+      lastModifiedBy: r.last_modified_by,
+    };
+  }
+
+  async list(opts: { ids?: string[]; skip?: number; take?: number } = {}): Promise<{ total: number; items: Asset[] }> {
+    let q = this.db.selectFrom("assets").selectAll();
+    if (opts.ids?.length) q = q.where("id", "in", opts.ids);
+    const rows = await q.orderBy("last_modified", "desc").orderBy("id").execute();
+    const items = rows.map((r) => this.toAsset(r));
+    const skip = opts.skip ?? 0;
+    return { total: items.length, items: items.slice(skip, skip + Math.min(opts.take ?? 200, 200)) };
+  }
+
+  async get(id: string): Promise<Asset | undefined> {
+    const row = await this.db.selectFrom("assets").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? this.toAsset(row) : undefined;
+  }
+
+  filePath(asset: Pick<Asset, "id" | "fileVersion">): string {
+    return path.join(this.dir, asset.id, String(asset.fileVersion));
+  }
+
+  async upload(input: UploadInput): Promise<Asset> {
+    const { body } = input;
+    if (!body.length) throw badRequest("The file is empty.");
+    if (body.length > this.maxBytes)
+      throw new ContentError(413, `The file is ${body.length} bytes; the limit is ${this.maxBytes} bytes.`);
+    const fileName = sanitizeFileName(input.fileName);
+    if (!fileName) throw badRequest("The file needs a name.");
+    const mimeType = await detectMimeType(body, input.mimeType);
+    const id = input.id ?? randomUUID();
+    if (!/^[A-Za-z0-9._~-]{1,100}$/.test(id)) throw badRequest(`"${id}" is not a valid asset id.`);
+    if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
+    const size = mimeType.startsWith("image/") ? safeImageSize(body) : undefined;
+    const now = new Date().toISOString();
+    const actor = input.actor ?? SYSTEM_ACTOR;
+    const asset: Asset = {
+      id,
+      fileName,
+      slug: slugifyFileName(fileName),
+      mimeType,
+      fileSize: body.length,
+      fileHash: createHash("sha256").update(body).digest("base64"),
+      fileVersion: 0,
+      type: mimeType.startsWith("image/") ? "Image" : mimeType.startsWith("audio/") ? "Audio" : mimeType.startsWith("video/") ? "Video" : "Unknown",
+      ...(size ? { pixelWidth: size.width, pixelHeight: size.height } : {}),
+      tags: input.tags ?? (mimeType.startsWith("image/") ? ["image"] : []),
+      parentId: ROOT_FOLDER,
+      version: 0,
+      created: now,
+      createdBy: actor,
+      lastModified: now,
+      lastModifiedBy: actor,
+    };
+    const target = this.filePath(asset);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${process.pid}.tmp`;
+    await fsp.writeFile(tmp, body);
+    await fsp.rename(tmp, target);
+    try {
+      await this.db
+        .insertInto("assets")
+        .values({
+          id,
+          file_name: asset.fileName,
+          slug: asset.slug,
+          mime_type: mimeType,
+          file_size: asset.fileSize,
+          file_hash: asset.fileHash,
+          file_version: 0,
+          type: asset.type,
+          pixel_width: asset.pixelWidth ?? null,
+          pixel_height: asset.pixelHeight ?? null,
+          tags: JSON.stringify(asset.tags),
+          parent_id: ROOT_FOLDER,
+          version: 0,
+          created: now,
+          created_by: actor,
+          last_modified: now,
+          last_modified_by: actor,
+        })
+        .execute();
+    } catch (e) {
+      await fsp.rm(path.dirname(target), { recursive: true, force: true });
+      throw e;
+    }
+    this.emit({ kind: "asset", id });
+    return asset;
+  }
+
+  async open(id: string): Promise<{ asset: Asset; stream: fs.ReadStream }> {
+    const asset = await this.get(id);
+    if (!asset) throw notFound(`Asset "${id}" not found.`);
+    return { asset, stream: fs.createReadStream(this.filePath(asset)) };
+  }
+
+  async read(id: string): Promise<{ asset: Asset; body: Buffer }> {
+    const asset = await this.get(id);
+    if (!asset) throw notFound(`Asset "${id}" not found.`);
+    return { asset, body: await fsp.readFile(this.filePath(asset)) };
+  }
+
+  async delete(id: string): Promise<void> {
+    const res = await this.db.deleteFrom("assets").where("id", "=", id).executeTakeFirst();
+    if (Number(res.numDeletedRows) === 0) throw notFound(`Asset "${id}" not found.`);
+    await fsp.rm(path.join(this.dir, id), { recursive: true, force: true });
+    this.emit({ kind: "asset", id });
+  }
+}
+
+function sanitizeFileName(name: string): string {
+  return path.basename(String(name ?? "")).replace(/[\u0000-\u001f/\\]/g, "").trim().slice(0, 200);
+}
+
+function slugifyFileName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss")
+    .replace(/[^a-z0-9.]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+function safeImageSize(body: Buffer): { width: number; height: number } | undefined {
+  try {
+    const { width, height } = imageSize(body);
+    return width && height ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ALIASES: Record<string, string> = { "image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg", "image/x-png": "image/png" };
+
+/** The MIME type is taken from the bytes; a declared type that contradicts them is refused. */
+export async function detectMimeType(body: Buffer, declared?: string): Promise<string> {
+  const claimed = declared ? (ALIASES[declared.toLowerCase()] ?? declared.toLowerCase().split(";")[0]!.trim()) : undefined;
+  const generic = !claimed || claimed === "application/octet-stream";
+  const detected = (await fileTypeFromBuffer(body))?.mime;
+  if (detected) {
+    if (!generic && claimed !== detected)
+      throw badRequest(`The file content is ${detected}, but it was uploaded as ${claimed}.`);
+    return detected;
+  }
+  const head = body.subarray(0, 2048).toString("utf8").trimStart();
+  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) {
+    if (!generic && claimed !== "image/svg+xml") throw badRequest(`The file content is image/svg+xml, but it was uploaded as ${claimed}.`);
+    return "image/svg+xml";
+  }
+  if (claimed && TEXT_TYPES.has(claimed) && isUtf8Text(body)) return claimed;
+  throw new ContentError(415, `Unsupported or unrecognised file type${claimed ? ` (${claimed})` : ""}.`);
+}
+
+function isUtf8Text(body: Buffer): boolean {
+  if (body.includes(0)) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(body);
+    return true;
+  } catch {
+    return false;
+  }
+}

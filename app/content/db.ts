@@ -1,0 +1,163 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
+import pg from "pg";
+
+/** Tables of the embedded content service. JSON columns are text, booleans 0/1: one layout for SQLite and PostgreSQL. */
+export interface Database {
+  schemas: {
+    id: string;
+    name: string;
+    type: string;
+    is_published: number;
+    definition: string;
+    version: number;
+    created: string;
+    created_by: string;
+    last_modified: string;
+    last_modified_by: string;
+  };
+  contents: {
+    id: string;
+    schema_name: string;
+    status: string;
+    new_status: string | null;
+    version: number;
+    /** What an editor sees: the pending draft when there is one. */
+    data: string;
+    /** What visitors see: set only while the item is Published. */
+    published_data: string | null;
+    created: string;
+    created_by: string;
+    last_modified: string;
+    last_modified_by: string;
+  };
+  assets: {
+    id: string;
+    file_name: string;
+    slug: string;
+    mime_type: string;
+    file_size: number;
+    file_hash: string;
+    file_version: number;
+    type: string;
+    pixel_width: number | null;
+    pixel_height: number | null;
+    tags: string;
+    parent_id: string;
+    version: number;
+    created: string;
+    created_by: string;
+    last_modified: string;
+    last_modified_by: string;
+  };
+  app_settings: { key: string; value: string };
+}
+
+export type DB = Kysely<Database>;
+export type Dialect = "sqlite" | "postgres";
+
+export interface DatabaseOptions {
+  /** postgres://… to use PostgreSQL; otherwise SQLite at `sqlitePath`. */
+  databaseUrl?: string;
+  sqlitePath?: string;
+  /** PostgreSQL only: a schema (namespace) to keep the tables in, created if missing. Used by tests. */
+  pgSchema?: string;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dialect: Dialect }> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+    });
+    // An idle connection the server drops (restart, failover) must not crash the process; the pool reconnects.
+    pool.on("error", () => {});
+    if (opts.pgSchema) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(opts.pgSchema)) throw new Error(`Invalid PostgreSQL schema name "${opts.pgSchema}"`);
+      await pool.query(`create schema if not exists ${opts.pgSchema}`);
+    }
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres" };
+  }
+  const file = opts.sqlitePath ?? ":memory:";
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: "sqlite" };
+}
+
+const migrations: Record<string, Migration> = {
+  "0001_content_model": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("schemas")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull().unique())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("is_published", "integer", (c) => c.notNull())
+        .addColumn("definition", "text", (c) => c.notNull())
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("created", "text", (c) => c.notNull())
+        .addColumn("created_by", "text", (c) => c.notNull())
+        .addColumn("last_modified", "text", (c) => c.notNull())
+        .addColumn("last_modified_by", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("contents")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("schema_name", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("new_status", "text")
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("published_data", "text")
+        .addColumn("created", "text", (c) => c.notNull())
+        .addColumn("created_by", "text", (c) => c.notNull())
+        .addColumn("last_modified", "text", (c) => c.notNull())
+        .addColumn("last_modified_by", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("contents_schema_status").on("contents").columns(["schema_name", "status"]).execute();
+      await db.schema
+        .createTable("assets")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("file_name", "text", (c) => c.notNull())
+        .addColumn("slug", "text", (c) => c.notNull())
+        .addColumn("mime_type", "text", (c) => c.notNull())
+        .addColumn("file_size", "integer", (c) => c.notNull())
+        .addColumn("file_hash", "text", (c) => c.notNull())
+        .addColumn("file_version", "integer", (c) => c.notNull())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("pixel_width", "integer")
+        .addColumn("pixel_height", "integer")
+        .addColumn("tags", "text", (c) => c.notNull())
+        .addColumn("parent_id", "text", (c) => c.notNull())
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("created", "text", (c) => c.notNull())
+        .addColumn("created_by", "text", (c) => c.notNull())
+        .addColumn("last_modified", "text", (c) => c.notNull())
+        .addColumn("last_modified_by", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("app_settings")
+        .addColumn("key", "text", (c) => c.primaryKey())
+        .addColumn("value", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+export async function migrate(db: DB): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+export async function ping(db: DB): Promise<void> {
+  await sql`select 1`.execute(db);
+}

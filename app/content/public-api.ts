@@ -1,0 +1,189 @@
+import { z } from "zod";
+import type { ContentCache } from "./cache";
+import { badRequest, ContentError, notFound } from "./errors";
+import { flattenItem } from "./flatten";
+import { parseCollectionUrl } from "./query";
+import type { ContentStore } from "./store";
+import type { Asset, ContentItem, FlatItem } from "./types";
+
+/**
+ * The internal content API (spec §7) as plain functions: the `/api/*` resource routes only parse
+ * JSON and call these. Visitors only ever get public data: published items, practitioners shown on
+ * this site, appointments without booker details. `unpublished` needs a signed-in editor.
+ */
+export const COLLECTIONS = [
+  "core-theme-colors",
+  "core-theme-settings",
+  "core-theme-languages",
+  "core-backend-navigation",
+  "core-pages",
+  "core-settings-blocks",
+  "core-global-settings",
+  "core-theme-icons",
+  "core-text-styles",
+  "core-font-styles",
+  "gm-content-practitioners",
+  "gm-appointments",
+] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+export interface ApiContext {
+  store: ContentStore;
+  cache: ContentCache;
+  siteName: string;
+  /** A signed-in editor may read drafts and editor-only collections. */
+  isEditor: boolean;
+}
+
+const EDITOR_ONLY = new Set<Collection>(["core-backend-navigation"]);
+const PRIVATE_PRACTITIONER_FIELDS = ["email", "phone"];
+
+const language = z.enum(["de", "en"], { message: 'language must be "de" or "en"' }).default("de");
+const flag = (name: string) => z.boolean({ message: `${name} must be true or false` }).optional();
+
+export const restBody = z.object({
+  url: z.string({ message: "url must name a collection" }).min(1, "url must name a collection"),
+  language,
+  cache: flag("cache"),
+  unpublished: flag("unpublished"),
+});
+export const itemBody = z.object({
+  url: z.string({ message: "url must name a collection" }).min(1, "url must name a collection"),
+  id: z.string({ message: "id must be a string" }).min(1, "id must not be empty"),
+  language,
+  cache: flag("cache"),
+  unpublished: flag("unpublished"),
+});
+export const assetsBody = z.object({ dummy: z.unknown().optional(), language, cache: flag("cache") });
+export const schemasBody = z.object({}).passthrough();
+export const scriptsBody = z.object({
+  url: z.string({ message: "url must be a string" }).optional(),
+  language,
+  cache: flag("cache"),
+});
+
+export function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.infer<T> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw badRequest("The request body must be a JSON object.");
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    throw badRequest(
+      "Invalid request body.",
+      result.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`),
+    );
+  }
+  return result.data;
+}
+
+function requireCollection(name: string, ctx: ApiContext): Collection {
+  if (!(COLLECTIONS as readonly string[]).includes(name))
+    throw badRequest(`Unknown collection "${name}". Known collections: ${COLLECTIONS.join(", ")}.`);
+  const collection = name as Collection;
+  if (EDITOR_ONLY.has(collection) && !ctx.isEditor) throw new ContentError(403, `Sign in as an editor to read "${name}".`);
+  return collection;
+}
+
+/** Practitioners a visitor may see: display on and this site in their websites list. */
+export function isVisiblePractitioner(data: Record<string, unknown>, siteName: string): boolean {
+  const websites = data.websites;
+  return data.display === true && Array.isArray(websites) && websites.includes(siteName.toUpperCase());
+}
+
+async function visiblePractitionerIds(ctx: ApiContext): Promise<Set<string>> {
+  const { items } = await ctx.store.query("gm-content-practitioners", {}, {});
+  return new Set(items.filter((i) => isVisiblePractitioner(flattenItem(i, "de").data, ctx.siteName)).map((i) => i.id));
+}
+
+/** Turns stored items into what this caller may see, flattened to one language. */
+async function present(collection: Collection, items: ContentItem[], lang: string, ctx: ApiContext, editor: boolean): Promise<FlatItem[]> {
+  const schema = await ctx.store.getSchema(collection);
+  const flat = items.map((i) => flattenItem(i, lang, schema));
+  if (editor) return flat;
+  if (collection === "gm-content-practitioners") {
+    return flat
+      .filter((i) => isVisiblePractitioner(i.data, ctx.siteName))
+      .map((i) => ({ ...i, data: Object.fromEntries(Object.entries(i.data).filter(([k]) => !PRIVATE_PRACTITIONER_FIELDS.includes(k))) }));
+  }
+  if (collection === "gm-appointments") {
+    const visible = await visiblePractitionerIds(ctx);
+    return flat
+      .filter((i) => Array.isArray(i.data.practitioner) && visible.has(String(i.data.practitioner[0])))
+      .map((i) => ({
+        ...i,
+        data: { practitioner: i.data.practitioner, start: i.data.start, booked: i.data.booked === true },
+      }));
+  }
+  return flat;
+}
+
+function cached<T>(ctx: ApiContext, useCache: boolean | undefined, key: string, load: () => Promise<T>): Promise<T> {
+  return useCache === false ? load() : ctx.cache.getOrLoad(key, load);
+}
+
+export async function restItems(body: unknown, ctx: ApiContext): Promise<{ total: number; items: FlatItem[] }> {
+  const input = parseBody(restBody, body);
+  const { collection: name, query } = parseCollectionUrl(input.url);
+  const collection = requireCollection(name, ctx);
+  const editor = ctx.isEditor;
+  const unpublished = editor && input.unpublished === true;
+  const key = `rest:${editor}:${unpublished}:${input.language}:${input.url}`;
+  return cached(ctx, input.cache, key, async () => {
+    // Visibility rules apply before paging, so a visitor's page is never short of items.
+    const pagingLater = !editor && (collection === "gm-content-practitioners" || collection === "gm-appointments");
+    const { skip, take, ...rest } = query;
+    const result = await ctx.store.query(collection, pagingLater ? rest : query, { unpublished, language: input.language });
+    const items = await present(collection, result.items, input.language, ctx, editor);
+    if (!pagingLater) return { total: result.total, items };
+    const from = skip ?? 0;
+    return { total: items.length, items: items.slice(from, from + (take ?? 200)) };
+  });
+}
+
+export async function contentItem(body: unknown, ctx: ApiContext): Promise<FlatItem> {
+  const input = parseBody(itemBody, body);
+  const collection = requireCollection(parseCollectionUrl(input.url).collection, ctx);
+  const unpublished = ctx.isEditor && input.unpublished === true;
+  const key = `item:${ctx.isEditor}:${unpublished}:${input.language}:${collection}:${input.id}`;
+  const item = await cached(ctx, input.cache, key, async () => {
+    const found = await ctx.store.get(collection, input.id, { unpublished });
+    if (!found) return null;
+    return (await present(collection, [found], input.language, ctx, ctx.isEditor))[0] ?? null;
+  });
+  if (!item) throw notFound(`No item "${input.id}" in "${collection}".`);
+  return item;
+}
+
+export type PublicAsset = Asset & { url: string };
+
+export function assetUrl(asset: Pick<Asset, "id" | "slug">): string {
+  return `/api/assets/${encodeURIComponent(asset.id)}/${encodeURIComponent(asset.slug)}`;
+}
+
+export async function assetList(body: unknown, ctx: ApiContext): Promise<{ total: number; items: PublicAsset[] }> {
+  const input = parseBody(assetsBody, body);
+  return cached(ctx, input.cache, "assets", async () => {
+    const { total, items } = await ctx.store.assets.list();
+    return { total, items: items.map((a) => ({ ...a, url: assetUrl(a) })) };
+  });
+}
+
+export async function schemaList(body: unknown, ctx: ApiContext) {
+  parseBody(schemasBody, body ?? {});
+  return cached(ctx, true, "schemas", async () => ({ items: await ctx.store.listSchemas() }));
+}
+
+export interface ThirdPartyScript {
+  name: string;
+  src: string;
+  category: "necessary" | "functional" | "statistic" | "marketing" | "unclassified";
+  consentServiceId?: string;
+}
+
+export async function thirdPartyScripts(body: unknown, ctx: ApiContext): Promise<{ items: ThirdPartyScript[] }> {
+  const input = parseBody(scriptsBody, body);
+  return cached(ctx, input.cache, `scripts:${input.language}`, async () => {
+    const { items } = await ctx.store.query("core-global-settings", { take: 1 }, { language: input.language });
+    const settings = items[0] ? flattenItem(items[0], input.language).data : {};
+    const scripts = Array.isArray(settings.thirdPartyScripts) ? (settings.thirdPartyScripts as ThirdPartyScript[]) : [];
+    return { items: scripts.map((s) => ({ name: s.name, src: s.src, category: s.category ?? "unclassified", ...(s.consentServiceId ? { consentServiceId: s.consentServiceId } : {}) })) };
+  });
+}

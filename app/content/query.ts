@@ -1,0 +1,203 @@
+import { badRequest } from "./errors";
+import { fieldValue } from "./flatten";
+import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
+
+/**
+ * Squidex query semantics evaluated in memory over one schema's items: JSON filters
+ * (`{path, op, value}` with and/or/not), sorting with an `id` tie-breaker, skip/take and ids.
+ * Paths are Squidex paths (`data.city.iv`, `data.title.en`, `lastModified`); `data.field` without a
+ * partition reads the field for the query language with fallback to de. An array value matches when
+ * any element matches (so `data.websites.iv eq 'PRAXISNETZ'` means "lists PRAXISNETZ").
+ */
+
+export const MAX_TAKE = 200;
+const OPS = new Set<FilterOp>(["eq", "ne", "lt", "le", "gt", "ge", "contains", "startsWith", "endsWith", "in", "empty", "exists"]);
+const META = new Set(["id", "created", "createdBy", "lastModified", "lastModifiedBy", "status", "newStatus", "version"]);
+
+export function resolvePath(item: ContentItem, path: string, language: string): unknown {
+  const parts = path.split(/[./]/).filter(Boolean);
+  if (parts.length === 1 && META.has(parts[0]!)) return (item as unknown as Record<string, unknown>)[parts[0]!];
+  if (parts[0] !== "data" || parts.length < 2) return undefined;
+  const partitions = item.data[parts[1]!] ?? item.data[parts[1]!.replace(/_/g, "-")];
+  if (!partitions) return undefined;
+  if (parts.length === 2) return fieldValue(partitions, language);
+  let value: unknown = partitions[parts[2]!];
+  for (const p of parts.slice(3)) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<string, unknown>)[p];
+  }
+  return value;
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return -1;
+  if (b === undefined || b === null) return 1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
+  return String(a).localeCompare(String(b), "de");
+}
+
+function matchScalar(op: FilterOp, actual: unknown, expected: unknown): boolean {
+  switch (op) {
+    case "eq":
+      return actual === expected || (actual != null && expected != null && compare(actual, expected) === 0 && typeof actual === typeof expected);
+    case "ne":
+      return !matchScalar("eq", actual, expected);
+    case "lt":
+      return actual != null && compare(actual, expected) < 0;
+    case "le":
+      return actual != null && compare(actual, expected) <= 0;
+    case "gt":
+      return actual != null && compare(actual, expected) > 0;
+    case "ge":
+      return actual != null && compare(actual, expected) >= 0;
+    case "contains":
+      return typeof actual === "string" && actual.toLowerCase().includes(String(expected).toLowerCase());
+    case "startsWith":
+      return typeof actual === "string" && actual.toLowerCase().startsWith(String(expected).toLowerCase());
+    case "endsWith":
+      return typeof actual === "string" && actual.toLowerCase().endsWith(String(expected).toLowerCase());
+    case "in":
+      return Array.isArray(expected) && expected.some((e) => matchScalar("eq", actual, e));
+    default:
+      return false;
+  }
+}
+
+export function matches(item: ContentItem, node: FilterNode, language: string): boolean {
+  if ("and" in node) return node.and.every((n) => matches(item, n, language));
+  if ("or" in node) return node.or.some((n) => matches(item, n, language));
+  if ("not" in node) return !matches(item, node.not, language);
+  const actual = resolvePath(item, node.path, language);
+  if (node.op === "exists") return actual !== undefined && actual !== null;
+  if (node.op === "empty") return actual === undefined || actual === null || actual === "" || (Array.isArray(actual) && actual.length === 0);
+  if (Array.isArray(actual)) {
+    if (node.op === "ne") return !actual.some((a) => matchScalar("eq", a, node.value));
+    return actual.some((a) => matchScalar(node.op, a, node.value));
+  }
+  return matchScalar(node.op, actual, node.value);
+}
+
+function fullTextMatch(item: ContentItem, text: string): boolean {
+  const needle = text.toLowerCase();
+  const walk = (v: unknown): boolean =>
+    typeof v === "string" ? v.toLowerCase().includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
+  return walk(item.data);
+}
+
+export function sortItems(items: ContentItem[], sort: SortNode[] | undefined, language: string): ContentItem[] {
+  const order: SortNode[] = [...(sort?.length ? sort : [{ path: "lastModified", order: "descending" as const }]), { path: "id", order: "ascending" }];
+  return [...items].sort((a, b) => {
+    for (const s of order) {
+      const c = compare(resolvePath(a, s.path, language), resolvePath(b, s.path, language));
+      if (c !== 0) return s.order === "descending" ? -c : c;
+    }
+    return 0;
+  });
+}
+
+export function runQuery(items: ContentItem[], query: ContentQuery, language: string): { total: number; items: ContentItem[] } {
+  let result = items;
+  if (query.ids) {
+    const byId = new Map(items.map((i) => [i.id, i]));
+    result = query.ids.map((id) => byId.get(id)).filter((i): i is ContentItem => !!i);
+  }
+  if (query.filter) result = result.filter((i) => matches(i, query.filter!, language));
+  if (query.fullText) result = result.filter((i) => fullTextMatch(i, query.fullText!));
+  if (!query.ids || query.sort?.length) result = sortItems(result, query.sort, language);
+  const total = result.length;
+  const skip = query.skip ?? 0;
+  const take = Math.min(query.take ?? (query.ids ? query.ids.length : MAX_TAKE), MAX_TAKE);
+  return { total, items: result.slice(skip, skip + take) };
+}
+
+/** Checks a query that arrived from outside (JSON) and returns it typed, or throws a 400. */
+export function parseQuery(input: unknown): ContentQuery {
+  if (input === undefined || input === null) return {};
+  if (typeof input !== "object" || Array.isArray(input)) throw badRequest("Query must be a JSON object.");
+  const q = input as Record<string, unknown>;
+  const out: ContentQuery = {};
+  const int = (key: string, v: unknown, max?: number) => {
+    if (v === undefined) return undefined;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || (max !== undefined && v > max))
+      throw badRequest(`Query "${key}" must be a whole number from 0${max !== undefined ? ` to ${max}` : ""}.`);
+    return v;
+  };
+  out.skip = int("skip", q.skip);
+  out.take = int("take", q.take ?? q.top, MAX_TAKE);
+  if (q.filter !== undefined) out.filter = parseFilter(q.filter);
+  if (q.sort !== undefined) {
+    if (!Array.isArray(q.sort)) throw badRequest('Query "sort" must be an array.');
+    out.sort = q.sort.map((s) => {
+      if (!s || typeof s !== "object" || typeof (s as SortNode).path !== "string") throw badRequest('Each sort entry needs a "path".');
+      const order = (s as SortNode).order ?? "ascending";
+      if (order !== "ascending" && order !== "descending") throw badRequest('Sort "order" must be ascending or descending.');
+      return { path: (s as SortNode).path, order };
+    });
+  }
+  if (q.ids !== undefined) {
+    if (!Array.isArray(q.ids) || q.ids.some((i) => typeof i !== "string")) throw badRequest('Query "ids" must be an array of strings.');
+    out.ids = q.ids as string[];
+  }
+  if (q.fullText !== undefined) {
+    if (typeof q.fullText !== "string") throw badRequest('Query "fullText" must be a string.');
+    out.fullText = q.fullText;
+  }
+  return out;
+}
+
+function parseFilter(node: unknown): FilterNode {
+  if (!node || typeof node !== "object" || Array.isArray(node)) throw badRequest("Each filter node must be an object.");
+  const n = node as Record<string, unknown>;
+  if (Array.isArray(n.and)) return { and: n.and.map(parseFilter) };
+  if (Array.isArray(n.or)) return { or: n.or.map(parseFilter) };
+  if (n.not !== undefined) return { not: parseFilter(n.not) };
+  if (typeof n.path !== "string") throw badRequest('A filter node needs "path" and "op", or "and", "or" or "not".');
+  const op = [...OPS].find((o) => o.toLowerCase() === String(n.op).toLowerCase());
+  if (!op) throw badRequest(`Unknown filter operator "${String(n.op)}".`);
+  if (op === "in" && !Array.isArray(n.value)) throw badRequest('The "in" operator needs an array value.');
+  return { path: n.path, op, value: n.value };
+}
+
+/**
+ * A collection URL as clients send it: `gm-content-practitioners`, optionally with a query string of
+ * `q` (JSON query), `$top`, `$skip`, `$orderby` (`data/name/iv desc`), `$search` and `ids`.
+ */
+export function parseCollectionUrl(url: string): { collection: string; query: ContentQuery } {
+  const [path = "", search = ""] = url.split(/\?(.*)/s, 2);
+  const collection = path.replace(/^\/+|\/+$/g, "").split("/").pop() ?? "";
+  const params = new URLSearchParams(search);
+  let query: ContentQuery = {};
+  const q = params.get("q");
+  if (q) {
+    try {
+      query = parseQuery(JSON.parse(q));
+    } catch (e) {
+      if (e instanceof SyntaxError) throw badRequest('Query parameter "q" is not valid JSON.');
+      throw e;
+    }
+  }
+  const num = (key: string) => {
+    const v = params.get(key);
+    if (v === null) return undefined;
+    if (!/^\d+$/.test(v)) throw badRequest(`Query parameter "${key}" must be a whole number.`);
+    return Number(v);
+  };
+  const top = num("$top");
+  if (top !== undefined) query.take = Math.min(top, MAX_TAKE);
+  const skip = num("$skip");
+  if (skip !== undefined) query.skip = skip;
+  const orderby = params.get("$orderby");
+  if (orderby) {
+    query.sort = orderby.split(",").map((part) => {
+      const [path = "", dir] = part.trim().split(/\s+/);
+      return { path: path.replace(/\//g, "."), order: dir === "desc" ? "descending" : "ascending" };
+    });
+  }
+  const search2 = params.get("$search");
+  if (search2) query.fullText = search2;
+  const ids = params.get("ids");
+  if (ids) query.ids = ids.split(",").map((s) => s.trim()).filter(Boolean);
+  return { collection, query };
+}

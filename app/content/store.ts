@@ -1,0 +1,428 @@
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { DB, Dialect } from "./db";
+import { migrate, ping } from "./db";
+import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
+import { runQuery } from "./query";
+import type { AssetStore } from "./assets";
+import type {
+  ContentData,
+  ContentItem,
+  ContentQuery,
+  CreateOptions,
+  ReadOptions,
+  Schema,
+  SchemaField,
+  SchemaInput,
+  Status,
+  WriteOptions,
+} from "./types";
+import { STATUSES } from "./types";
+import { isPlainObject, validateData, type ValidationContext } from "./validate";
+
+export interface ContentChange {
+  kind: "schema" | "content" | "asset";
+  schemaName?: string;
+  id: string;
+}
+
+export const LANGUAGES = ["de", "en"] as const;
+export const MASTER_LANGUAGE = "de";
+const SYSTEM_ACTOR = "client:praxisnetz:default";
+const SCHEMA_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const FIELD_NAME = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
+
+type ContentRow = {
+  id: string;
+  schema_name: string;
+  status: string;
+  new_status: string | null;
+  version: number;
+  data: string;
+  published_data: string | null;
+  created: string;
+  created_by: string;
+  last_modified: string;
+  last_modified_by: string;
+};
+
+/**
+ * The embedded content service: Squidex schemas, content items and assets in one database.
+ * A published item keeps its live data (`published_data`) apart from the data an editor works on,
+ * so a pending draft never reaches visitors. Every write is checked against the schema first and uses
+ * the row's version as a compare-and-set, so concurrent writers cannot lose each other's changes.
+ */
+export class ContentStore {
+  private readonly events = new EventEmitter();
+  private schemaCache: Map<string, Schema> | null = null;
+
+  constructor(
+    readonly db: DB,
+    readonly dialect: Dialect,
+    readonly assets: AssetStore,
+  ) {
+    this.events.setMaxListeners(100);
+    assets.attach(db, (change) => this.emit(change));
+  }
+
+  async migrate(): Promise<string[]> {
+    return migrate(this.db);
+  }
+
+  ping(): Promise<void> {
+    return ping(this.db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  onChange(listener: (change: ContentChange) => void): () => void {
+    this.events.on("change", listener);
+    return () => this.events.off("change", listener);
+  }
+
+  private emit(change: ContentChange) {
+    if (change.kind === "schema") this.schemaCache = null;
+    this.events.emit("change", change);
+  }
+
+  /** Drops what this node remembers; used when another node reports a change. */
+  invalidate() {
+    this.schemaCache = null;
+  }
+
+  // ---- schemas -------------------------------------------------------------------------------
+
+  private async schemaMap(): Promise<Map<string, Schema>> {
+    if (this.schemaCache) return this.schemaCache;
+    const rows = await this.db.selectFrom("schemas").selectAll().orderBy("name").execute();
+    const map = new Map<string, Schema>();
+    for (const r of rows) {
+      const def = JSON.parse(r.definition) as Pick<Schema, "properties" | "fields">;
+      const schema: Schema = {
+        id: r.id,
+        name: r.name,
+        type: r.type as Schema["type"],
+        isPublished: !!r.is_published,
+        properties: def.properties ?? {},
+        fields: def.fields,
+        version: r.version,
+        created: r.created,
+        createdBy: r.created_by,
+        lastModified: r.last_modified,
+        lastModifiedBy: r.last_modified_by,
+      };
+      map.set(r.name, schema);
+    }
+    this.schemaCache = map;
+    return map;
+  }
+
+  async listSchemas(): Promise<Schema[]> {
+    return [...(await this.schemaMap()).values()];
+  }
+
+  async getSchema(nameOrId: string): Promise<Schema | undefined> {
+    const map = await this.schemaMap();
+    return map.get(nameOrId) ?? [...map.values()].find((s) => s.id === nameOrId);
+  }
+
+  private async requireSchema(nameOrId: string, opts: ReadOptions = {}): Promise<Schema> {
+    const schema = await this.getSchema(nameOrId);
+    if (!schema || schema.type === "Component" || (!schema.isPublished && !opts.unpublished))
+      throw notFound(`Schema "${nameOrId}" not found.`);
+    return schema;
+  }
+
+  /** Creates a schema, or replaces the fields of an existing one with the same name. */
+  async upsertSchema(input: SchemaInput, opts: WriteOptions = {}): Promise<Schema> {
+    const errors: string[] = [];
+    if (!SCHEMA_NAME.test(input.name ?? "")) errors.push(`name: "${input.name}" is not a valid schema name.`);
+    if (!Array.isArray(input.fields)) errors.push("fields: Must be an array.");
+    const seen = new Set<string>();
+    (input.fields ?? []).forEach((f, i) => {
+      if (!FIELD_NAME.test(f.name ?? "")) errors.push(`fields[${i + 1}].name: "${f.name}" is not a valid field name.`);
+      if (seen.has(f.name)) errors.push(`fields[${i + 1}].name: Duplicate field "${f.name}".`);
+      seen.add(f.name);
+      if (f.partitioning !== "invariant" && f.partitioning !== "language")
+        errors.push(`fields[${i + 1}].partitioning: Must be invariant or language.`);
+      if (!f.properties?.fieldType) errors.push(`fields[${i + 1}].properties.fieldType: Field is required.`);
+    });
+    if (errors.length) throw validationError(errors);
+    const existing = await this.getSchema(input.name);
+    const now = new Date().toISOString();
+    const actor = opts.actor ?? SYSTEM_ACTOR;
+    const fields: SchemaField[] = input.fields.map((f, i) => ({
+      ...f,
+      fieldId: f.fieldId ?? existing?.fields.find((e) => e.name === f.name)?.fieldId ?? i + 1,
+      properties: { ...f.properties },
+    }));
+    const definition = JSON.stringify({ properties: input.properties ?? {}, fields });
+    if (existing) {
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== existing.version)
+        throw versionConflict(opts.expectedVersion, existing.version);
+      const res = await this.db
+        .updateTable("schemas")
+        .set({
+          type: input.type ?? existing.type,
+          is_published: (input.isPublished ?? existing.isPublished) ? 1 : 0,
+          definition,
+          version: existing.version + 1,
+          last_modified: now,
+          last_modified_by: actor,
+        })
+        .where("id", "=", existing.id)
+        .where("version", "=", existing.version)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) throw versionConflict(existing.version, existing.version + 1);
+    } else {
+      await this.db
+        .insertInto("schemas")
+        .values({
+          id: randomUUID(),
+          name: input.name,
+          type: input.type ?? "Default",
+          is_published: (input.isPublished ?? true) ? 1 : 0,
+          definition,
+          version: 0,
+          created: now,
+          created_by: actor,
+          last_modified: now,
+          last_modified_by: actor,
+        })
+        .execute();
+    }
+    this.emit({ kind: "schema", id: input.name });
+    return (await this.getSchema(input.name))!;
+  }
+
+  private async validationContext(): Promise<ValidationContext> {
+    const map = await this.schemaMap();
+    return {
+      languages: LANGUAGES,
+      masterLanguage: MASTER_LANGUAGE,
+      componentSchema: (ref) => map.get(ref) ?? [...map.values()].find((s) => s.id === ref),
+    };
+  }
+
+  private async validate(schema: Schema, data: unknown): Promise<ContentData> {
+    const errors = validateData(schema, data, await this.validationContext());
+    if (errors.length) throw validationError(errors);
+    return data as ContentData;
+  }
+
+  // ---- contents ------------------------------------------------------------------------------
+
+  private toItem(row: ContentRow, schema: Schema, published: boolean): ContentItem {
+    const data = published ? row.published_data : row.data;
+    return {
+      id: row.id,
+      schemaName: row.schema_name,
+      schemaId: schema.id,
+      status: row.status as Status,
+      ...(!published && row.new_status ? { newStatus: row.new_status as Status } : {}),
+      version: row.version,
+      data: JSON.parse(data ?? "{}") as ContentData,
+      created: row.created,
+      createdBy: row.created_by,
+      lastModified: row.last_modified,
+      lastModifiedBy: row.last_modified_by,
+    };
+  }
+
+  async query(
+    schemaName: string,
+    query: ContentQuery = {},
+    opts: ReadOptions & { language?: string } = {},
+  ): Promise<{ total: number; items: ContentItem[] }> {
+    const schema = await this.requireSchema(schemaName, opts);
+    let q = this.db.selectFrom("contents").selectAll().where("schema_name", "=", schema.name);
+    if (!opts.unpublished) q = q.where("status", "=", "Published");
+    if (query.ids?.length) q = q.where("id", "in", query.ids);
+    const rows = await q.execute();
+    const items = rows.map((r) => this.toItem(r, schema, !opts.unpublished));
+    return runQuery(items, query, opts.language ?? MASTER_LANGUAGE);
+  }
+
+  async get(schemaName: string, id: string, opts: ReadOptions = {}): Promise<ContentItem | undefined> {
+    const schema = await this.requireSchema(schemaName, opts);
+    const row = await this.findRow(schema.name, id);
+    if (!row || (!opts.unpublished && row.status !== "Published")) return undefined;
+    return this.toItem(row, schema, !opts.unpublished);
+  }
+
+  private findRow(schemaName: string, id: string) {
+    return this.db.selectFrom("contents").selectAll().where("id", "=", id).where("schema_name", "=", schemaName).executeTakeFirst();
+  }
+
+  async create(schemaName: string, data: unknown, opts: CreateOptions = {}): Promise<ContentItem> {
+    const schema = await this.requireSchema(schemaName, { unpublished: true });
+    const valid = await this.validate(schema, data);
+    const id = opts.id ?? randomUUID();
+    if (opts.id !== undefined && (typeof opts.id !== "string" || !/^[A-Za-z0-9._~-]{1,100}$/.test(opts.id)))
+      throw badRequest(`"${opts.id}" is not a valid id.`);
+    const now = new Date().toISOString();
+    const actor = opts.actor ?? SYSTEM_ACTOR;
+    const json = JSON.stringify(valid);
+    try {
+      await this.db
+        .insertInto("contents")
+        .values({
+          id,
+          schema_name: schema.name,
+          status: opts.publish ? "Published" : "Draft",
+          new_status: null,
+          version: opts.publish ? 1 : 0,
+          data: json,
+          published_data: opts.publish ? json : null,
+          created: now,
+          created_by: actor,
+          last_modified: now,
+          last_modified_by: actor,
+        })
+        .execute();
+    } catch (e) {
+      if (await this.db.selectFrom("contents").select("id").where("id", "=", id).executeTakeFirst())
+        throw alreadyExists(`An item with id "${id}" already exists.`);
+      throw e;
+    }
+    this.emit({ kind: "content", schemaName: schema.name, id });
+    return this.toItem((await this.findRow(schema.name, id))!, schema, false);
+  }
+
+  /**
+   * Applies `change` to the current row as one compare-and-set on its version. With an expected
+   * version a stale writer gets 412; without one a lost race is retried on fresh data.
+   */
+  private async mutate(
+    schemaName: string,
+    id: string,
+    opts: WriteOptions,
+    change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
+  ): Promise<ContentItem> {
+    const schema = await this.requireSchema(schemaName, { unpublished: true });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const row = await this.findRow(schema.name, id);
+      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version)
+        throw versionConflict(opts.expectedVersion, row.version);
+      const set = await change(row, schema);
+      const res = await this.db
+        .updateTable("contents")
+        .set({
+          ...set,
+          version: row.version + 1,
+          last_modified: new Date().toISOString(),
+          last_modified_by: opts.actor ?? SYSTEM_ACTOR,
+        })
+        .where("id", "=", id)
+        .where("version", "=", row.version)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) {
+        this.emit({ kind: "content", schemaName: schema.name, id });
+        return this.toItem((await this.findRow(schema.name, id))!, schema, false);
+      }
+      if (opts.expectedVersion !== undefined) {
+        const now = await this.findRow(schema.name, id);
+        throw versionConflict(opts.expectedVersion, now?.version ?? -1);
+      }
+    }
+    throw new ContentError(409, "The item is being changed by others; try again.", undefined, "OBJECT_CONFLICT");
+  }
+
+  /**
+   * Replaces the data. With a pending draft only the draft changes; a published item without a
+   * draft is changed live, as in Squidex. Call `createDraft` first to edit a published item quietly.
+   */
+  async update(schemaName: string, id: string, data: unknown, opts: WriteOptions = {}): Promise<ContentItem> {
+    return this.mutate(schemaName, id, opts, async (row, schema) => {
+      assertEditable(row);
+      const json = JSON.stringify(await this.validate(schema, data));
+      return row.status === "Published" && !row.new_status ? { data: json, published_data: json } : { data: json };
+    });
+  }
+
+  /** Merges per field and per language: `{title: {en: "x"}}` changes only the English title. */
+  async patch(schemaName: string, id: string, data: unknown, opts: WriteOptions = {}): Promise<ContentItem> {
+    if (!isPlainObject(data)) throw validationError(["Request body has an invalid format: data must be an object."]);
+    return this.mutate(schemaName, id, opts, async (row, schema) => {
+      assertEditable(row);
+      const merged = JSON.parse(row.data) as ContentData;
+      for (const [field, partitions] of Object.entries(data)) {
+        if (partitions === null) delete merged[field];
+        else if (isPlainObject(partitions) && isPlainObject(merged[field])) merged[field] = { ...merged[field], ...partitions };
+        else merged[field] = partitions as Record<string, unknown>;
+      }
+      const json = JSON.stringify(await this.validate(schema, merged));
+      return row.status === "Published" && !row.new_status ? { data: json, published_data: json } : { data: json };
+    });
+  }
+
+  async changeStatus(schemaName: string, id: string, status: string, opts: WriteOptions = {}): Promise<ContentItem> {
+    if (!STATUSES.includes(status as Status)) throw badRequest(`Unknown status "${status}"; use ${STATUSES.join(", ")}.`);
+    return this.mutate(schemaName, id, opts, async (row, schema) => {
+      if (status === "Published") {
+        await this.validate(schema, JSON.parse(row.data));
+        return { status, new_status: null, published_data: row.data };
+      }
+      return { status, new_status: null, published_data: null };
+    });
+  }
+
+  /** Starts a new draft of a published item; the live version stays as it is until published. */
+  async createDraft(schemaName: string, id: string, opts: WriteOptions = {}): Promise<ContentItem> {
+    return this.mutate(schemaName, id, opts, (row) => {
+      if (row.status !== "Published") throw badRequest("Only published items can have a new draft.");
+      if (row.new_status) throw badRequest("The item already has a draft.");
+      return { new_status: "Draft" };
+    });
+  }
+
+  async discardDraft(schemaName: string, id: string, opts: WriteOptions = {}): Promise<ContentItem> {
+    return this.mutate(schemaName, id, opts, (row) => {
+      if (!row.new_status || row.published_data === null) throw badRequest("The item has no draft to discard.");
+      return { new_status: null, data: row.published_data };
+    });
+  }
+
+  async delete(schemaName: string, id: string, opts: WriteOptions = {}): Promise<void> {
+    const schema = await this.requireSchema(schemaName, { unpublished: true });
+    let q = this.db.deleteFrom("contents").where("id", "=", id).where("schema_name", "=", schema.name);
+    if (opts.expectedVersion !== undefined) q = q.where("version", "=", opts.expectedVersion);
+    const res = await q.executeTakeFirst();
+    if (Number(res.numDeletedRows) === 0) {
+      const row = await this.findRow(schema.name, id);
+      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
+      throw versionConflict(opts.expectedVersion ?? -1, row.version);
+    }
+    this.emit({ kind: "content", schemaName: schema.name, id });
+  }
+
+  async countContents(): Promise<number> {
+    const r = await this.db.selectFrom("contents").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  // ---- settings shared by all app nodes ------------------------------------------------------
+
+  async getSetting(key: string): Promise<string | undefined> {
+    return (await this.db.selectFrom("app_settings").select("value").where("key", "=", key).executeTakeFirst())?.value;
+  }
+
+  /** Stores `value` unless the key exists already; returns what is stored (first writer wins). */
+  async ensureSetting(key: string, value: string): Promise<string> {
+    const existing = await this.getSetting(key);
+    if (existing !== undefined) return existing;
+    try {
+      await this.db.insertInto("app_settings").values({ key, value }).execute();
+      return value;
+    } catch {
+      return (await this.getSetting(key)) ?? value;
+    }
+  }
+}
+
+function assertEditable(row: ContentRow) {
+  if (row.status === "Archived") throw badRequest("Archived items cannot be changed; move them to Draft first.");
+}

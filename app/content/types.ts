@@ -1,0 +1,189 @@
+/**
+ * The Squidex content model, as our content service stores and serves it.
+ * Shapes follow the Squidex HTTP API (see shared/squidex-contract.md), so the embedded store and a
+ * remote Squidex are interchangeable behind `ContentService`.
+ */
+
+export type FieldType =
+  | "String"
+  | "Number"
+  | "Boolean"
+  | "DateTime"
+  | "Json"
+  | "Tags"
+  | "Assets"
+  | "References"
+  | "Geolocation"
+  | "Array"
+  | "Component"
+  | "Components"
+  | "RichText"
+  | "UI";
+
+export type Partitioning = "invariant" | "language";
+
+export interface FieldProperties {
+  /** Discriminator, always the first key (as in Squidex). */
+  fieldType: FieldType;
+  editor?: string;
+  label?: string;
+  hints?: string;
+  placeholder?: string;
+  isRequired?: boolean;
+  defaultValue?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  minValue?: number;
+  maxValue?: number;
+  pattern?: string;
+  allowedValues?: Array<string | number>;
+  /** Free tags; form generation reads these (e.g. "isHidden"-like hints, "email"). */
+  tags?: string[];
+  /** Components/Component: names of the component schemas allowed. References: target schema names. */
+  schemaIds?: string[];
+  contentType?: "Unspecified" | "Html" | "Markdown";
+}
+
+export interface NestedField {
+  fieldId: number;
+  name: string;
+  isHidden?: boolean;
+  properties: FieldProperties;
+}
+
+export interface SchemaField extends NestedField {
+  partitioning: Partitioning;
+  /** Array fields only. */
+  nested?: NestedField[];
+}
+
+export type SchemaType = "Default" | "Singleton" | "Component";
+
+/** What a schema is made of, without the bookkeeping the store adds. */
+export interface SchemaInput {
+  name: string;
+  type?: SchemaType;
+  isPublished?: boolean;
+  properties?: { label?: string; hints?: string; tags?: string[] };
+  fields: Array<Omit<SchemaField, "fieldId"> & { fieldId?: number }>;
+}
+
+export interface Schema {
+  id: string;
+  name: string;
+  type: SchemaType;
+  isPublished: boolean;
+  properties: { label?: string; hints?: string; tags?: string[] };
+  fields: SchemaField[];
+  version: number;
+  created: string;
+  createdBy: string;
+  lastModified: string;
+  lastModifiedBy: string;
+}
+
+export type Status = "Draft" | "Published" | "Archived";
+export const STATUSES: readonly Status[] = ["Draft", "Published", "Archived"];
+
+/** `{ field: { iv: value } }` for invariant fields, `{ field: { de: v, en: v } }` for localised ones. */
+export type ContentData = Record<string, Record<string, unknown>>;
+
+export interface ContentItem {
+  id: string;
+  schemaName: string;
+  schemaId: string;
+  status: Status;
+  /** Set when a published item has a pending draft ("Draft"). */
+  newStatus?: Status;
+  version: number;
+  data: ContentData;
+  created: string;
+  createdBy: string;
+  lastModified: string;
+  lastModifiedBy: string;
+}
+
+/** A content item read for one language: every field is its plain value. */
+export interface FlatItem<T = Record<string, unknown>> {
+  id: string;
+  schemaName: string;
+  status: Status;
+  newStatus?: Status;
+  version: number;
+  created: string;
+  lastModified: string;
+  data: T;
+}
+
+export type FilterOp =
+  | "eq"
+  | "ne"
+  | "lt"
+  | "le"
+  | "gt"
+  | "ge"
+  | "contains"
+  | "startsWith"
+  | "endsWith"
+  | "in"
+  | "empty"
+  | "exists";
+
+export type FilterNode =
+  | { path: string; op: FilterOp; value?: unknown }
+  | { and: FilterNode[] }
+  | { or: FilterNode[] }
+  | { not: FilterNode };
+
+export interface SortNode {
+  path: string;
+  order?: "ascending" | "descending";
+}
+
+export interface ContentQuery {
+  filter?: FilterNode;
+  sort?: SortNode[];
+  skip?: number;
+  take?: number;
+  ids?: string[];
+  fullText?: string;
+}
+
+export interface ReadOptions {
+  /** Include Draft/Archived items and pending drafts of published items. */
+  unpublished?: boolean;
+}
+
+export interface WriteOptions {
+  /** Optimistic concurrency: the version the writer last saw. */
+  expectedVersion?: number;
+  /** Actor ref token, e.g. "subject:editor@example.org" or "client:praxisnetz:default". */
+  actor?: string;
+}
+
+export interface CreateOptions extends WriteOptions {
+  publish?: boolean;
+  id?: string;
+}
+
+export interface Asset {
+  id: string;
+  fileName: string;
+  slug: string;
+  mimeType: string;
+  fileSize: number;
+  fileHash: string;
+  fileVersion: number;
+  type: "Image" | "Audio" | "Video" | "Unknown";
+  pixelWidth?: number;
+  pixelHeight?: number;
+  tags: string[];
+  parentId: string;
+  version: number;
+  created: string;
+  createdBy: string;
+  lastModified: string;
+  lastModifiedBy: string;
+}

@@ -1,0 +1,39 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting the server reads, checked once at boot. Defaults need no editing; a bad value stops
+ * the server with a message naming the variable.
+ */
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL (leave it unset for the embedded SQLite store)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  SITE_NAME: z.string().min(1).default("praxisnetz"),
+  SITE_VARIANT: z.enum(["directory", "booking"]).default("booking"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ASSET_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(300),
+  API_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  SEED_DEMO: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type Env = z.infer<typeof schema> & { sqlitePath: string; assetsDir: string };
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message} (got ${JSON.stringify(source[String(i.path[0])])})`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  return { ...env, DATA_DIR: dataDir, sqlitePath: path.join(dataDir, "praxisnetz.sqlite"), assetsDir: path.join(dataDir, "assets") };
+}

@@ -1,0 +1,6 @@
+import type { Route } from "./+types/api.getassets";
+import { assetList } from "~/content/public-api";
+import { apiAction } from "~/lib/api.server";
+
+export const loader = () => apiAction.get();
+export const action = ({ request, context }: Route.ActionArgs) => apiAction.post(request, context, assetList);

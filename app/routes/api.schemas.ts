@@ -1,0 +1,6 @@
+import type { Route } from "./+types/api.schemas";
+import { schemaList } from "~/content/public-api";
+import { apiAction } from "~/lib/api.server";
+
+export const loader = () => apiAction.get();
+export const action = ({ request, context }: Route.ActionArgs) => apiAction.post(request, context, schemaList);

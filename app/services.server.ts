@@ -1,0 +1,30 @@
+import { AssetStore } from "./content/assets";
+import { ContentCache } from "./content/cache";
+import { openDatabase } from "./content/db";
+import { seedDemoContent } from "./content/seed-demo";
+import { ContentStore } from "./content/store";
+import type { Env } from "./env.server";
+import type { Logger } from "./lib/logger.server";
+
+export interface Services {
+  env: Env;
+  store: ContentStore;
+  cache: ContentCache;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** Opens the store, runs migrations, fills an empty store with the demo content, wires the cache. */
+export async function createServices(env: Env, logger: Logger): Promise<Services> {
+  const { db, dialect } = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.sqlitePath });
+  const store = new ContentStore(db, dialect, new AssetStore(env.assetsDir, env.ASSET_MAX_BYTES));
+  const applied = await store.migrate();
+  if (applied.length) logger.info({ migrations: applied, dialect }, "database migrated");
+  if (env.SEED_DEMO) {
+    const seeded = await seedDemoContent(store);
+    if (seeded) logger.info(seeded, "demo content created");
+  }
+  const cache = new ContentCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
+  store.onChange(() => cache.clear());
+  return { env, store, cache, logger, close: () => store.close() };
+}

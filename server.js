@@ -1,0 +1,51 @@
+// Starts Praxisnetz: the production build by default, or Vite's dev server with `--dev`.
+import { once } from "node:events";
+
+const dev = process.argv.includes("--dev");
+let createApp;
+let vite;
+if (dev) {
+  const { createServer } = await import("vite");
+  vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+  ({ createApp } = await vite.ssrLoadModule("./server/app.ts"));
+} else {
+  ({ createApp } = await import("./build/server/index.js"));
+}
+
+let started;
+try {
+  started = await createApp({ vite });
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+const { app, env, services, logger } = started;
+const bootMs = Math.round(performance.now());
+const server = app.listen(env.PORT, env.HOST);
+await once(server, "listening");
+const address = server.address();
+logger.info({ port: typeof address === "object" && address ? address.port : env.PORT, bootMs, dataDir: env.DATA_DIR }, "Praxisnetz listening");
+
+// Graceful shutdown: stop accepting, let in-flight requests finish, then close the database.
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down");
+  const timer = setTimeout(() => {
+    logger.error("shutdown timed out; exiting");
+    process.exit(1);
+  }, env.SHUTDOWN_TIMEOUT_MS);
+  timer.unref();
+  server.close();
+  // Connections become idle as their last response finishes; close them as they do.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  await once(server, "close");
+  clearInterval(sweep);
+  await vite?.close();
+  await services.close();
+  logger.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

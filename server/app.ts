@@ -1,0 +1,122 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import type { LevelWithSilent } from "pino";
+import { pinoHttp } from "pino-http";
+import type { ServerBuild } from "react-router";
+import { parseEnv, type Env } from "../app/env.server";
+import { logger } from "../app/lib/logger.server";
+import { createServices, type Services } from "../app/services.server";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    services: Services;
+    /** Nonce of this response's Content-Security-Policy, for React Router's inline scripts. */
+    cspNonce: string;
+    requestId: string;
+  }
+}
+
+export interface AppOptions {
+  /** Development: Vite's middlewares and a way to load the current build. */
+  vite?: { middlewares: express.RequestHandler; ssrLoadModule(id: string): Promise<Record<string, unknown>> };
+  clientDir?: string;
+  env?: Env;
+}
+
+/**
+ * The whole HTTP app: logging with request ids, security headers, compression, hashed assets with
+ * immutable caching, `/healthz`, then React Router (pages and `/api/*` resource routes).
+ */
+export async function createApp(opts: AppOptions = {}) {
+  const env = opts.env ?? parseEnv();
+  logger.level = env.LOG_LEVEL;
+  const services = await createServices(env, logger);
+  const dev = !!opts.vite;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers["x-request-id"];
+        const id = typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, err): LevelWithSilent => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => req.url === "/healthz" || !!req.url?.startsWith("/assets/") },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: dev
+        ? false
+        : {
+            useDefaults: false,
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+              styleSrc: ["'self'", "'unsafe-inline'"],
+              imgSrc: ["'self'", "data:", "blob:"],
+              fontSrc: ["'self'"],
+              connectSrc: ["'self'"],
+              objectSrc: ["'none'"],
+              baseUri: ["'self'"],
+              formAction: ["'self'"],
+              frameAncestors: ["'self'"],
+              workerSrc: ["'self'"],
+              manifestSrc: ["'self'"],
+            },
+          },
+      crossOriginEmbedderPolicy: false,
+      hsts: !dev,
+    }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await services.store.ping();
+      res.json({ status: "ok", database: "ok", dialect: services.store.dialect });
+    } catch (error) {
+      logger.error({ err: error }, "health check: database unreachable");
+      res.status(503).json({ status: "error", database: "unreachable", statusCode: 503, message: "The database cannot be reached." });
+    }
+  });
+
+  if (opts.vite) {
+    app.use(opts.vite.middlewares);
+  } else {
+    const clientDir = path.resolve(opts.clientDir ?? "build/client");
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  }
+
+  const getBuild = opts.vite
+    ? () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as unknown as Promise<ServerBuild>
+    : () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+
+  app.use(
+    createRequestHandler({
+      build: getBuild,
+      mode: dev ? "development" : "production",
+      getLoadContext: (req, res) => ({ services, cspNonce: res.locals.cspNonce as string, requestId: String(req.id) }),
+    }),
+  );
+
+  return { app, env, services, logger };
+}

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  proc: ChildProcess;
+  /** Everything the server printed so far (JSON log lines). */
+  output(): string;
+  /** Milliseconds from spawn until /healthz answered 200. */
+  startMs: number;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function tempDataDir(prefix = "praxisnetz-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Starts the production build (`node server.js`) on a free loopback port with its own data dir. */
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const dataDir = opts.dataDir ?? tempDataDir();
+  const started = performance.now();
+  const proc = spawn(process.execPath, [path.join(root, "server.js")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  proc.stdout!.on("data", (d) => (out += d));
+  proc.stderr!.on("data", (d) => (out += d));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const check = () => {
+      const m = out.match(/"port":(\d+)[^\n]*"msg":"Praxisnetz listening"/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    proc.stdout!.on("data", check);
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    const res = await fetch(`${url}/healthz`).catch(() => undefined);
+    if (res?.ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const startMs = Math.round(performance.now() - started);
+  return {
+    url,
+    dataDir,
+    proc,
+    startMs,
+    output: () => out,
+    stop: (signal = "SIGTERM") =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve(proc.exitCode);
+        proc.once("exit", (code) => resolve(code));
+        proc.kill(signal);
+      }),
+  };
+}
+
+export async function postJson(url: string, body: unknown, init: RequestInit = {}) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(init.headers ?? {}) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...init,
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json: json as any, text };
+}

@@ -1,0 +1,12 @@
+import path from "node:path";
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig(({ isSsrBuild }) => ({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  // The server bundle's entry is our Express app, which mounts React Router's request handler.
+  build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : undefined,
+  ssr: { external: ["better-sqlite3", "pg", "pino", "pino-http", "express", "compression", "helmet"] },
+  plugins: [tailwindcss(), reactRouter()],
+}));
