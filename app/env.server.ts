@@ -22,6 +22,8 @@ const schema = z.object({
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(300),
   API_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   SEED_DEMO: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  SQUIDEX_APP_NAME: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be a lower-case app name like praxisnetz").default("praxisnetz"),
+  SQUIDEX_CLIENT_SECRET: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 

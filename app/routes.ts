@@ -9,5 +9,6 @@ export default [
   route("api/getThirdPartyScripts", "routes/api.get-third-party-scripts.ts"),
   route("api/assets/:id/*", "routes/api.assets.ts"),
   route("api/assets/:id", "routes/api.assets.ts", { id: "asset-content-bare" }),
+  route("api/squidex/*", "routes/api.squidex.ts"),
   route("api/*", "routes/api.not-found.ts"),
 ] satisfies RouteConfig;

@@ -1,6 +1,7 @@
 import { AssetStore } from "./content/assets";
 import { ContentCache } from "./content/cache";
 import { openDatabase } from "./content/db";
+import { SquidexAuth } from "./content/squidex-auth";
 import { seedDemoContent } from "./content/seed-demo";
 import { ContentStore } from "./content/store";
 import type { Env } from "./env.server";
@@ -10,6 +11,7 @@ export interface Services {
   env: Env;
   store: ContentStore;
   cache: ContentCache;
+  squidexAuth: SquidexAuth;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -26,5 +28,10 @@ export async function createServices(env: Env, logger: Logger): Promise<Services
   }
   const cache = new ContentCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
   store.onChange(() => cache.clear());
-  return { env, store, cache, logger, close: () => store.close() };
+  const squidexAuth = await SquidexAuth.create(store, {
+    appName: env.SQUIDEX_APP_NAME,
+    clientSecret: env.SQUIDEX_CLIENT_SECRET,
+    dataDir: env.DATA_DIR,
+  });
+  return { env, store, cache, squidexAuth, logger, close: () => store.close() };
 }

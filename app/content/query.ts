@@ -1,5 +1,6 @@
 import { badRequest } from "./errors";
 import { fieldValue } from "./flatten";
+import { parseODataFilter } from "./odata";
 import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
 /**
@@ -162,7 +163,7 @@ function parseFilter(node: unknown): FilterNode {
 
 /**
  * A collection URL as clients send it: `gm-content-practitioners`, optionally with a query string of
- * `q` (JSON query), `$top`, `$skip`, `$orderby` (`data/name/iv desc`), `$search` and `ids`.
+ * `q` (JSON query), `$filter` (OData), `$top`, `$skip`, `$orderby` (`data/name/iv desc`), `$search` and `ids`.
  */
 export function parseCollectionUrl(url: string): { collection: string; query: ContentQuery } {
   const [path = "", search = ""] = url.split(/\?(.*)/s, 2);
@@ -194,6 +195,11 @@ export function parseCollectionUrl(url: string): { collection: string; query: Co
       const [path = "", dir] = part.trim().split(/\s+/);
       return { path: path.replace(/\//g, "."), order: dir === "desc" ? "descending" : "ascending" };
     });
+  }
+  const filter = params.get("$filter");
+  if (filter) {
+    const odata = parseODataFilter(filter);
+    query.filter = query.filter ? { and: [query.filter, odata] } : odata;
   }
   const search2 = params.get("$search");
   if (search2) query.fullText = search2;

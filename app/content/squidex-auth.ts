@@ -1,0 +1,64 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { jwtVerify, SignJWT } from "jose";
+import type { ContentStore } from "./store";
+
+/** Token lifetime Squidex uses for client credentials: 30 days. */
+export const TOKEN_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Client-credentials auth for the Squidex HTTP API. The signing key and the client secret live in the
+ * database, so every app node accepts every node's tokens. A generated secret is also written to
+ * `DATA_DIR/squidex-client.json` (mode 600) so the operator can find it.
+ */
+export class SquidexAuth {
+  private constructor(
+    readonly appName: string,
+    readonly clientId: string,
+    private readonly secret: string,
+    private readonly key: Uint8Array,
+  ) {}
+
+  static async create(store: ContentStore, opts: { appName: string; clientSecret?: string; dataDir: string }): Promise<SquidexAuth> {
+    const key = await store.ensureSetting("squidex-signing-key", randomBytes(32).toString("base64"));
+    const generated = randomBytes(24).toString("base64url");
+    const stored = await store.ensureSetting("squidex-client-secret", generated);
+    const clientId = `${opts.appName}:default`;
+    if (stored === generated) {
+      fs.mkdirSync(opts.dataDir, { recursive: true });
+      fs.writeFileSync(path.join(opts.dataDir, "squidex-client.json"), JSON.stringify({ clientId, clientSecret: stored }, null, 2), { mode: 0o600 });
+    }
+    return new SquidexAuth(opts.appName, clientId, opts.clientSecret || stored, Buffer.from(key, "base64"));
+  }
+
+  /** Checks `client_id`/`client_secret` (`app:client` or `app~client`) and issues a signed token. */
+  async issueToken(clientId: string, clientSecret: string): Promise<string | null> {
+    const normalized = clientId.replace("~", ":");
+    if (normalized !== this.clientId || !safeEqual(clientSecret, this.secret)) return null;
+    return new SignJWT({ client_id: normalized, scope: "squidex-api" })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(normalized)
+      .setIssuedAt()
+      .setExpirationTime(`${TOKEN_SECONDS}s`)
+      .sign(this.key);
+  }
+
+  /** The actor ref token of a valid bearer token, or null. */
+  async verify(authorization: string | null): Promise<string | null> {
+    const match = authorization?.match(/^Bearer\s+(\S+)$/i);
+    if (!match) return null;
+    try {
+      const { payload } = await jwtVerify(match[1]!, this.key, { algorithms: ["HS256"] });
+      return payload.sub === this.clientId ? `client:${this.clientId}` : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,376 @@
+import { ContentError, badRequest, notFound } from "./errors";
+import { assetUrl } from "./public-api";
+import { parseCollectionUrl, parseQuery } from "./query";
+import type { SquidexAuth } from "./squidex-auth";
+import { TOKEN_SECONDS } from "./squidex-auth";
+import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "./store";
+import type { Asset, ContentData, ContentItem, ContentQuery, Schema } from "./types";
+import { isPlainObject } from "./validate";
+
+/**
+ * The Squidex HTTP API answered by the embedded store, under `/api/squidex` (so a Squidex client's
+ * base URL is `{site}/api/squidex`): client-credentials tokens, contents, schemas, languages and
+ * assets, with Squidex's headers (`X-Unpublished`, `X-Languages`, `X-Flatten`), status codes,
+ * `If-Match`/`ETag` versions and `ErrorDto` bodies. See shared/squidex-contract.md.
+ */
+export interface SquidexHttpContext {
+  store: ContentStore;
+  auth: SquidexAuth;
+  appName: string;
+  jsonLimit: number;
+  assetLimit: number;
+}
+
+const STATUS_COLORS: Record<string, string> = { Published: "#4bb958", Draft: "#8091a5", Archived: "#eb3142" };
+const STATUSES = Object.entries(STATUS_COLORS)
+  .map(([status, color]) => ({ status, color }))
+  .sort((a, b) => a.status.localeCompare(b.status));
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => Response.json(body, { status, headers });
+const error = (e: ContentError) =>
+  json(e.toJSON(), e.statusCode, e.statusCode === 401 ? { "WWW-Authenticate": 'Bearer realm="squidex"' } : {});
+
+/** `X-*` flags count by presence, whatever their value (as in Squidex). */
+const has = (request: Request, name: string) => request.headers.has(name);
+
+export async function handleSquidex(request: Request, subpath: string, ctx: SquidexHttpContext): Promise<Response> {
+  try {
+    const parts = subpath.split("/").filter(Boolean).map(decodeURIComponent);
+    const method = request.method.toUpperCase();
+    if (parts[0]?.toLowerCase() === "identity-server" && parts[1]?.toLowerCase() === "connect" && parts[2]?.toLowerCase() === "token") {
+      if (method !== "POST") throw new ContentError(405, "Use POST.");
+      return await token(request, ctx);
+    }
+    if (parts[0]?.toLowerCase() !== "api") throw notFound(`No Squidex endpoint at /${subpath}.`);
+    const [, area, app, ...rest] = parts;
+    // Asset content is public, as in Squidex for unprotected assets.
+    if (area?.toLowerCase() === "assets" && method === "GET") return await assetContent(request, rest[0] ?? app ?? "", ctx);
+    const actor = await ctx.auth.verify(request.headers.get("authorization"));
+    if (!actor) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
+    if (app !== ctx.appName) throw notFound(`App "${app}" not found.`);
+    if (area?.toLowerCase() === "content") return await contents(request, method, rest, actor, ctx);
+    if (area?.toLowerCase() === "apps") return await apps(request, method, rest, actor, ctx);
+    throw notFound(`No Squidex endpoint at /${subpath}.`);
+  } catch (e) {
+    if (e instanceof ContentError) return error(e);
+    throw e;
+  }
+}
+
+async function token(request: Request, ctx: SquidexHttpContext): Promise<Response> {
+  const form = await request.formData().catch(() => undefined);
+  let clientId = String(form?.get("client_id") ?? "");
+  let clientSecret = String(form?.get("client_secret") ?? "");
+  const basic = request.headers.get("authorization")?.match(/^Basic\s+(\S+)$/i);
+  if (basic) [clientId = "", clientSecret = ""] = Buffer.from(basic[1]!, "base64").toString("utf8").split(":", 2).map(decodeURIComponent) as [string, string];
+  if (form?.get("grant_type") !== "client_credentials")
+    return json({ error: "unsupported_grant_type", error_description: "Only client_credentials is supported." }, 400);
+  const scope = String(form.get("scope") ?? "squidex-api");
+  if (scope !== "squidex-api") return json({ error: "invalid_scope", error_description: "The scope must be squidex-api." }, 400);
+  const access = await ctx.auth.issueToken(clientId, clientSecret);
+  if (!access) return json({ error: "invalid_client", error_description: "The client credentials are invalid." }, 401);
+  return json({ access_token: access, token_type: "Bearer", expires_in: TOKEN_SECONDS, scope: "squidex-api" });
+}
+
+async function readBody(request: Request, limit: number): Promise<Buffer> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (request.body) {
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > limit) throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
+      chunks.push(Buffer.from(chunk));
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+async function readJsonBody(request: Request, ctx: SquidexHttpContext): Promise<unknown> {
+  const text = (await readBody(request, ctx.jsonLimit)).toString("utf8");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ContentError(400, "Validation error", ["Request body has an invalid format."]);
+  }
+}
+
+function expectedVersion(request: Request): number | undefined {
+  const raw = request.headers.get("if-match");
+  if (!raw || raw.trim() === "*") return undefined;
+  const n = Number(raw.replace(/^W\//, "").replace(/"/g, ""));
+  if (!Number.isInteger(n)) throw badRequest(`If-Match must be a version number, got ${raw}.`);
+  return n;
+}
+
+// ---- contents ---------------------------------------------------------------------------------
+
+function shapeData(data: ContentData, schema: Schema, request: Request): Record<string, unknown> {
+  const wanted = request.headers.get("x-languages")?.split(",").map((l) => l.trim()).filter((l) => (LANGUAGES as readonly string[]).includes(l));
+  const languages = wanted?.length ? wanted : request.headers.has("x-languages") ? [MASTER_LANGUAGE] : [...LANGUAGES];
+  const fields = request.headers.get("x-fields")?.split(",").map((f) => f.trim().replace(/^data\./, ""));
+  const out: Record<string, unknown> = {};
+  for (const field of schema.fields) {
+    if (field.isHidden || (fields && !fields.includes(field.name))) continue;
+    const partitions = data[field.name];
+    if (!partitions) continue;
+    let shaped: Record<string, unknown>;
+    if (field.partitioning === "invariant") shaped = { iv: partitions.iv };
+    else {
+      shaped = {};
+      for (const l of languages) {
+        const own = partitions[l];
+        const value = own ?? (has(request, "x-noresolvelanguages") ? undefined : partitions[MASTER_LANGUAGE]);
+        if (value !== undefined) shaped[l] = value;
+      }
+    }
+    const keys = Object.keys(shaped);
+    if (!keys.length) continue;
+    out[field.name] = has(request, "x-flatten") && keys.length === 1 ? shaped[keys[0]!] : shaped;
+  }
+  return out;
+}
+
+function contentDto(item: ContentItem, schema: Schema, request: Request, appName: string) {
+  return {
+    id: item.id,
+    created: item.created,
+    createdBy: item.createdBy,
+    lastModified: item.lastModified,
+    lastModifiedBy: item.lastModifiedBy,
+    data: shapeData(item.data, schema, request),
+    status: item.status,
+    statusColor: STATUS_COLORS[item.status] ?? "#8091a5",
+    ...(item.newStatus ? { newStatus: item.newStatus, newStatusColor: STATUS_COLORS[item.newStatus] } : {}),
+    schemaId: schema.id,
+    schemaName: schema.name,
+    schemaDisplayName: schema.properties.label ?? schema.name,
+    isDeleted: false,
+    version: item.version,
+    _links: { self: { href: `/api/content/${appName}/${schema.name}/${item.id}`, method: "GET" } },
+  };
+}
+
+async function contentSchema(store: ContentStore, name: string): Promise<Schema> {
+  const schema = await store.getSchema(name);
+  if (!schema || schema.type === "Component") throw notFound(`Schema "${name}" not found.`);
+  return schema;
+}
+
+async function contents(request: Request, method: string, rest: string[], actor: string, ctx: SquidexHttpContext): Promise<Response> {
+  const { store, appName } = ctx;
+  const [schemaName = "", id, sub] = rest;
+  const schema = await contentSchema(store, schemaName);
+  const unpublished = has(request, "x-unpublished");
+  const url = new URL(request.url);
+  const written = (item: ContentItem, status = 200) =>
+    json(contentDto(item, schema, request, appName), status, {
+      ETag: `"${item.version}"`,
+      ...(status === 201 ? { Location: `/api/content/${appName}/${schema.name}/${item.id}` } : {}),
+    });
+  const list = async (query: ContentQuery) => {
+    const language = request.headers.get("x-languages")?.split(",")[0]?.trim() || MASTER_LANGUAGE;
+    const result = await store.query(schema.name, query, { unpublished, language });
+    return json({
+      total: has(request, "x-nototal") ? -1 : result.total,
+      items: result.items.map((i) => contentDto(i, schema, request, appName)),
+      statuses: STATUSES,
+      _links: {},
+    });
+  };
+
+  if (id === undefined) {
+    if (method === "GET") return list(parseCollectionUrl(`${schema.name}${url.search}`).query);
+    if (method === "POST") {
+      const data = await readJsonBody(request, ctx);
+      const publish = url.searchParams.get("status") === "Published" || url.searchParams.get("publish") === "true";
+      const status = url.searchParams.get("status");
+      if (status && status !== "Published" && status !== "Draft") throw badRequest(`Cannot create an item with status ${status}.`);
+      return written(await store.create(schema.name, data, { publish, id: url.searchParams.get("id") ?? undefined, actor }), 201);
+    }
+    throw new ContentError(405, "Use GET or POST.");
+  }
+  if (id === "query" && method === "POST") {
+    const body = await readJsonBody(request, ctx);
+    if (!isPlainObject(body)) throw badRequest("The query body must be an object.");
+    const query: ContentQuery = body.q !== undefined ? parseQuery(body.q) : {};
+    if (Array.isArray(body.ids)) query.ids = body.ids.map(String);
+    if (typeof body.odata === "string") Object.assign(query, parseCollectionUrl(`x?${body.odata}`).query);
+    return list(query);
+  }
+  const opts = { expectedVersion: expectedVersion(request), actor };
+  if (sub === "status" && method === "PUT") {
+    const body = await readJsonBody(request, ctx);
+    if (!isPlainObject(body) || typeof body.status !== "string") throw badRequest('Send {"status": "Published" | "Draft" | "Archived"}.');
+    if (body.dueTime) throw badRequest("Scheduled status changes are not supported.");
+    return written(await store.changeStatus(schema.name, id, body.status, opts));
+  }
+  if (sub === "draft") {
+    if (method === "POST") return written(await store.createDraft(schema.name, id, opts));
+    if (method === "DELETE") return written(await store.discardDraft(schema.name, id, opts));
+  }
+  if (sub !== undefined) throw notFound(`No Squidex endpoint for ${method} .../${sub}.`);
+  switch (method) {
+    case "GET": {
+      const item = await store.get(schema.name, id, { unpublished });
+      if (!item) throw notFound(`Content item "${id}" not found.`);
+      return json(contentDto(item, schema, request, appName), 200, { ETag: `"${item.version}"` });
+    }
+    case "PUT":
+      return written(await store.update(schema.name, id, await readJsonBody(request, ctx), opts));
+    case "PATCH":
+      return written(await store.patch(schema.name, id, await readJsonBody(request, ctx), opts));
+    case "POST": {
+      // Upsert: create with this id, or update (patch=true merges).
+      const data = await readJsonBody(request, ctx);
+      const existing = await store.get(schema.name, id, { unpublished: true });
+      if (!existing) {
+        const publish = url.searchParams.get("status") === "Published" || url.searchParams.get("publish") === "true";
+        return written(await store.create(schema.name, data, { id, publish, actor }), 201);
+      }
+      const item = url.searchParams.get("patch") === "true" ? await store.patch(schema.name, id, data, opts) : await store.update(schema.name, id, data, opts);
+      return written(item);
+    }
+    case "DELETE":
+      await store.delete(schema.name, id, opts);
+      return new Response(null, { status: 204 });
+  }
+  throw new ContentError(405, `Method ${method} is not allowed here.`);
+}
+
+// ---- apps: schemas, languages, assets ---------------------------------------------------------
+
+function schemaDto(schema: Schema) {
+  return {
+    id: schema.id,
+    name: schema.name,
+    type: schema.type,
+    isSingleton: false,
+    isPublished: schema.isPublished,
+    properties: schema.properties,
+    scripts: {},
+    previewUrls: {},
+    fieldsInLists: [],
+    fieldsInReferences: [],
+    fieldRules: [],
+    created: schema.created,
+    createdBy: schema.createdBy,
+    lastModified: schema.lastModified,
+    lastModifiedBy: schema.lastModifiedBy,
+    version: schema.version,
+    fields: schema.fields.map((f) => ({
+      fieldId: f.fieldId,
+      name: f.name,
+      isHidden: !!f.isHidden,
+      isLocked: false,
+      isDisabled: false,
+      partitioning: f.partitioning,
+      properties: { fieldType: f.properties.fieldType, ...f.properties },
+      ...(f.nested ? { nested: f.nested.map((n) => ({ ...n, isHidden: !!n.isHidden, isLocked: false, isDisabled: false })) } : {}),
+      _links: {},
+    })),
+    _links: {},
+  };
+}
+
+function assetDto(asset: Asset, appName: string) {
+  const size = asset.pixelWidth && asset.pixelHeight ? `${asset.pixelWidth}x${asset.pixelHeight}px, ` : "";
+  return {
+    id: asset.id,
+    parentId: asset.parentId,
+    fileName: asset.fileName,
+    fileHash: asset.fileHash,
+    isProtected: false,
+    slug: asset.slug,
+    mimeType: asset.mimeType,
+    fileType: asset.fileName.includes(".") ? asset.fileName.split(".").pop()!.toLowerCase() : "blob",
+    metadataText: `${size}${Math.max(1, Math.round(asset.fileSize / 1024))} kB`,
+    metadata: asset.pixelWidth ? { pixelWidth: asset.pixelWidth, pixelHeight: asset.pixelHeight } : {},
+    tags: asset.tags,
+    fileSize: asset.fileSize,
+    fileVersion: asset.fileVersion,
+    type: asset.type,
+    isImage: asset.type === "Image",
+    ...(asset.pixelWidth ? { pixelWidth: asset.pixelWidth, pixelHeight: asset.pixelHeight } : {}),
+    created: asset.created,
+    createdBy: asset.createdBy,
+    lastModified: asset.lastModified,
+    lastModifiedBy: asset.lastModifiedBy,
+    version: asset.version,
+    _links: { content: { href: `/api/assets/${appName}/${asset.id}/${asset.slug}`, method: "GET" } },
+  };
+}
+
+async function apps(request: Request, method: string, rest: string[], actor: string, ctx: SquidexHttpContext): Promise<Response> {
+  const { store, appName } = ctx;
+  const [area, id] = rest;
+  if (area === "schemas" && method === "GET") {
+    if (id === undefined) return json({ items: (await store.listSchemas()).map(schemaDto), _links: {} });
+    const schema = await store.getSchema(id);
+    if (!schema) throw notFound(`Schema "${id}" not found.`);
+    return json(schemaDto(schema));
+  }
+  if (area === "languages" && method === "GET") {
+    const english: Record<string, string> = { de: "German", en: "English" };
+    return json({
+      items: LANGUAGES.map((code) => ({
+        iso2Code: code,
+        englishName: english[code],
+        isMaster: code === MASTER_LANGUAGE,
+        isOptional: false,
+        fallback: code === MASTER_LANGUAGE ? [] : [MASTER_LANGUAGE],
+      })),
+      _links: {},
+    });
+  }
+  if (area === "assets") {
+    if (id === undefined && method === "GET") {
+      const url = new URL(request.url);
+      const ids = url.searchParams.get("ids")?.split(",").filter(Boolean);
+      const { total, items } = await store.assets.list({
+        ids,
+        skip: Number(url.searchParams.get("$skip") ?? 0) || 0,
+        take: Number(url.searchParams.get("$top") ?? 200) || 200,
+      });
+      return json({ total, items: items.map((a) => assetDto(a, appName)), _links: {} });
+    }
+    if (id === undefined && method === "POST") return uploadAsset(request, actor, ctx);
+    if (id !== undefined && method === "GET") {
+      const asset = await store.assets.get(id);
+      if (!asset) throw notFound(`Asset "${id}" not found.`);
+      return json(assetDto(asset, appName));
+    }
+    if (id !== undefined && method === "DELETE") {
+      await store.assets.delete(id);
+      return new Response(null, { status: 204 });
+    }
+  }
+  throw notFound(`No Squidex endpoint for ${method} apps/${appName}/${rest.join("/")}.`);
+}
+
+async function uploadAsset(request: Request, actor: string, ctx: SquidexHttpContext): Promise<Response> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("multipart/form-data")) throw badRequest("Upload the file as multipart/form-data with a part named file.");
+  // The multipart envelope adds a little to the file itself.
+  const body = await readBody(request, ctx.assetLimit + 64 * 1024);
+  const form = await new Response(new Uint8Array(body), { headers: { "content-type": type } }).formData().catch(() => {
+    throw badRequest("The multipart body could not be read.");
+  });
+  const file = form.get("file");
+  if (!file || typeof file === "string") throw badRequest("The upload has no part named file.");
+  const url = new URL(request.url);
+  const asset = await ctx.store.assets.upload({
+    fileName: file.name,
+    mimeType: file.type || undefined,
+    body: Buffer.from(await file.arrayBuffer()),
+    id: url.searchParams.get("id") ?? undefined,
+    actor,
+  });
+  return json(assetDto(asset, ctx.appName), 201, { Location: `/api/apps/${ctx.appName}/assets/${asset.id}`, ETag: `"${asset.version}"` });
+}
+
+async function assetContent(request: Request, id: string, ctx: SquidexHttpContext): Promise<Response> {
+  const asset = await ctx.store.assets.get(id);
+  if (!asset) throw notFound(`Asset "${id}" not found.`);
+  return Response.redirect(new URL(assetUrl(asset), request.url), 308);
+}
