@@ -11,6 +11,8 @@ const run = (file, args) => spawnSync(process.execPath, [file, ...args], { cwd: 
 
 buildIfNeeded();
 const failures = [];
+// Types first: strict TypeScript over app, server and tests (route types come from typegen).
+if (run(bin("@react-router/dev", "bin.js"), ["typegen"]) !== 0 || run(bin("typescript", "bin/tsc"), ["--noEmit"]) !== 0) failures.push("typecheck");
 if (run(bin("vitest", "vitest.mjs"), ["run"]) !== 0) failures.push("vitest");
 
 const chromium = findChromium();

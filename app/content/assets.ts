@@ -131,11 +131,12 @@ export class AssetStore {
       lastModified: now,
       lastModifiedBy: actor,
     };
+    // The row decides who owns the id: write to a private temp file, insert, and only then move the
+    // file into place, so a losing concurrent upload never touches the winner's file.
     const target = this.filePath(asset);
     await fsp.mkdir(path.dirname(target), { recursive: true });
-    const tmp = `${target}.${process.pid}.tmp`;
+    const tmp = `${target}.${randomUUID()}.tmp`;
     await fsp.writeFile(tmp, body);
-    await fsp.rename(tmp, target);
     try {
       await this.db
         .insertInto("assets")
@@ -160,9 +161,11 @@ export class AssetStore {
         })
         .execute();
     } catch (e) {
-      await fsp.rm(path.dirname(target), { recursive: true, force: true });
+      await fsp.rm(tmp, { force: true });
+      if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
       throw e;
     }
+    await fsp.rename(tmp, target);
     this.emit({ kind: "asset", id });
     return asset;
   }
@@ -170,7 +173,9 @@ export class AssetStore {
   async open(id: string): Promise<{ asset: Asset; stream: fs.ReadStream }> {
     const asset = await this.get(id);
     if (!asset) throw notFound(`Asset "${id}" not found.`);
-    return { asset, stream: fs.createReadStream(this.filePath(asset)) };
+    const file = this.filePath(asset);
+    if (!fs.existsSync(file)) throw notFound(`Asset "${id}" has no content yet.`);
+    return { asset, stream: fs.createReadStream(file) };
   }
 
   async read(id: string): Promise<{ asset: Asset; body: Buffer }> {
@@ -215,7 +220,8 @@ export async function detectMimeType(body: Buffer, declared?: string): Promise<s
   const claimed = declared ? (ALIASES[declared.toLowerCase()] ?? declared.toLowerCase().split(";")[0]!.trim()) : undefined;
   const generic = !claimed || claimed === "application/octet-stream";
   const detected = (await fileTypeFromBuffer(body))?.mime;
-  if (detected) {
+  // file-type calls any XML file application/xml; SVGs are recognised below.
+  if (detected && detected !== "application/xml" && detected !== "text/xml") {
     if (!generic && claimed !== detected)
       throw badRequest(`The file content is ${detected}, but it was uploaded as ${claimed}.`);
     return detected;

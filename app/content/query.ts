@@ -179,30 +179,33 @@ export function parseCollectionUrl(url: string): { collection: string; query: Co
       throw e;
     }
   }
-  const num = (key: string) => {
-    const v = params.get(key);
-    if (v === null) return undefined;
-    if (!/^\d+$/.test(v)) throw badRequest(`Query parameter "${key}" must be a whole number.`);
-    return Number(v);
-  };
-  const top = num("$top");
-  if (top !== undefined) query.take = Math.min(top, MAX_TAKE);
-  const skip = num("$skip");
-  if (skip !== undefined) query.skip = skip;
-  const orderby = params.get("$orderby");
-  if (orderby) {
-    query.sort = orderby.split(",").map((part) => {
-      const [path = "", dir] = part.trim().split(/\s+/);
-      return { path: path.replace(/\//g, "."), order: dir === "desc" ? "descending" : "ascending" };
-    });
+  // As in Squidex, a JSON query in `q` takes precedence over the OData parameters.
+  if (!q) {
+    const num = (key: string) => {
+      const v = params.get(key);
+      if (v === null) return undefined;
+      if (!/^\d+$/.test(v)) throw badRequest(`Query parameter "${key}" must be a whole number.`);
+      return Number(v);
+    };
+    const top = num("$top");
+    if (top !== undefined) query.take = Math.min(top, MAX_TAKE);
+    const skip = num("$skip");
+    if (skip !== undefined) query.skip = skip;
+    const orderby = params.get("$orderby");
+    if (orderby) {
+      query.sort = orderby.split(",").map((part) => {
+        const [path = "", dir] = part.trim().split(/\s+/);
+        return { path: path.replace(/\//g, "."), order: dir === "desc" ? "descending" : "ascending" };
+      });
+    }
+    const filter = params.get("$filter");
+    if (filter) {
+      const odata = parseODataFilter(filter);
+      query.filter = query.filter ? { and: [query.filter, odata] } : odata;
+    }
+    const search2 = params.get("$search");
+    if (search2) query.fullText = search2;
   }
-  const filter = params.get("$filter");
-  if (filter) {
-    const odata = parseODataFilter(filter);
-    query.filter = query.filter ? { and: [query.filter, odata] } : odata;
-  }
-  const search2 = params.get("$search");
-  if (search2) query.fullText = search2;
   const ids = params.get("ids");
   if (ids) query.ids = ids.split(",").map((s) => s.trim()).filter(Boolean);
   return { collection, query };

@@ -258,14 +258,15 @@ function schemaDto(schema: Schema) {
     lastModified: schema.lastModified,
     lastModifiedBy: schema.lastModifiedBy,
     version: schema.version,
-    fields: schema.fields.map((f) => ({
+    fields: schema.fields.map(({ properties: { fieldType, ...properties }, ...f }) => ({
       fieldId: f.fieldId,
       name: f.name,
       isHidden: !!f.isHidden,
       isLocked: false,
       isDisabled: false,
       partitioning: f.partitioning,
-      properties: { fieldType: f.properties.fieldType, ...f.properties },
+      // The discriminator goes first, as Squidex writes it.
+      properties: { fieldType, ...properties },
       ...(f.nested ? { nested: f.nested.map((n) => ({ ...n, isHidden: !!n.isHidden, isLocked: false, isDisabled: false })) } : {}),
       _links: {},
     })),

@@ -193,6 +193,27 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         expect((await store.getSchema("test-evolving"))?.version).toBe(s1.version);
       });
 
+      it("gives new fields ids that no existing field has", async () => {
+        const s0 = await store.upsertSchema({
+          name: "test-field-ids",
+          fields: [
+            { name: "a", partitioning: "invariant", properties: { fieldType: "String" } },
+            { name: "b", partitioning: "invariant", properties: { fieldType: "String" } },
+          ],
+        });
+        expect(s0.fields.map((f) => f.fieldId)).toEqual([1, 2]);
+        const s1 = await store.upsertSchema({
+          name: "test-field-ids",
+          fields: [
+            { name: "c", partitioning: "invariant", properties: { fieldType: "String" } },
+            { name: "a", partitioning: "invariant", properties: { fieldType: "String" } },
+            { name: "b", partitioning: "invariant", properties: { fieldType: "String" } },
+          ],
+        });
+        const idsByName = Object.fromEntries(s1.fields.map((f) => [f.name, f.fieldId]));
+        expect(idsByName).toEqual({ a: 1, b: 2, c: 3 });
+      });
+
       it("hides unpublished and component schemas from content reads", async () => {
         await store.upsertSchema({
           name: "test-hidden",
@@ -780,9 +801,8 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         await expectContentError(store.assets.upload({ fileName: "icon.png", mimeType: "image/png", body: SVG }), 400);
       });
 
-      // KNOWN BUG (app/content/assets.ts detectMimeType): file-type reports "<?xml ..." as application/xml,
-      // so an SVG with an XML prolog (what most editors export) is refused. Drop `.fails` once fixed.
-      it.fails("KNOWN BUG: accepts an SVG that starts with an XML prolog", async () => {
+      // file-type reports "<?xml ..." as application/xml; an SVG with a prolog is what most editors export.
+      it("accepts an SVG that starts with an XML prolog", async () => {
         const a = await store.assets.upload({ fileName: "prolog.svg", mimeType: "image/svg+xml", body: SVG_WITH_PROLOG });
         expect(a.mimeType).toBe("image/svg+xml");
       });
@@ -802,6 +822,20 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         await expectContentError(store.assets.upload({ id: "../evil", fileName: "c.png", body: PNG_2X1 }), 400);
       });
 
+      // The id check and the file write race: the row must decide, and the loser must not touch the winner's file.
+      it("concurrent uploads with the same custom id keep the winner's file intact", async () => {
+        const results = await Promise.allSettled([
+          store.assets.upload({ id: "asset-race", fileName: "a.png", body: PNG_2X1 }),
+          store.assets.upload({ id: "asset-race", fileName: "b.svg", body: SVG }),
+        ]);
+        const winners = results.filter((r) => r.status === "fulfilled");
+        const losers = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+        expect(winners).toHaveLength(1);
+        expect((losers[0]?.reason as ContentError).statusCode).toBe(409);
+        const { asset, body } = await store.assets.read("asset-race");
+        expect(body.equals(asset.mimeType === "image/png" ? PNG_2X1 : SVG)).toBe(true);
+      });
+
       it("delete removes the row and the file", async () => {
         const a = await store.assets.upload({ fileName: "weg.png", mimeType: "image/png", body: PNG_2X1 });
         const file = store.assets.filePath(a);
@@ -812,6 +846,21 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         expect(fs.existsSync(path.dirname(file))).toBe(false);
         await expectContentError(store.assets.read(a.id), 404);
         await expectContentError(store.assets.delete(a.id), 404);
+      });
+    });
+
+    describe("settings", () => {
+      it("ensureSetting stores the first value and keeps it", async () => {
+        expect(await store.getSetting("test-key")).toBeUndefined();
+        expect(await store.ensureSetting("test-key", "first")).toBe("first");
+        expect(await store.ensureSetting("test-key", "second")).toBe("first");
+        expect(await store.getSetting("test-key")).toBe("first");
+      });
+
+      it("concurrent ensureSetting calls agree on one value", async () => {
+        const values = await Promise.all(["a", "b", "c"].map((v) => store.ensureSetting("test-race-key", v)));
+        expect(new Set(values).size).toBe(1);
+        expect(await store.getSetting("test-race-key")).toBe(values[0]);
       });
     });
 
@@ -870,6 +919,7 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         await store.update(ARTICLES, pub.id, { title: { de: "Dauerhaft (Entwurf)" }, views: { iv: 4 } });
         const draft = await store.create(ARTICLES, article("Nur Entwurf"), { id: "restart-draft" });
         const asset = await store.assets.upload({ id: "restart-asset", fileName: "bleibt.png", body: PNG_2X1 });
+        await store.ensureSetting("restart-key", "kept");
         const schema = await store.getSchema(ARTICLES);
         const count = await store.countContents();
         const beforePub = await getDraft(pub.id);
@@ -878,6 +928,7 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         await store.close();
         store = await backend.openStore();
         expect(await store.migrate()).toEqual([]);
+        await store.ping();
 
         expect(await store.getSchema(ARTICLES)).toEqual(schema);
         expect(await store.countContents()).toBe(count);
@@ -889,6 +940,7 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         expect(await getLive(draft.id)).toBeUndefined();
         expect(await store.assets.get(asset.id)).toEqual(asset);
         expect((await store.assets.read(asset.id)).body.equals(PNG_2X1)).toBe(true);
+        expect(await store.getSetting("restart-key")).toBe("kept");
 
         // Still writable, with versions continuing where they were.
         await expectContentError(store.update(ARTICLES, pub.id, article("Veraltet"), { expectedVersion: 2 }), 412);

@@ -155,7 +155,7 @@ export class ContentStore {
     const actor = opts.actor ?? SYSTEM_ACTOR;
     const fields: SchemaField[] = input.fields.map((f, i) => ({
       ...f,
-      fieldId: f.fieldId ?? existing?.fields.find((e) => e.name === f.name)?.fieldId ?? i + 1,
+      fieldId: f.fieldId ?? existing?.fields.find((e) => e.name === f.name)?.fieldId ?? Math.max(0, ...(existing?.fields ?? []).map((e) => e.fieldId)) + i + 1,
       properties: { ...f.properties },
     }));
     const definition = JSON.stringify({ properties: input.properties ?? {}, fields });

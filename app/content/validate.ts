@@ -102,7 +102,7 @@ export function validateValue(
       if (typeof value !== "boolean") fail("Invalid json type, expected boolean.");
       return;
     case "DateTime":
-      if (typeof value !== "string" || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value)))
+      if (typeof value !== "string" || !ISO_DATE.test(value) || !isRealDate(value))
         fail("Invalid json type, expected ISO-8601 date time string.");
       return;
     case "Json":
@@ -181,6 +181,14 @@ function checkItems(count: number, props: FieldProperties, fail: (m: string) => 
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** Rejects dates that `Date.parse` would roll over, such as 2024-02-30. */
+function isRealDate(value: string): boolean {
+  if (Number.isNaN(Date.parse(value))) return false;
+  const [y, m, d] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
