@@ -4,7 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
 import { imageSize } from "image-size";
-import type { DB } from "./db";
+import type { Database, DB } from "./db";
 import { ContentError, badRequest, notFound } from "./errors";
 import type { Asset } from "./types";
 import type { ContentChange } from "./store";
@@ -41,25 +41,7 @@ export class AssetStore {
     this.emit = emit;
   }
 
-  private toAsset(r: {
-    id: string;
-    file_name: string;
-    slug: string;
-    mime_type: string;
-    file_size: number;
-    file_hash: string;
-    file_version: number;
-    type: string;
-    pixel_width: number | null;
-    pixel_height: number | null;
-    tags: string;
-    parent_id: string;
-    version: number;
-    created: string;
-    created_by: string;
-    last_modified: string;
-    last_modified_by: string;
-  }): Asset {
+  private toAsset(r: Database["assets"]): Asset {
     return {
       id: r.id,
       fileName: r.file_name,

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
+import { type CreateTableBuilder, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
 import pg from "pg";
 
 /** Tables of the embedded content service. JSON columns are text, booleans 0/1: one layout for SQLite and PostgreSQL. */
@@ -91,6 +91,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: "sqlite" };
 }
 
+/** Who created and last changed a row, and when: the same four columns on every table. */
+const withAudit = <T extends CreateTableBuilder<string, never>>(t: T) =>
+  t
+    .addColumn("created", "text", (c) => c.notNull())
+    .addColumn("created_by", "text", (c) => c.notNull())
+    .addColumn("last_modified", "text", (c) => c.notNull())
+    .addColumn("last_modified_by", "text", (c) => c.notNull()) as T;
+
 const migrations: Record<string, Migration> = {
   "0001_content_model": {
     async up(db: Kysely<unknown>) {
@@ -102,10 +110,7 @@ const migrations: Record<string, Migration> = {
         .addColumn("is_published", "integer", (c) => c.notNull())
         .addColumn("definition", "text", (c) => c.notNull())
         .addColumn("version", "integer", (c) => c.notNull())
-        .addColumn("created", "text", (c) => c.notNull())
-        .addColumn("created_by", "text", (c) => c.notNull())
-        .addColumn("last_modified", "text", (c) => c.notNull())
-        .addColumn("last_modified_by", "text", (c) => c.notNull())
+        .$call(withAudit)
         .execute();
       await db.schema
         .createTable("contents")
@@ -116,10 +121,7 @@ const migrations: Record<string, Migration> = {
         .addColumn("version", "integer", (c) => c.notNull())
         .addColumn("data", "text", (c) => c.notNull())
         .addColumn("published_data", "text")
-        .addColumn("created", "text", (c) => c.notNull())
-        .addColumn("created_by", "text", (c) => c.notNull())
-        .addColumn("last_modified", "text", (c) => c.notNull())
-        .addColumn("last_modified_by", "text", (c) => c.notNull())
+        .$call(withAudit)
         .execute();
       await db.schema.createIndex("contents_schema_status").on("contents").columns(["schema_name", "status"]).execute();
       await db.schema
@@ -137,10 +139,7 @@ const migrations: Record<string, Migration> = {
         .addColumn("tags", "text", (c) => c.notNull())
         .addColumn("parent_id", "text", (c) => c.notNull())
         .addColumn("version", "integer", (c) => c.notNull())
-        .addColumn("created", "text", (c) => c.notNull())
-        .addColumn("created_by", "text", (c) => c.notNull())
-        .addColumn("last_modified", "text", (c) => c.notNull())
-        .addColumn("last_modified_by", "text", (c) => c.notNull())
+        .$call(withAudit)
         .execute();
       await db.schema
         .createTable("app_settings")

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import type { DB, Dialect } from "./db";
+import type { Database, DB, Dialect } from "./db";
 import { migrate, ping } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { runQuery } from "./query";
@@ -32,19 +32,7 @@ const SYSTEM_ACTOR = "client:praxisnetz:default";
 const SCHEMA_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const FIELD_NAME = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
 
-type ContentRow = {
-  id: string;
-  schema_name: string;
-  status: string;
-  new_status: string | null;
-  version: number;
-  data: string;
-  published_data: string | null;
-  created: string;
-  created_by: string;
-  last_modified: string;
-  last_modified_by: string;
-};
+type ContentRow = Database["contents"];
 
 /**
  * The embedded content service: Squidex schemas, content items and assets in one database.
