@@ -1,6 +1,8 @@
 import { createContext, useContext } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
+import { localizedPath, splitLanguage } from "./i18n/languages";
+import { messages } from "./i18n/messages";
 import "./app.css";
 
 /** The CSP nonce of this response; empty in the browser, where it is no longer needed. */
@@ -10,8 +12,9 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useContext(NonceContext);
+  const { language } = splitLanguage(useLocation().pathname);
   return (
-    <html lang="de">
+    <html lang={language}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -31,14 +34,31 @@ export default function App() {
   return <Outlet />;
 }
 
+/**
+ * The error layout: a 404 variant for missing pages, otherwise "Internal Server Error" with status
+ * 500. Details of a server error stay in the log, never on the page.
+ */
 export function ErrorBoundary() {
   const error = useRouteError();
+  const { language } = splitLanguage(useLocation().pathname);
+  const t = messages(language);
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "Page Not Found" : "Internal Server Error";
+  const notFound = status === 404;
+  const title = notFound ? t.pageNotFound : t.internalError;
+  const detail = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : t.errorHint;
   return (
-    <main className="mx-auto max-w-3xl p-8">
-      <h1 className="text-3xl font-bold">{title}</h1>
-      {isRouteErrorResponse(error) && typeof error.data === "string" ? <p className="mt-4">{error.data}</p> : null}
+    <main className="mx-auto flex min-h-screen max-w-3xl flex-col justify-center px-6 py-16" data-error-status={status}>
+      <title>{title}</title>
+      <p className="text-sm font-semibold tracking-widest text-black/70">{status}</p>
+      <h1 className="mt-2 text-4xl font-bold tracking-tight">{title}</h1>
+      <p className="mt-4 text-lg" data-error-message>
+        {detail}
+      </p>
+      <p className="mt-8">
+        <Link to={localizedPath(language, "/")} className="font-semibold underline" reloadDocument>
+          {t.backHome}
+        </Link>
+      </p>
     </main>
   );
 }

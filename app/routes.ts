@@ -1,7 +1,23 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+
+/**
+ * The public site exists three times: unprefixed (German, canonical), under /en and under /de.
+ * Route modules are shared; each reads its language from the first path segment.
+ */
+function site(prefix: "" | "en" | "de") {
+  const path = (p: string) => (prefix ? `${prefix}/${p}` : p);
+  const id = (name: string) => `${prefix || "root"}-${name}`;
+  return [
+    prefix ? route(prefix, "routes/page.tsx", { id: id("home") }) : index("routes/page.tsx", { id: id("home") }),
+    route(path("practitioners"), "routes/practitioners.tsx", { id: id("practitioners") }),
+    route(path("practitioners/register"), "routes/register.tsx", { id: id("register") }),
+    route(path("practitioners/register/:practitionerid"), "routes/register.tsx", { id: id("register-existing") }),
+    route(path("practitioners/:practitionername"), "routes/practitioner.tsx", { id: id("practitioner") }),
+    route(path("*"), "routes/page.tsx", { id: id("page") }),
+  ];
+}
 
 export default [
-  index("routes/home.tsx"),
   route("api/rest", "routes/api.rest.ts"),
   route("api/getcontentitem", "routes/api.getcontentitem.ts"),
   route("api/getassets", "routes/api.getassets.ts"),
@@ -9,6 +25,20 @@ export default [
   route("api/getThirdPartyScripts", "routes/api.get-third-party-scripts.ts"),
   route("api/assets/:id/*", "routes/api.assets.ts"),
   route("api/assets/:id", "routes/api.assets.ts", { id: "asset-content-bare" }),
+  route("api/icons/:name", "routes/api.icons.ts"),
+  route("api/consent", "routes/api.consent.ts"),
   route("api/squidex/*", "routes/api.squidex.ts"),
   route("api/*", "routes/api.not-found.ts"),
+  route("theme/:file", "routes/theme-css.ts"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+  route("robots.txt", "routes/robots.ts"),
+  route("__test/error", "routes/test-error.tsx"),
+  layout("routes/site-layout.tsx", [
+    ...site(""),
+    ...site("en"),
+    ...site("de"),
+    route("login", "routes/login.tsx"),
+    route("newsletter/:email", "routes/newsletter.tsx"),
+    route("present/:email", "routes/present.tsx"),
+  ]),
 ] satisfies RouteConfig;

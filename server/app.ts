@@ -7,9 +7,11 @@ import helmet from "helmet";
 import type { LevelWithSilent } from "pino";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
+import { parseConsent } from "../app/consent/consent";
 import { parseEnv, type Env } from "../app/env.server";
 import { logger } from "../app/lib/logger.server";
 import { createServices, type Services } from "../app/services.server";
+import { criticalPaths, PageCache } from "../app/site/page-cache.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -57,10 +59,14 @@ export async function createApp(opts: AppOptions = {}) {
       autoLogging: { ignore: (req) => req.url === "/healthz" || !!req.url?.startsWith("/assets/") },
     }),
   );
-  app.use((_req, res, next) => {
+  // The map's tile service may be contacted only by visitors who allowed functional cookies.
+  const mapOrigin = new URL(env.MAP_STYLE_URL).origin;
+  app.use((req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.locals.mapSource = parseConsent(req.headers.cookie).functional ? mapOrigin : "'self'";
     next();
   });
+  const mapSource = (_req: unknown, res: unknown) => String((res as express.Response).locals.mapSource);
   app.use(
     helmet({
       contentSecurityPolicy: dev
@@ -71,14 +77,16 @@ export async function createApp(opts: AppOptions = {}) {
               defaultSrc: ["'self'"],
               scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
               styleSrc: ["'self'", "'unsafe-inline'"],
-              imgSrc: ["'self'", "data:", "blob:"],
+              imgSrc: ["'self'", "data:", "blob:", mapSource],
               fontSrc: ["'self'"],
-              connectSrc: ["'self'"],
+              connectSrc: ["'self'", mapSource],
               objectSrc: ["'none'"],
               baseUri: ["'self'"],
               formAction: ["'self'"],
               frameAncestors: ["'self'"],
-              workerSrc: ["'self'"],
+              // MapLibre runs its workers from blob: URLs.
+              workerSrc: ["'self'", "blob:"],
+              childSrc: ["'self'", "blob:"],
               manifestSrc: ["'self'"],
             },
           },
@@ -106,6 +114,11 @@ export async function createApp(opts: AppOptions = {}) {
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
+  // Anonymous page views are served from the page cache; any content change empties it.
+  const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
+  services.store.onChange(() => pageCache.clear());
+  if (!dev) app.use(pageCache.middleware());
+
   const getBuild = opts.vite
     ? () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as unknown as Promise<ServerBuild>
     : () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
@@ -118,5 +131,12 @@ export async function createApp(opts: AppOptions = {}) {
     }),
   );
 
-  return { app, env, services, logger };
+  /** Renders the critical pages (both languages) into the page cache, so first visitors get them fast. */
+  async function warm(baseUrl: string) {
+    const paths = await criticalPaths(services);
+    await Promise.all(paths.map((p) => fetch(`${baseUrl}${p}`).then((r) => r.arrayBuffer()).catch(() => undefined)));
+    logger.info({ pages: paths }, "critical pages cached");
+  }
+
+  return { app, env, services, logger, pageCache, warm };
 }

@@ -73,8 +73,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
       max: 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
-    // An idle connection the server drops (restart, failover) must not crash the process; the pool reconnects.
+    // A connection the database drops (restart, failover, admin) must not crash the process: the
+    // error surfaces in the query that used it, and the pool opens a new connection next time.
     pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
     if (opts.pgSchema) {
       if (!/^[a-z_][a-z0-9_]*$/.test(opts.pgSchema)) throw new Error(`Invalid PostgreSQL schema name "${opts.pgSchema}"`);
       await pool.query(`create schema if not exists ${opts.pgSchema}`);

@@ -61,8 +61,9 @@ describe("server", () => {
     const res = await fetch(`${server.url}/`);
     const html = await res.text();
     const home = rows("core-pages").find((p) => (p.data.seo?.de as { slug?: string })?.slug === "home")!;
-    expect(html).toContain(`<h1`);
-    expect(html).toContain(String(home.data.title!.de).replace(/&/g, "&amp;"));
+    const hero = (home.data.blocks!.de as Array<{ schemaId: string; heading?: string }>).find((b) => b.schemaId === "block-hero")!;
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${hero.heading}</h1>`));
+    expect(html).toContain(`<title>${(home.data.seo!.de as { seotitle: string }).seotitle}</title>`);
   });
 });
 

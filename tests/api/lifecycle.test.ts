@@ -95,6 +95,9 @@ describe.skipIf(!pgUrl)("on PostgreSQL (TEST_DATABASE_URL)", () => {
       await admin.query(`alter role ${role} login`);
       const up = await fetch(`${server.url}/healthz`);
       expect(up.status).toBe(200);
+    } catch (error) {
+      console.error(server.output().split("\n").slice(-45).join("\n"));
+      throw error;
     } finally {
       await server.stop();
       await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where usename = $1`, [role]);

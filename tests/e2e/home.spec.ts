@@ -13,10 +13,10 @@ test("the home page renders from the store in German, hydrates, and loads nothin
   const response = await page.goto("/");
   expect(response?.status()).toBe(200);
   await expect(page.locator("html")).toHaveAttribute("lang", "de");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Startseite");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Gute Behandlung beginnt in Ihrer Nähe");
   await expect(page).toHaveTitle(/Praxisnetz/);
-  await expect(page.locator("section[data-block=block-hero]")).toContainText("Gute Behandlung");
-  expect(await page.locator("section[data-block]").count()).toBeGreaterThanOrEqual(3);
+  await expect(page.locator("[data-block=block-hero]")).toContainText("Praxisnetz verbindet Sie");
+  expect(await page.locator("[data-block]").count()).toBeGreaterThanOrEqual(3);
   // Hydration ran: React Router's client router exists, and the CSP let its scripts run.
   await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
   await page.waitForLoadState("networkidle");

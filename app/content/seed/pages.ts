@@ -30,6 +30,8 @@ interface PageSpec {
   critical?: boolean;
   theme: string;
   background?: string;
+  /** Where the page appears in the site menus, and in which position. */
+  nav?: ["header" | "footer", number];
   title: Localized<string>;
   seo: Localized<Seo>;
   blocks: (ctx: BuildContext) => BlockInput[];
@@ -188,6 +190,7 @@ const home: PageSpec = {
 
 const about: PageSpec = {
   key: "about",
+  nav: ["header", 1],
   theme: "theme-standard",
   background: "color-weiss",
   title: { de: "Über uns", en: "About us" },
@@ -243,6 +246,7 @@ const about: PageSpec = {
 
 const practitioners: PageSpec = {
   key: "practitioners",
+  nav: ["header", 2],
   theme: "theme-standard",
   background: "color-weiss",
   title: { de: "Behandelnde", en: "Practitioners" },
@@ -286,6 +290,7 @@ const practitioners: PageSpec = {
 
 const newsletter: PageSpec = {
   key: "newsletter",
+  nav: ["header", 5],
   theme: "theme-ruhig",
   background: "color-nebel",
   title: { de: "Newsletter", en: "Newsletter" },
@@ -332,6 +337,7 @@ const newsletter: PageSpec = {
 
 const appointments: PageSpec = {
   key: "appointments",
+  nav: ["header", 3],
   theme: "theme-standard",
   title: { de: "Termine", en: "Appointments" },
   seo: {
@@ -388,6 +394,7 @@ const appointments: PageSpec = {
 
 const imprint: PageSpec = {
   key: "imprint",
+  nav: ["footer", 1],
   theme: "theme-ruhig",
   background: "color-weiss",
   title: { de: "Impressum", en: "Imprint" },
@@ -437,6 +444,7 @@ const imprint: PageSpec = {
 
 const privacy: PageSpec = {
   key: "privacy",
+  nav: ["footer", 2],
   theme: "theme-ruhig",
   background: "color-weiss",
   title: { de: "Datenschutz", en: "Privacy" },
@@ -516,6 +524,7 @@ const privacy: PageSpec = {
 
 const guideBackPain: PageSpec = {
   key: "guide-back-pain",
+  nav: ["header", 4],
   theme: "theme-standard",
   background: "color-sand",
   title: { de: "Ratgeber: Rückenschmerzen", en: "Guide: back pain" },
@@ -657,6 +666,8 @@ function pageItem(spec: PageSpec): DemoItem {
       themesettings: iv([spec.theme]),
       ...(spec.background === undefined ? {} : { backgroundColor: iv([spec.background]) }),
       blocks,
+      navigation: iv(spec.nav?.[0] ?? "none"),
+      navigationOrder: iv(spec.nav?.[1] ?? 0),
     },
   };
 }

@@ -322,6 +322,13 @@ const pages = schema("core-pages", "Default", "Seiten", "Seiten der Website, aus
   field("themesettings", "References", "Theme", { schemaIds: ["core-theme-settings"], maxItems: 1 }),
   field("backgroundColor", "References", "Hintergrundfarbe", { schemaIds: ["core-theme-colors"], maxItems: 1 }),
   field("blocks", "Components", "Blöcke", { ...L, schemaIds: BLOCK_SCHEMA_NAMES }),
+  field("navigation", "String", "Navigation", {
+    editor: "Dropdown",
+    allowedValues: ["none", "header", "footer"],
+    defaultValue: "none",
+    hints: "Wo die Seite im Menü erscheint.",
+  }),
+  field("navigationOrder", "Number", "Reihenfolge im Menü", { defaultValue: 0 }),
 ]);
 
 const settingsBlocks = schema("core-settings-blocks", "Default", "Block-Palette", "Welche Blöcke Redakteur:innen einfügen können.", [
@@ -341,6 +348,7 @@ const globalSettings = schema("core-global-settings", "Default", "Globale Einste
   field("contactEmail", "String", "Kontakt-E-Mail", { tags: ["email"] }),
   field("mapDefault", "Geolocation", "Standard-Kartenmitte"),
   field("mapZoom", "Number", "Standard-Zoom", { minValue: 1, maxValue: 18 }),
+  field("defaultTheme", "References", "Standard-Theme", { schemaIds: ["core-theme-settings"], maxItems: 1, hints: "Gilt für alle Seiten ohne eigenes Theme." }),
   field("thirdPartyScripts", "Array", "Skripte von Drittanbietern", {
     hints: "Werden erst nach Einwilligung in die jeweilige Kategorie geladen (außer „necessary“).",
     nested: nestedFields([

@@ -259,6 +259,7 @@ export const globalSettingsItems: DemoItem[] = [
     contactEmail: iv("kontakt@example.org"),
     mapDefault: iv(KASSEL),
     mapZoom: iv(6),
+    defaultTheme: iv(["theme-standard"]),
     thirdPartyScripts: iv([
       { name: "plausible", src: "/js/script.js", category: "statistic", consentServiceId: "plausible" },
       {

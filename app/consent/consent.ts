@@ -1,0 +1,39 @@
+import type { ConsentState } from "~/site/site-context";
+import { NO_CONSENT } from "~/site/site-context";
+
+/**
+ * Cookie consent (German privacy law): necessary is always on; functional, statistic, marketing and
+ * unclassified are off until the visitor says yes. Stored in one first-party cookie, path "/".
+ */
+export const CONSENT_COOKIE = "pn_consent";
+export const OPTIONAL_CATEGORIES = ["functional", "statistic", "marketing", "unclassified"] as const;
+export type OptionalCategory = (typeof OPTIONAL_CATEGORIES)[number];
+export type ConsentCategory = "necessary" | OptionalCategory;
+const MAX_AGE = 365 * 24 * 3600;
+
+export function parseConsent(cookieHeader: string | null | undefined): ConsentState {
+  const raw = cookieHeader
+    ?.split(/;\s*/)
+    .find((c) => c.startsWith(`${CONSENT_COOKIE}=`))
+    ?.slice(CONSENT_COOKIE.length + 1);
+  if (raw === undefined) return NO_CONSENT;
+  const granted = new Set(decodeURIComponent(raw).split(","));
+  return {
+    decided: true,
+    functional: granted.has("functional"),
+    statistic: granted.has("statistic"),
+    marketing: granted.has("marketing"),
+    unclassified: granted.has("unclassified"),
+  };
+}
+
+/** The cookie value: the optional categories granted, comma separated ("necessary" alone = none). */
+export function serializeConsent(granted: Iterable<string>): string {
+  const allowed = [...new Set(granted)].filter((c): c is OptionalCategory => (OPTIONAL_CATEGORIES as readonly string[]).includes(c)).sort();
+  return `${CONSENT_COOKIE}=${encodeURIComponent(allowed.length ? allowed.join(",") : "necessary")}; Path=/; Max-Age=${MAX_AGE}; SameSite=Lax`;
+}
+
+export function allows(consent: ConsentState, category: string): boolean {
+  if (category === "necessary") return true;
+  return (OPTIONAL_CATEGORIES as readonly string[]).includes(category) && consent[category as OptionalCategory];
+}

@@ -1,0 +1,173 @@
+import { Suspense, lazy, useEffect, useState } from "react";
+import { Form, Link } from "react-router";
+import { localizedPath, type Language } from "~/i18n/languages";
+import { MapConsentPlaceholder } from "~/maps/map-consent";
+import { useSite, useTextStyle } from "~/site/site-context";
+import type { DirectoryQuery, PractitionerSummary } from "./directory";
+import type { AppointmentSlot } from "./practitioners.server";
+
+const MapView = lazy(() => import("~/maps/map-view"));
+
+export const profilePath = (language: Language, slug: string) => localizedPath(language, `/practitioners/${slug}`);
+
+/** True once React runs in the browser: the map only ever renders there. */
+export function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+export function PractitionerCard({ p }: { p: PractitionerSummary }) {
+  const { language, t } = useSite();
+  return (
+    <article className="flex h-full flex-col rounded-lg border border-black/10 p-5" data-practitioner={p.slug}>
+      <h3 className="text-lg font-semibold">
+        <Link to={profilePath(language, p.slug)} prefetch="intent" className="hover:underline">
+          {p.name}
+        </Link>
+      </h3>
+      {p.speciality ? <p className="text-sm text-black/80">{p.speciality}</p> : null}
+      <p className="mt-2">
+        {p.zip ? `${p.zip} ` : ""}
+        {p.city}
+      </p>
+      {p.languages.length ? (
+        <p className="mt-1 text-sm">
+          {t.languagesSpoken}: {p.languages.map((l) => l.toUpperCase()).join(", ")}
+        </p>
+      ) : null}
+    </article>
+  );
+}
+
+export function PractitionerMap({ practitioners }: { practitioners: PractitionerSummary[] }) {
+  const { consent, mapDefault, mapZoom, language } = useSite();
+  const hydrated = useHydrated();
+  if (!consent.functional) return <MapConsentPlaceholder />;
+  if (!hydrated) return <div className="h-80 rounded-lg bg-black/5" />;
+  const markers = practitioners.flatMap((p) =>
+    [p.coords, p.coords2]
+      .filter((c): c is NonNullable<typeof c> => !!c)
+      .map((position, i) => ({ id: `${p.id}-${i}`, position, label: `${p.name}, ${p.city}`, href: profilePath(language, p.slug) })),
+  );
+  return (
+    <Suspense fallback={<div className="h-80 rounded-lg bg-black/5" />}>
+      <MapView center={mapDefault} zoom={mapZoom} markers={markers} />
+    </Suspense>
+  );
+}
+
+export interface DirectoryResult {
+  query: DirectoryQuery;
+  items: PractitionerSummary[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/**
+ * Search, filters, results and paging. A GET form: it works without JavaScript, every state has
+ * its own URL, and with JavaScript React Router swaps the results in place.
+ */
+export function Directory({ result, facets, action }: { result: DirectoryResult; facets: { languages: string[]; countries: string[] }; action: string }) {
+  const { t } = useSite();
+  const { query } = result;
+  const pageHref = (page: number) => {
+    const params = new URLSearchParams();
+    if (query.q) params.set("q", query.q);
+    if (query.language) params.set("language", query.language);
+    if (query.country) params.set("country", query.country);
+    if (page > 1) params.set("page", String(page));
+    const s = params.toString();
+    return s ? `${action}?${s}` : action;
+  };
+  return (
+    <div className="space-y-6">
+      <Form method="get" action={action} role="search" className="flex flex-wrap items-end gap-3 rounded-lg bg-black/5 p-4">
+        <label className="flex grow flex-col text-sm font-medium">
+          {t.search}
+          <input type="search" name="q" defaultValue={query.q ?? ""} placeholder={t.searchPlaceholder} className="mt-1 rounded border border-black/30 bg-white px-3 py-2 text-base" />
+        </label>
+        <label className="flex flex-col text-sm font-medium">
+          {t.filterLanguage}
+          <select name="language" defaultValue={query.language ?? ""} className="mt-1 rounded border border-black/30 bg-white px-3 py-2 text-base">
+            <option value="">{t.allLanguages}</option>
+            {facets.languages.map((l) => (
+              <option key={l} value={l}>
+                {l.toUpperCase()}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col text-sm font-medium">
+          {t.filterCountry}
+          <select name="country" defaultValue={query.country ?? ""} className="mt-1 rounded border border-black/30 bg-white px-3 py-2 text-base">
+            <option value="">{t.allCountries}</option>
+            {facets.countries.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="rounded bg-[var(--color-main,#0f5e63)] px-4 py-2 font-semibold text-white">
+          {t.applyFilters}
+        </button>
+      </Form>
+      <p role="status" className="font-medium">
+        {t.resultsCount(result.total)}
+      </p>
+      {result.items.length ? (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-results>
+          {result.items.map((p) => (
+            <li key={p.id}>
+              <PractitionerCard p={p} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t.noResults}</p>
+      )}
+      {result.pages > 1 ? (
+        <nav aria-label={t.pageOf(result.page, result.pages)} className="flex items-center gap-4">
+          {result.page > 1 ? (
+            <Link to={pageHref(result.page - 1)} rel="prev" className="underline">
+              {t.previousPage}
+            </Link>
+          ) : null}
+          <span>{t.pageOf(result.page, result.pages)}</span>
+          {result.page < result.pages ? (
+            <Link to={pageHref(result.page + 1)} rel="next" className="underline">
+              {t.nextPage}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+      <PractitionerMap practitioners={result.items} />
+    </div>
+  );
+}
+
+export function AppointmentList({ slots, practitioners }: { slots: AppointmentSlot[]; practitioners?: Map<string, PractitionerSummary> }) {
+  const { language, t } = useSite();
+  const format = new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "Europe/Berlin" });
+  if (!slots.length) return <p>{t.noAppointments}</p>;
+  return (
+    <ul className="grid gap-2 sm:grid-cols-2" data-appointments>
+      {slots.map((s) => {
+        const p = practitioners?.get(s.practitioner);
+        return (
+          <li key={s.id} className={`rounded border px-3 py-2 ${s.booked ? "border-black/10 text-black/60 line-through" : "border-[var(--color-main,#0f5e63)]"}`}>
+            <time dateTime={s.start}>{format.format(new Date(s.start))}</time>
+            {p ? ` · ${p.name}` : ""}
+            {s.booked ? <span className="sr-only"> ({t.booked})</span> : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function useHeading2() {
+  return useTextStyle("heading-2", "text-3xl font-semibold");
+}

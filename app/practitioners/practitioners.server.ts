@@ -1,0 +1,75 @@
+import type { AppLoadContext } from "react-router";
+import { restItems } from "~/content/public-api";
+import type { Language } from "~/i18n/languages";
+import { apiContext } from "~/lib/api.server";
+import type { PractitionerSummary } from "./directory";
+import { assignSlugs } from "./slug";
+
+/**
+ * The practitioners a visitor may see (the content API already drops hidden and other-site ones and
+ * private fields), with unique slugs, sorted by name. Cached until content changes.
+ */
+export function loadPractitioners(context: AppLoadContext, language: Language): Promise<PractitionerSummary[]> {
+  return context.services.cache.getOrLoad(`practitioners:${language}`, async () => {
+    let items: Awaited<ReturnType<typeof restItems>>["items"] = [];
+    try {
+      items = (await restItems({ url: "gm-content-practitioners", language }, apiContext(context))).items;
+    } catch (error) {
+      context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Practitioners");
+    }
+    const slugs = assignSlugs(items.map((i) => ({ id: i.id, name: String(i.data.name ?? "") })));
+    return items
+      .map((i): PractitionerSummary => {
+        const d = i.data as Record<string, unknown>;
+        const str = (k: string) => (typeof d[k] === "string" && d[k] ? (d[k] as string) : undefined);
+        return {
+          id: i.id,
+          slug: slugs.get(i.id)!,
+          name: String(d.name ?? ""),
+          city: String(d.city ?? ""),
+          country: String(d.country ?? ""),
+          street: str("street"),
+          zip: str("zip"),
+          adress2: str("adress2"),
+          speciality: str("speciality"),
+          description: str("description"),
+          languages: Array.isArray(d.languages) ? (d.languages as string[]) : [],
+          websites: Array.isArray(d.websites) ? (d.websites as string[]) : [],
+          website: str("website"),
+          coords: (d.coords as PractitionerSummary["coords"]) ?? undefined,
+          coords2: (d.coords2 as PractitionerSummary["coords2"]) ?? undefined,
+          finishedPractitioner: d.finishedPractitioner === true,
+        };
+      })
+      .sort((a, b) => a.name.localeCompare(b.name, "de") || a.id.localeCompare(b.id));
+  });
+}
+
+export interface AppointmentSlot {
+  id: string;
+  practitioner: string;
+  start: string;
+  booked: boolean;
+}
+
+/** Upcoming appointment slots (public shape: id, practitioner, start, booked), soonest first. */
+export function loadAppointments(context: AppLoadContext): Promise<AppointmentSlot[]> {
+  return context.services.cache.getOrLoad("appointments", async () => {
+    try {
+      const { items } = await restItems({ url: "gm-appointments", language: "de" }, apiContext(context));
+      const now = Date.now();
+      return items
+        .map((i) => ({
+          id: i.id,
+          practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
+          start: String(i.data.start ?? ""),
+          booked: i.data.booked === true,
+        }))
+        .filter((a) => Date.parse(a.start) > now)
+        .sort((a, b) => a.start.localeCompare(b.start));
+    } catch (error) {
+      context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");
+      return [];
+    }
+  });
+}

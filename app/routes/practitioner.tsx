@@ -1,0 +1,113 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/practitioner";
+import { localizedPath, splitLanguage } from "~/i18n/languages";
+import { messages } from "~/i18n/messages";
+import { notFound } from "~/site/page.server";
+import { AppointmentList, PractitionerMap, profilePath } from "~/practitioners/components";
+import { neighbours } from "~/practitioners/directory";
+import { practitionerJsonLd } from "~/practitioners/json-ld";
+import { loadAppointments, loadPractitioners } from "~/practitioners/practitioners.server";
+import { SLUG_PATTERN } from "~/practitioners/slug";
+import { originOf, seoMeta } from "~/site/seo";
+import { useSite } from "~/site/site-context";
+
+/** A practitioner's profile, found by the slug of their name; hidden and other-site ones are 404. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const { language } = splitLanguage(url.pathname);
+  const slug = params.practitionername;
+  if (!SLUG_PATTERN.test(slug)) notFound(`Page Not Found: ${url.pathname}`);
+  const all = await loadPractitioners(context, language);
+  const practitioner = all.find((p) => p.slug === slug);
+  if (!practitioner) notFound(`Page Not Found: ${url.pathname}`);
+  const around = neighbours(all, practitioner.id)!;
+  const appointments =
+    context.services.env.SITE_VARIANT === "booking" ? (await loadAppointments(context)).filter((a) => a.practitioner === practitioner.id && !a.booked).slice(0, 8) : [];
+  const origin = originOf(request);
+  const alternates = { de: profilePath("de", slug), en: profilePath("en", slug) };
+  return {
+    practitioner,
+    previous: { name: around.previous.name, href: profilePath(language, around.previous.slug) },
+    next: { name: around.next.name, href: profilePath(language, around.next.slug) },
+    appointments,
+    alternates,
+    canonical: alternates[language],
+    origin,
+    jsonLd: practitionerJsonLd(practitioner, `${origin}${alternates[language]}`),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData: d }) =>
+  d
+    ? seoMeta({
+        title: `${d.practitioner.name} – ${d.practitioner.city}`,
+        description: [d.practitioner.speciality, d.practitioner.city].filter(Boolean).join(", "),
+        origin: d.origin,
+        canonical: d.canonical,
+        alternates: d.alternates,
+      })
+    : [];
+
+export default function PractitionerProfile({ loaderData }: Route.ComponentProps) {
+  const { practitioner: p, previous, next, appointments, jsonLd } = loaderData;
+  const { language, siteVariant } = useSite();
+  const t = messages(language);
+  return (
+    <article className="mx-auto max-w-6xl px-4 py-10" data-profile={p.slug}>
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }} />
+      <nav aria-label={t.practitioners} className="mb-6 flex justify-between gap-4 text-sm">
+        <Link to={previous.href} rel="prev" prefetch="intent" className="underline" data-previous>
+          ← {t.previousPractitioner}: {previous.name}
+        </Link>
+        <Link to={next.href} rel="next" prefetch="intent" className="underline" data-next>
+          {t.nextPractitioner}: {next.name} →
+        </Link>
+      </nav>
+      <h1 className="text-4xl font-bold tracking-tight">{p.name}</h1>
+      {p.speciality ? <p className="mt-2 text-lg">{p.speciality}</p> : null}
+      <div className="mt-8 grid gap-8 md:grid-cols-2">
+        <div className="space-y-4">
+          {p.description ? <p className="leading-relaxed">{p.description}</p> : null}
+          <div>
+            <h2 className="font-semibold">{t.address}</h2>
+            <address className="not-italic">
+              {p.street ? <>{p.street}<br /></> : null}
+              {p.adress2 ? <>{p.adress2}<br /></> : null}
+              {p.zip} {p.city}
+              <br />
+              {p.country}
+            </address>
+          </div>
+          {p.languages.length ? (
+            <p>
+              <span className="font-semibold">{t.languagesSpoken}:</span> {p.languages.map((l) => l.toUpperCase()).join(", ")}
+            </p>
+          ) : null}
+          {p.website ? (
+            <p>
+              <span className="font-semibold">{t.website}:</span>{" "}
+              <a href={p.website} rel="noopener noreferrer" className="underline">
+                {p.website.replace(/^https?:\/\//, "")}
+              </a>
+            </p>
+          ) : null}
+          {siteVariant === "booking" ? (
+            <div>
+              <h2 className="mb-2 font-semibold">{t.freeAppointments}</h2>
+              <AppointmentList slots={appointments} />
+            </div>
+          ) : null}
+        </div>
+        <div>
+          <h2 className="sr-only">{t.map}</h2>
+          <PractitionerMap practitioners={[p]} />
+        </div>
+      </div>
+      <p className="mt-10">
+        <Link to={localizedPath(language, "/practitioners")} className="font-semibold underline">
+          {t.allPractitioners}
+        </Link>
+      </p>
+    </article>
+  );
+}

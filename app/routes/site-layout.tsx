@@ -1,0 +1,139 @@
+import { Link, Outlet, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
+import type { Route } from "./+types/site-layout";
+import { parseConsent } from "~/consent/consent";
+import { ConsentBanner } from "~/consent/consent-banner";
+import { LANGUAGES, localizedPath, splitLanguage, type Language } from "~/i18n/languages";
+import { LANGUAGE_NAMES, messages } from "~/i18n/messages";
+import { Icon } from "~/site/icon";
+import { SiteContext, type SiteContextValue } from "~/site/site-context";
+import { loadSite } from "~/site/site.server";
+
+/** The default layout of the public site: header with menu and language switcher, footer, consent. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { language } = splitLanguage(new URL(request.url).pathname);
+  const site = await loadSite(context);
+  const settings = site.settings[language];
+  const menu = (where: "header" | "footer") =>
+    site.pages
+      .filter((p) => p.navigation === where)
+      .sort((a, b) => a.navigationOrder - b.navigationOrder)
+      .map((p) => ({ id: p.id, title: p.title[language], href: localizedPath(language, `/${p.slug[language]}`) }));
+  const icons = Object.entries(site.theme.icons);
+  return {
+    language,
+    siteName: settings.siteName,
+    tagline: settings.tagline,
+    footerText: settings.footerText,
+    header: menu("header"),
+    footer: menu("footer"),
+    themeHref: `/theme/${site.theme.hash}.css`,
+    defaultThemeClass: site.defaultThemeId ? `theme-${site.defaultThemeId}` : "",
+    context: {
+      language,
+      textStyles: site.theme.textStyles,
+      criticalIcons: Object.fromEntries(icons.filter(([, i]) => i.critical).map(([name, i]) => [name, i.svg])),
+      iconNames: icons.map(([name]) => name),
+      consent: parseConsent(request.headers.get("cookie")),
+      mapDefault: settings.mapDefault,
+      mapZoom: settings.mapZoom,
+      mapStyleUrl: context.services.env.MAP_STYLE_URL,
+      siteVariant: context.services.env.SITE_VARIANT,
+    } satisfies SiteContextValue,
+  };
+}
+
+// Site data only changes with content; revalidate on navigation only when the language changes.
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod) return defaultShouldRevalidate;
+  return splitLanguage(currentUrl.pathname).language !== splitLanguage(nextUrl.pathname).language || defaultShouldRevalidate;
+}
+
+/** Child routes return `alternates` (the same page in each language) for the switcher and hreflang. */
+export type Alternates = Record<Language, string>;
+
+function useAlternates(language: Language): Alternates {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const data = matches[i]!.data as { alternates?: Alternates } | undefined;
+    if (data?.alternates) return data.alternates;
+  }
+  return { de: localizedPath("de", "/"), en: localizedPath("en", "/"), [language]: localizedPath(language, "/") } as Alternates;
+}
+
+export default function SiteLayout({ loaderData }: Route.ComponentProps) {
+  const { language, siteName, tagline, header, footer, footerText, themeHref, defaultThemeClass, context } = loaderData;
+  const t = messages(language);
+  const alternates = useAlternates(language);
+  return (
+    <SiteContext.Provider value={context}>
+      <link rel="stylesheet" href={themeHref} precedence="theme" />
+      <div className={`flex min-h-screen flex-col bg-[var(--color-white,#fff)] font-[family-name:var(--font-flowingtext,inherit)] text-[var(--color-black,#1f2328)] ${defaultThemeClass}`}>
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          {t.skipToContent}
+        </a>
+        <header className="border-b border-black/10 bg-[var(--color-white,#fff)]">
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+            <Link to={localizedPath(language, "/")} prefetch="intent" className="flex items-center gap-2 text-xl font-bold text-[var(--color-main,#0f5e63)]">
+              <Icon name="heart" className="size-7" />
+              <span>{siteName}</span>
+            </Link>
+            {tagline ? <span className="hidden text-sm text-black/80 lg:inline">{tagline}</span> : null}
+            <nav aria-label={t.mainNavigation} className="order-last w-full font-[family-name:var(--font-navbar,inherit)] md:order-none md:ml-auto md:w-auto">
+              <ul className="flex flex-wrap gap-x-5 gap-y-1">
+                {header.map((item) => (
+                  <li key={item.id}>
+                    <Link to={item.href} prefetch="intent" className="font-medium hover:underline">
+                      {item.title}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <nav aria-label={t.languageSwitch} className="ml-auto md:ml-0">
+              <ul className="flex gap-2 text-sm">
+                {LANGUAGES.map((lang) => (
+                  <li key={lang}>
+                    {lang === language ? (
+                      <span aria-current="true" className="rounded bg-black/10 px-2 py-1 font-semibold">
+                        {lang.toUpperCase()}
+                      </span>
+                    ) : (
+                      <Link to={alternates[lang]} hrefLang={lang} lang={lang} prefetch="intent" className="rounded px-2 py-1 underline" aria-label={LANGUAGE_NAMES[lang]}>
+                        {lang.toUpperCase()}
+                      </Link>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          </div>
+        </header>
+        <main id="main" className="flex-1">
+          <Outlet />
+        </main>
+        <footer className="mt-16 border-t border-black/10 bg-black/5">
+          <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm md:flex-row md:items-center md:justify-between">
+            <p>{footerText || `© ${siteName}`}</p>
+            <nav aria-label={t.footerNavigation}>
+              <ul className="flex flex-wrap gap-4">
+                {footer.map((item) => (
+                  <li key={item.id}>
+                    <Link to={item.href} prefetch="intent" className="underline">
+                      {item.title}
+                    </Link>
+                  </li>
+                ))}
+                <li>
+                  <a href="#consent" className="underline">
+                    {t.consentSettings}
+                  </a>
+                </li>
+              </ul>
+            </nav>
+          </div>
+        </footer>
+        <ConsentBanner />
+      </div>
+    </SiteContext.Provider>
+  );
+}

@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import { LRUCache } from "lru-cache";
+import { CONSENT_COOKIE } from "~/consent/consent";
+import { restItems } from "~/content/public-api";
+import { LANGUAGES, localizedPath } from "~/i18n/languages";
+import type { Services } from "~/services.server";
+
+/**
+ * Rendered responses for anonymous visitors, reused until content changes: the rendering cost of a
+ * page is paid once per change, not once per view. Each entry stores the body with the CSP nonce
+ * taken out; every hit gets the nonce of its own response put back in.
+ *
+ * Keyed by URL and consent choice (the only visitor state a public page depends on). Requests with
+ * any other cookie or an Authorization header, non-GET requests and answers that set a cookie or
+ * are not 200 are never cached.
+ */
+const NONCE_SLOT = "__PN_CSP_NONCE__";
+const CACHEABLE = /^(text\/html|text\/x-script)/;
+
+interface Entry {
+  body: string;
+  type: string;
+  etag: string;
+}
+
+export class PageCache {
+  private readonly lru: LRUCache<string, Entry>;
+  hits = 0;
+  misses = 0;
+
+  constructor(opts: { max?: number; ttlMs: number }) {
+    this.lru = new LRUCache({ max: opts.max ?? 500, ttl: Math.max(1, opts.ttlMs) });
+  }
+
+  clear() {
+    this.lru.clear();
+  }
+
+  get size() {
+    return this.lru.size;
+  }
+
+  private keyOf(req: Request): string | null {
+    if (req.method !== "GET" && req.method !== "HEAD") return null;
+    if (req.headers.authorization) return null;
+    if (req.path.startsWith("/api/") || req.path.startsWith("/assets/") || req.path.startsWith("/__test/")) return null;
+    let consent = "";
+    for (const part of (req.headers.cookie ?? "").split(/;\s*/).filter(Boolean)) {
+      const [name = "", value = ""] = part.split("=", 2);
+      if (name === CONSENT_COOKIE) consent = value;
+      else return null;
+    }
+    return `${req.originalUrl}\u0000${consent}`;
+  }
+
+  middleware() {
+    return (req: Request, res: Response, next: NextFunction) => {
+      const key = this.keyOf(req);
+      if (!key) return next();
+      const nonce = String(res.locals.cspNonce ?? "");
+      const hit = this.lru.get(key);
+      if (hit) {
+        this.hits++;
+        res.setHeader("X-Page-Cache", "hit");
+        res.setHeader("ETag", hit.etag);
+        res.setHeader("Cache-Control", "no-cache");
+        res.setHeader("Vary", "Cookie");
+        if (req.headers["if-none-match"] === hit.etag) return void res.status(304).end();
+        res.type(hit.type);
+        return void res.send(hit.body.split(NONCE_SLOT).join(nonce));
+      }
+      this.misses++;
+      res.setHeader("X-Page-Cache", "miss");
+      const chunks: Buffer[] = [];
+      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+      const end = res.end.bind(res) as (...args: unknown[]) => Response;
+      const keep = (chunk: unknown, encoding?: unknown) => {
+        if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"));
+      };
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        keep(chunk, rest[0]);
+        return write(chunk, ...rest);
+      }) as Response["write"];
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        keep(chunk, rest[0]);
+        const type = String(res.getHeader("content-type") ?? "");
+        if (res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(type)) {
+          const body = Buffer.concat(chunks).toString("utf8");
+          const stored = nonce ? body.split(nonce).join(NONCE_SLOT) : body;
+          this.lru.set(key, { body: stored, type, etag: `W/"${createHash("sha1").update(stored).digest("base64url")}"` });
+        }
+        return end(chunk, ...rest);
+      }) as Response["end"];
+      next();
+    };
+  }
+}
+
+/** The URLs of pages marked critical, in every language. */
+export async function criticalPaths(services: Services): Promise<string[]> {
+  const ctx = { store: services.store, cache: services.cache, siteName: services.env.SITE_NAME, isEditor: false };
+  const paths: string[] = [];
+  for (const language of LANGUAGES) {
+    const { items } = await restItems({ url: "core-pages", language }, ctx);
+    for (const page of items) {
+      const d = page.data as { critical?: boolean; seo?: { slug?: string } };
+      if (d.critical !== true || !d.seo?.slug) continue;
+      paths.push(localizedPath(language, d.seo.slug === "home" ? "/" : `/${d.seo.slug}`));
+    }
+  }
+  return paths;
+}

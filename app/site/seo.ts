@@ -1,0 +1,28 @@
+import type { MetaDescriptor } from "react-router";
+import { LANGUAGES, type Language } from "~/i18n/languages";
+
+export interface SeoInput {
+  title: string;
+  description?: string;
+  origin: string;
+  canonical: string;
+  alternates: Record<Language, string>;
+  noindex?: boolean;
+}
+
+/** Title, description, canonical URL and hreflang alternates for every page. */
+export function seoMeta(s: SeoInput): MetaDescriptor[] {
+  return [
+    { title: s.title },
+    ...(s.description ? [{ name: "description", content: s.description }] : []),
+    ...(s.noindex ? [{ name: "robots", content: "noindex" }] : []),
+    { tagName: "link", rel: "canonical", href: `${s.origin}${s.canonical}` },
+    ...LANGUAGES.map((lang) => ({ tagName: "link", rel: "alternate", hrefLang: lang, href: `${s.origin}${s.alternates[lang]}` })),
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: `${s.origin}${s.alternates.de}` },
+    { property: "og:title", content: s.title },
+    ...(s.description ? [{ property: "og:description", content: s.description }] : []),
+    { property: "og:url", content: `${s.origin}${s.canonical}` },
+  ];
+}
+
+export const originOf = (request: Request) => new URL(request.url).origin;

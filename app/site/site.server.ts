@@ -1,0 +1,133 @@
+import type { AppLoadContext } from "react-router";
+import { restItems, type ThirdPartyScript } from "~/content/public-api";
+import type { FlatItem } from "~/content/types";
+import { LANGUAGES, type Language } from "~/i18n/languages";
+import { apiContext } from "~/lib/api.server";
+import type { ThemeSettings } from "~/theme/shades";
+import { buildTheme, type ThemeBundle } from "~/theme/theme.server";
+
+/**
+ * What every public page needs besides its own content: menus, page slugs in both languages (for
+ * links, the language switcher and hreflang), global settings and the theme. Built once per content
+ * change (the content cache is cleared on every write) and shared by all requests.
+ */
+export interface PageSummary {
+  id: string;
+  title: Record<Language, string>;
+  slug: Record<Language, string>;
+  navigation: "none" | "header" | "footer";
+  navigationOrder: number;
+  critical: boolean;
+}
+
+export interface GlobalSettings {
+  siteName: string;
+  tagline: string;
+  footerText: string;
+  mapDefault: { latitude: number; longitude: number };
+  mapZoom: number;
+  thirdPartyScripts: ThirdPartyScript[];
+}
+
+export interface SiteData {
+  pages: PageSummary[];
+  settings: Record<Language, GlobalSettings>;
+  theme: ThemeBundle;
+  /** Theme settings item id → CSS class that applies it (`theme-<id>`). */
+  themeIds: string[];
+  defaultThemeId: string | null;
+  colors: Record<string, string>;
+}
+
+type Flat = FlatItem<Record<string, unknown>>;
+type PageData = { title?: string; seo?: { slug?: string; seotitle?: string; description?: string }; navigation?: string; navigationOrder?: number; critical?: boolean };
+
+export const DEFAULT_SETTINGS: GlobalSettings = {
+  siteName: "Praxisnetz",
+  tagline: "",
+  footerText: "",
+  // The centre of Germany: a sensible view of a nationwide directory.
+  mapDefault: { latitude: 51.3127, longitude: 9.4797 },
+  mapZoom: 6,
+  thirdPartyScripts: [],
+};
+
+/**
+ * Reads one collection through the content client. A failure is logged with the spec's message and
+ * the page goes on with the fallback, so a broken collection never takes the site down.
+ */
+export async function fetchCollection(context: AppLoadContext, collection: string, language: Language, failure: string): Promise<Flat[]> {
+  try {
+    return (await restItems({ url: collection, language }, apiContext(context))).items;
+  } catch (error) {
+    context.services.logger.error({ err: error, collection, requestId: context.requestId }, failure);
+    return [];
+  }
+}
+
+async function buildSite(context: AppLoadContext): Promise<SiteData> {
+  const [pagesDe, pagesEn, settingsDe, settingsEn, themeSettings, colors, textStyles, fontStyles, icons] = await Promise.all([
+    fetchCollection(context, "core-pages", "de", "Pages Preview"),
+    fetchCollection(context, "core-pages", "en", "Pages Preview"),
+    fetchCollection(context, "core-global-settings", "de", "Error Fetching Global Settings"),
+    fetchCollection(context, "core-global-settings", "en", "Error Fetching Global Settings"),
+    fetchCollection(context, "core-theme-settings", "de", "Theme Settings"),
+    fetchCollection(context, "core-theme-colors", "de", "Theme Colors"),
+    fetchCollection(context, "core-text-styles", "de", "TextStyles"),
+    fetchCollection(context, "core-font-styles", "de", "Font Styles"),
+    fetchCollection(context, "core-theme-icons", "de", "IconsPreview"),
+  ]);
+  const en = new Map(pagesEn.map((p) => [p.id, p.data as PageData]));
+  const pages: PageSummary[] = pagesDe.map((p) => {
+    const de = p.data as PageData;
+    const other = en.get(p.id) ?? de;
+    return {
+      id: p.id,
+      title: { de: de.title ?? "", en: other.title ?? de.title ?? "" },
+      slug: { de: de.seo?.slug ?? p.id, en: other.seo?.slug ?? de.seo?.slug ?? p.id },
+      navigation: de.navigation === "header" || de.navigation === "footer" ? de.navigation : "none",
+      navigationOrder: Number(de.navigationOrder ?? 0),
+      critical: de.critical === true,
+    };
+  });
+  const settingsFor = (items: Flat[]): GlobalSettings => {
+    const d = (items[0]?.data ?? {}) as Partial<GlobalSettings>;
+    return {
+      siteName: d.siteName || DEFAULT_SETTINGS.siteName,
+      tagline: d.tagline ?? "",
+      footerText: d.footerText ?? "",
+      mapDefault: d.mapDefault ?? DEFAULT_SETTINGS.mapDefault,
+      mapZoom: d.mapZoom ?? DEFAULT_SETTINGS.mapZoom,
+      thirdPartyScripts: Array.isArray(d.thirdPartyScripts) ? d.thirdPartyScripts : [],
+    };
+  };
+  // The global settings name the site's default theme (first in the list); pages may pick another.
+  const defaultThemeId = (settingsDe[0]?.data.defaultTheme as string[] | undefined)?.[0];
+  const themes = [...themeSettings].sort((a, b) => Number(b.id === defaultThemeId) - Number(a.id === defaultThemeId)).map((t) => ({ id: t.id, ...(t.data as unknown as ThemeSettings & { name?: string }) }));
+  const theme = await buildTheme({
+    settings: themes[0] ?? null,
+    themes,
+    textStyles: textStyles.map((t) => t.data as { name: string; twclasses: string }),
+    fontStyles: fontStyles.map((f) => f.data as { name: string }),
+    icons: icons.map((i) => ({ id: i.id, ...(i.data as { name: string; svg: string; critical?: boolean; loading?: boolean }) })),
+  });
+  for (const warning of theme.warnings) context.services.logger.warn({ warning }, "theme");
+  return {
+    pages,
+    settings: { de: settingsFor(settingsDe), en: settingsFor(settingsEn) },
+    theme,
+    themeIds: themes.map((t) => t.id),
+    defaultThemeId: themes[0]?.id ?? null,
+    colors: Object.fromEntries(colors.map((c) => [c.id, String((c.data as { hexcode?: string }).hexcode ?? "")])),
+  };
+}
+
+export function loadSite(context: AppLoadContext): Promise<SiteData> {
+  return context.services.cache.getOrLoad("site", () => buildSite(context));
+}
+
+export function findPageBySlug(site: SiteData, language: Language, slug: string): PageSummary | undefined {
+  return site.pages.find((p) => p.slug[language] === slug);
+}
+
+export { LANGUAGES };
