@@ -5,4 +5,5 @@ import path from "node:path";
 const dataDir = path.resolve(import.meta.dirname, "../.tmp/e2e-data");
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
+process.env.TEST_ROUTES = "true";
 await import("../server.js");
