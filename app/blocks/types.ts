@@ -22,7 +22,10 @@ export interface PageBlockData {
   practitioners: PractitionerSummary[];
   appointments: AppointmentSlot[];
   assets: Record<string, AssetInfo>;
-  directory: (ReturnType<typeof import("~/practitioners/directory").paginate<PractitionerSummary>> & { query: DirectoryQuery }) | null;
+  directory: (ReturnType<typeof import("~/practitioners/directory").paginate<PractitionerSummary>> & {
+    query: DirectoryQuery;
+    nextSlots?: Record<string, string>;
+  }) | null;
 }
 
 export interface BlockProps<T = Record<string, unknown>> {

@@ -17,7 +17,7 @@ export function useHydrated() {
   return hydrated;
 }
 
-export function PractitionerCard({ p }: { p: PractitionerSummary }) {
+export function PractitionerCard({ p, nextSlot }: { p: PractitionerSummary; nextSlot?: string }) {
   const { language, t } = useSite();
   return (
     <article className="flex h-full flex-col rounded-lg border border-black/10 p-5" data-practitioner={p.slug}>
@@ -34,6 +34,11 @@ export function PractitionerCard({ p }: { p: PractitionerSummary }) {
       {p.languages.length ? (
         <p className="mt-1 text-sm">
           {t.languagesSpoken}: {p.languages.map((l) => l.toUpperCase()).join(", ")}
+        </p>
+      ) : null}
+      {nextSlot ? (
+        <p className="mt-auto pt-3 text-sm font-medium" data-next-slot>
+          {t.nextFreeAppointment}: <time dateTime={nextSlot}>{formatSlot(language, nextSlot)}</time>
         </p>
       ) : null}
     </article>
@@ -63,6 +68,12 @@ export interface DirectoryResult {
   page: number;
   pages: number;
   total: number;
+  /** Booking variant: each listed practitioner's next free slot. */
+  nextSlots?: Record<string, string>;
+}
+
+export function formatSlot(language: Language, iso: string, style: "short" | "full" = "short") {
+  return new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { dateStyle: style === "full" ? "full" : "medium", timeStyle: "short", timeZone: "Europe/Berlin" }).format(new Date(iso));
 }
 
 /**
@@ -121,7 +132,7 @@ export function Directory({ result, facets, action }: { result: DirectoryResult;
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-results>
           {result.items.map((p) => (
             <li key={p.id}>
-              <PractitionerCard p={p} />
+              <PractitionerCard p={p} nextSlot={result.nextSlots?.[p.id]} />
             </li>
           ))}
         </ul>
@@ -150,7 +161,6 @@ export function Directory({ result, facets, action }: { result: DirectoryResult;
 
 export function AppointmentList({ slots, practitioners }: { slots: AppointmentSlot[]; practitioners?: Map<string, PractitionerSummary> }) {
   const { language, t } = useSite();
-  const format = new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "Europe/Berlin" });
   if (!slots.length) return <p>{t.noAppointments}</p>;
   return (
     <ul className="grid gap-2 sm:grid-cols-2" data-appointments>
@@ -158,7 +168,7 @@ export function AppointmentList({ slots, practitioners }: { slots: AppointmentSl
         const p = practitioners?.get(s.practitioner);
         return (
           <li key={s.id} className={`rounded border px-3 py-2 ${s.booked ? "border-black/10 text-black/60 line-through" : "border-[var(--color-main,#0f5e63)]"}`}>
-            <time dateTime={s.start}>{format.format(new Date(s.start))}</time>
+            <time dateTime={s.start}>{formatSlot(language, s.start, "full")}</time>
             {p ? ` · ${p.name}` : ""}
             {s.booked ? <span className="sr-only"> ({t.booked})</span> : null}
           </li>

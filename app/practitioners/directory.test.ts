@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterPractitioners, neighbours, paginate, parseDirectoryQuery, type PractitionerSummary } from "./directory";
+import { filterPractitioners, neighbours, nextFreeSlots, paginate, parseDirectoryQuery, type PractitionerSummary } from "./directory";
 
 const p = (id: string, name: string, city: string, languages: string[], country = "DE"): PractitionerSummary => ({
   id,
@@ -42,5 +42,18 @@ describe("directory", () => {
 
   it("reads the query string defensively", () => {
     expect(parseDirectoryQuery(new URLSearchParams("q=%20K%C3%B6ln%20&page=-3&language=en"))).toEqual({ q: "Köln", language: "en", country: undefined, page: 1 });
+  });
+});
+
+describe("nextFreeSlots", () => {
+  it("takes each practitioner's first unbooked slot", () => {
+    const slots = [
+      { practitioner: "a", start: "2030-01-01T08:00:00Z", booked: true },
+      { practitioner: "a", start: "2030-01-01T09:00:00Z", booked: false },
+      { practitioner: "b", start: "2030-01-02T09:00:00Z", booked: false },
+      { practitioner: "a", start: "2030-01-03T09:00:00Z", booked: false },
+      { practitioner: "c", start: "2030-01-01T07:00:00Z", booked: false },
+    ];
+    expect(nextFreeSlots(slots, ["a", "b"])).toEqual({ a: "2030-01-01T09:00:00Z", b: "2030-01-02T09:00:00Z" });
   });
 });

@@ -83,3 +83,13 @@ export function parseDirectoryQuery(params: URLSearchParams): DirectoryQuery {
     page: Number.isFinite(page) && page >= 1 ? Math.floor(page) : 1,
   };
 }
+
+/** The first free slot of each practitioner, from slots sorted by start. */
+export function nextFreeSlots(slots: ReadonlyArray<{ practitioner: string; start: string; booked: boolean }>, ids: Iterable<string>): Record<string, string> {
+  const wanted = new Set(ids);
+  const next: Record<string, string> = {};
+  for (const s of slots) {
+    if (!s.booked && wanted.has(s.practitioner) && !(s.practitioner in next)) next[s.practitioner] = s.start;
+  }
+  return next;
+}

@@ -2,8 +2,8 @@ import type { Route } from "./+types/practitioners";
 import { localizedPath, splitLanguage } from "~/i18n/languages";
 import { messages } from "~/i18n/messages";
 import { Directory } from "~/practitioners/components";
-import { facetValues, filterPractitioners, paginate, parseDirectoryQuery } from "~/practitioners/directory";
-import { loadPractitioners } from "~/practitioners/practitioners.server";
+import { facetValues, filterPractitioners, nextFreeSlots, paginate, parseDirectoryQuery } from "~/practitioners/directory";
+import { loadAppointments, loadPractitioners } from "~/practitioners/practitioners.server";
 import { originOf, seoMeta } from "~/site/seo";
 
 /** The practitioner directory: search by name and city, filter by language and country, pages. */
@@ -12,7 +12,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { language } = splitLanguage(url.pathname);
   const all = await loadPractitioners(context, language);
   const query = parseDirectoryQuery(url.searchParams);
-  const result = { query, ...paginate(filterPractitioners(all, query), query.page) };
+  const page = paginate(filterPractitioners(all, query), query.page);
+  const nextSlots = context.services.env.SITE_VARIANT === "booking" ? nextFreeSlots(await loadAppointments(context), page.items.map((p) => p.id)) : undefined;
+  const result = { query, ...page, nextSlots };
   const alternates = { de: localizedPath("de", "/practitioners"), en: localizedPath("en", "/practitioners") };
   return { language, result, facets: facetValues(all), alternates, canonical: alternates[language], origin: originOf(request) };
 }

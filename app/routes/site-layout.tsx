@@ -28,6 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     footer: menu("footer"),
     themeHref: `/theme/${site.theme.hash}.css`,
     defaultThemeClass: site.defaultThemeId ? `theme-${site.defaultThemeId}` : "",
+    /** Each language's name, in that language, for the switcher. */
+    languageNames: site.languageNames,
     context: {
       language,
       textStyles: site.theme.textStyles,
@@ -61,13 +63,13 @@ function useAlternates(language: Language): Alternates {
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
-  const { language, siteName, tagline, header, footer, footerText, themeHref, defaultThemeClass, context } = loaderData;
+  const { language, siteName, tagline, header, footer, footerText, themeHref, defaultThemeClass, languageNames, context } = loaderData;
   const t = messages(language);
   const alternates = useAlternates(language);
   return (
     <SiteContext.Provider value={context}>
       <link rel="stylesheet" href={themeHref} precedence="theme" />
-      <div className={`flex min-h-screen flex-col bg-[var(--color-white,#fff)] font-[family-name:var(--font-flowingtext,inherit)] text-[var(--color-black,#1f2328)] ${defaultThemeClass}`}>
+      <div className={`flex min-h-screen flex-col bg-[var(--color-white,#fff)] text-[var(--color-black,#1f2328)] ${defaultThemeClass}`}>
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           {t.skipToContent}
         </a>
@@ -98,7 +100,7 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
                         {lang.toUpperCase()}
                       </span>
                     ) : (
-                      <Link to={alternates[lang]} hrefLang={lang} lang={lang} prefetch="intent" className="rounded px-2 py-1 underline" aria-label={LANGUAGE_NAMES[lang]}>
+                      <Link to={alternates[lang]} hrefLang={lang} lang={lang} prefetch="intent" className="rounded px-2 py-1 underline" aria-label={languageNames[lang] ?? LANGUAGE_NAMES[lang]}>
                         {lang.toUpperCase()}
                       </Link>
                     )}

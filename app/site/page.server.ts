@@ -5,7 +5,7 @@ import { BLOCK_COMPONENTS } from "~/blocks/registry";
 import { PRACTITIONER_BLOCKS, type Block, type PageBlockData } from "~/blocks/types";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
-import { filterPractitioners, paginate, parseDirectoryQuery } from "~/practitioners/directory";
+import { filterPractitioners, nextFreeSlots, paginate, parseDirectoryQuery } from "~/practitioners/directory";
 import { loadAppointments, loadPractitioners } from "~/practitioners/practitioners.server";
 import { findPageBySlug, loadSite } from "./site.server";
 
@@ -85,13 +85,14 @@ export async function loadBlockData(context: AppLoadContext, language: Language,
   if ([...kinds].some((k) => PRACTITIONER_BLOCKS.has(k)) || kinds.has("block-book-appointment")) {
     result.practitioners = await loadPractitioners(context, language);
   }
+  const booking = context.services.env.SITE_VARIANT === "booking";
+  if (booking && ["block-book-appointment", "block-practitioner-single", "block-practitioner-overview"].some((k) => kinds.has(k))) {
+    result.appointments = await loadAppointments(context);
+  }
   if (kinds.has("block-practitioner-overview")) {
     const query = parseDirectoryQuery(url.searchParams);
-    const found = filterPractitioners(result.practitioners, query);
-    result.directory = { query, ...paginate(found, query.page) };
-  }
-  if (context.services.env.SITE_VARIANT === "booking" && (kinds.has("block-book-appointment") || kinds.has("block-practitioner-single"))) {
-    result.appointments = await loadAppointments(context);
+    const page = paginate(filterPractitioners(result.practitioners, query), query.page);
+    result.directory = { query, ...page, ...(booking ? { nextSlots: nextFreeSlots(result.appointments, page.items.map((p) => p.id)) } : {}) };
   }
   const assetIds = new Set(blocks.flatMap((b) => [b.image, b.images].flat().filter((v): v is string => typeof v === "string")));
   if (assetIds.size) {

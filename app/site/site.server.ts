@@ -37,6 +37,7 @@ export interface SiteData {
   themeIds: string[];
   defaultThemeId: string | null;
   colors: Record<string, string>;
+  languageNames: Partial<Record<Language, string>>;
 }
 
 type Flat = FlatItem<Record<string, unknown>>;
@@ -66,7 +67,7 @@ export async function fetchCollection(context: AppLoadContext, collection: strin
 }
 
 async function buildSite(context: AppLoadContext): Promise<SiteData> {
-  const [pagesDe, pagesEn, settingsDe, settingsEn, themeSettings, colors, textStyles, fontStyles, icons] = await Promise.all([
+  const [pagesDe, pagesEn, settingsDe, settingsEn, themeSettings, colors, textStyles, fontStyles, icons, languagesDe, languagesEn] = await Promise.all([
     fetchCollection(context, "core-pages", "de", "Pages Preview"),
     fetchCollection(context, "core-pages", "en", "Pages Preview"),
     fetchCollection(context, "core-global-settings", "de", "Error Fetching Global Settings"),
@@ -76,7 +77,14 @@ async function buildSite(context: AppLoadContext): Promise<SiteData> {
     fetchCollection(context, "core-text-styles", "de", "TextStyles"),
     fetchCollection(context, "core-font-styles", "de", "Font Styles"),
     fetchCollection(context, "core-theme-icons", "de", "IconsPreview"),
+    fetchCollection(context, "core-theme-languages", "de", "Languages"),
+    fetchCollection(context, "core-theme-languages", "en", "Languages"),
   ]);
+  const languageNames: Partial<Record<Language, string>> = {};
+  for (const [lang, items] of [["de", languagesDe], ["en", languagesEn]] as const) {
+    const own = items.find((l) => l.data.code === lang);
+    if (typeof own?.data.name === "string") languageNames[lang] = own.data.name;
+  }
   const en = new Map(pagesEn.map((p) => [p.id, p.data as PageData]));
   const pages: PageSummary[] = pagesDe.map((p) => {
     const de = p.data as PageData;
@@ -118,6 +126,7 @@ async function buildSite(context: AppLoadContext): Promise<SiteData> {
     theme,
     themeIds: themes.map((t) => t.id),
     defaultThemeId: themes[0]?.id ?? null,
+    languageNames,
     colors: Object.fromEntries(colors.map((c) => [c.id, String((c.data as { hexcode?: string }).hexcode ?? "")])),
   };
 }

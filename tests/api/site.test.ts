@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, tempDataDir, type RunningServer } from "../support/server";
+
+/** Public site behaviour that is about HTTP rather than the browser: variants, caching, failures. */
+describe("public site over HTTP", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("serves anonymous page views from the page cache, answers If-None-Match with 304, and empties it on change", async () => {
+    const first = await fetch(`${server.url}/ueber-uns`);
+    const html1 = await first.text();
+    const second = await fetch(`${server.url}/ueber-uns`);
+    const html2 = await second.text();
+    expect(second.headers.get("x-page-cache")).toBe("hit");
+    // Each response carries its own CSP nonce, also inside the cached HTML.
+    const nonce = (res: Response) => res.headers.get("content-security-policy")!.match(/'nonce-([^']+)'/)![1]!;
+    expect(nonce(first)).not.toBe(nonce(second));
+    expect(html2).toContain(`nonce="${nonce(second)}"`);
+    expect(html2).not.toContain(nonce(first));
+    expect(html2.replaceAll(nonce(second), "N")).toBe(html1.replaceAll(nonce(first), "N"));
+
+    const etag = second.headers.get("etag")!;
+    const notModified = await fetch(`${server.url}/ueber-uns`, { headers: { "if-none-match": etag } });
+    expect(notModified.status).toBe(304);
+
+    const withSession = await fetch(`${server.url}/ueber-uns`, { headers: { cookie: "pn_session=abc" } });
+    expect(withSession.headers.get("x-page-cache")).toBeNull();
+
+    // An edit through the Squidex API empties the cache: the next view shows the new title.
+    const creds = JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8"));
+    const token = await fetch(`${server.url}/api/squidex/identity-server/connect/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret }),
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const patch = await fetch(`${server.url}/api/squidex/api/content/praxisnetz/core-pages/page-about`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ seo: { de: { schemaId: "component-seo", slug: "ueber-uns", seotitle: "Neuer Titel über uns" } } }),
+    });
+    expect(patch.status).toBe(200);
+    const after = await fetch(`${server.url}/ueber-uns`);
+    expect(after.headers.get("x-page-cache")).toBe("miss");
+    expect(await after.text()).toContain("<title>Neuer Titel über uns</title>");
+  });
+
+  it("lists free appointments on profiles and in the directory in the booking variant", async () => {
+    const html = await (await fetch(`${server.url}/practitioners/juergen-weiss`)).text();
+    expect(html).toContain("data-appointments");
+    const directory = await (await fetch(`${server.url}/practitioners?q=weiss`)).text();
+    expect(directory).toContain("data-next-slot");
+  });
+});
+
+describe("directory variant", () => {
+  it("lists no appointments", async () => {
+    const server = await startServer({ env: { SITE_VARIANT: "directory" } });
+    try {
+      const html = await (await fetch(`${server.url}/practitioners/juergen-weiss`)).text();
+      expect(html).toContain("Jürgen Weiß");
+      expect(html).not.toContain("data-appointments");
+      expect(await (await fetch(`${server.url}/practitioners`)).text()).not.toContain("data-next-slot");
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("content fetch failures", () => {
+  it("logs the spec's message and still renders the page with defaults", async () => {
+    const dataDir = tempDataDir();
+    const seeded = await startServer({ dataDir });
+    await seeded.stop();
+    // Break two collections the layout reads: their schemas vanish from the store.
+    const db = new Database(path.join(dataDir, "praxisnetz.sqlite"));
+    db.prepare("delete from schemas where name in ('core-theme-colors', 'core-theme-languages')").run();
+    db.close();
+    const server = await startServer({ dataDir });
+    try {
+      const res = await fetch(`${server.url}/ueber-uns`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain("Über uns");
+      await expect.poll(() => server.output()).toContain('"msg":"Theme Colors"');
+      expect(server.output()).toContain('"msg":"Languages"');
+    } finally {
+      await server.stop();
+    }
+  });
+});

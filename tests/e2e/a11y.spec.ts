@@ -1,0 +1,31 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+
+type Violation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
+
+/** One line per violation and node, so a failure says what to fix and where. */
+function describe(violations: Violation[]): string {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}${n.failureSummary ? ` – ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`).join("\n")}`)
+    .join("\n");
+}
+
+const pages = [
+  { name: "home (de)", path: "/" },
+  { name: "content page (de)", path: "/ueber-uns" },
+  { name: "directory (de)", path: "/practitioners" },
+  { name: "profile (de)", path: "/practitioners/juergen-weiss" },
+  { name: "home (en)", path: "/en" },
+];
+
+for (const { name, path } of pages) {
+  test(`no WCAG 2 A/AA violations: ${name} ${path}`, async ({ page }) => {
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(200);
+    await page.waitForLoadState("networkidle");
+    // Let hydration and lazy icons settle before checking.
+    await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
+    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+    expect(describe(violations), `axe violations on ${path}`).toBe("");
+  });
+}

@@ -1,0 +1,116 @@
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { noScriptContext, originOf, recordForeignRequests } from "./helpers";
+
+const banner = (page: Page) => page.locator("section#consent");
+
+async function consentCookie(context: BrowserContext, baseURL: string | undefined) {
+  const cookie = (await context.cookies(baseURL)).find((c) => c.name === "pn_consent");
+  return cookie ? decodeURIComponent(cookie.value) : undefined;
+}
+
+test("before consent, nothing is requested from anywhere but the site", async ({ page, baseURL }) => {
+  const origin = originOf(baseURL);
+  const foreign = recordForeignRequests(page, origin);
+  for (const path of ["/", "/ueber-uns", "/ratgeber/rueckenschmerzen", "/practitioners", "/practitioners/juergen-weiss", "/en/about-us"]) {
+    await test.step(path, async () => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expect(banner(page)).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      // Hovering links prefetches: still only our own origin.
+      await page.getByRole("navigation", { name: /Hauptnavigation|Main navigation/ }).getByRole("link").first().hover();
+      await page.waitForLoadState("networkidle");
+    });
+  }
+  expect(foreign).toEqual([]);
+  expect(await consentCookie(page.context(), baseURL)).toBeUndefined();
+});
+
+test("'Nur notwendige' hides the banner, stores necessary only, and it stays hidden after reload", async ({ page, baseURL }) => {
+  await page.goto("/ueber-uns");
+  const section = banner(page);
+  await expect(section).toBeVisible();
+  await expect(section.getByRole("heading", { name: "Datenschutz-Einstellungen" })).toBeVisible();
+  await section.getByRole("button", { name: "Nur notwendige" }).click();
+  await expect(section).toBeHidden();
+  expect(await consentCookie(page.context(), baseURL)).toBe("necessary");
+  expect(new URL(page.url()).pathname).toBe("/ueber-uns");
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Wer wir sind" })).toBeVisible();
+  await expect(section).toBeHidden();
+
+  // Also on another page, rendered fresh by the server.
+  await page.goto("/practitioners");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Behandelnde");
+  await expect(section).toBeHidden();
+  // The map still waits: necessary only does not include maps.
+  await expect(page.locator("[data-map-placeholder]")).toBeVisible();
+});
+
+test("the footer link 'Cookie-Einstellungen' shows the banner again", async ({ page, baseURL }) => {
+  await page.goto("/ueber-uns");
+  await banner(page).getByRole("button", { name: "Nur notwendige" }).click();
+  await expect(banner(page)).toBeHidden();
+
+  const link = page.getByRole("contentinfo").getByRole("link", { name: "Cookie-Einstellungen" });
+  await expect(link).toHaveAttribute("href", "#consent");
+  await link.click();
+  await expect(banner(page)).toBeVisible();
+  // The choice so far is shown: nothing optional ticked.
+  for (const name of ["Funktional (z. B. Karten)", "Statistik", "Marketing", "Nicht klassifiziert"]) {
+    await expect(banner(page).getByRole("checkbox", { name })).not.toBeChecked();
+  }
+  await expect(banner(page).getByRole("checkbox", { name: "Notwendig" })).toBeChecked();
+  await expect(banner(page).getByRole("checkbox", { name: "Notwendig" })).toBeDisabled();
+
+  // Choosing one category and saving stores just that one.
+  await banner(page).getByRole("checkbox", { name: "Statistik" }).check();
+  await banner(page).getByRole("button", { name: "Auswahl speichern" }).click();
+  await expect.poll(() => consentCookie(page.context(), baseURL)).toBe("statistic");
+  await expect(banner(page)).toBeHidden();
+});
+
+test("'Alle akzeptieren' grants every category", async ({ page, baseURL }) => {
+  await page.goto("/");
+  await banner(page).getByRole("button", { name: "Alle akzeptieren" }).click();
+  await expect(banner(page)).toBeHidden();
+  const value = await consentCookie(page.context(), baseURL);
+  expect(value?.split(",").sort()).toEqual(["functional", "marketing", "statistic", "unclassified"]);
+  const cookie = (await page.context().cookies(baseURL)).find((c) => c.name === "pn_consent")!;
+  expect(cookie.path).toBe("/");
+  expect(cookie.sameSite).toBe("Lax");
+  expect(cookie.expires).toBeGreaterThan(Date.now() / 1000 + 300 * 24 * 3600);
+
+  // The banner, reopened, shows everything ticked.
+  await page.goto("/#consent");
+  await expect(banner(page)).toBeVisible();
+  for (const name of ["Funktional (z. B. Karten)", "Statistik", "Marketing", "Nicht klassifiziert"]) {
+    await expect(banner(page).getByRole("checkbox", { name })).toBeChecked();
+  }
+});
+
+test("the banner works without JavaScript: form post, then back to the same page", async ({ browser, baseURL }) => {
+  const context = await noScriptContext(browser, baseURL);
+  const page = await context.newPage();
+  try {
+    await page.goto("/ratgeber/rueckenschmerzen");
+    await expect(banner(page)).toBeVisible();
+    await expect(banner(page).locator("form")).toHaveAttribute("method", /post/i);
+    await banner(page).getByRole("button", { name: "Nur notwendige" }).click();
+    await page.waitForURL((url) => url.pathname === "/ratgeber/rueckenschmerzen");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rückenschmerzen: Was wirklich hilft");
+    await expect(banner(page)).toBeHidden();
+    expect(await consentCookie(context, baseURL)).toBe("necessary");
+
+    // Query strings survive the round trip too.
+    await page.goto("/practitioners?q=weiss#consent");
+    await expect(banner(page)).toBeVisible();
+    await banner(page).getByRole("button", { name: "Alle akzeptieren" }).click();
+    await page.waitForURL((url) => url.pathname === "/practitioners" && url.search === "?q=weiss");
+    await expect(banner(page)).toBeHidden();
+    expect((await consentCookie(context, baseURL))?.split(",").sort()).toEqual(["functional", "marketing", "statistic", "unclassified"]);
+  } finally {
+    await context.close();
+  }
+});

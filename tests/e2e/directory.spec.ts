@@ -1,0 +1,186 @@
+import { expect, test, type Page } from "@playwright/test";
+import { noScriptContext, resultCount, shownSlugs } from "./helpers";
+
+const PAGE_SIZE = 12;
+
+const searchBox = (page: Page) => page.getByRole("search").getByRole("searchbox");
+const languageSelect = (page: Page) => page.getByRole("search").getByRole("combobox", { name: /^(Sprache|Language)\b/ });
+const countrySelect = (page: Page) => page.getByRole("search").getByRole("combobox", { name: /^(Land|Country)\b/ });
+const submit = (page: Page) => page.getByRole("search").getByRole("button", { name: "Filtern" });
+
+/** The visible text of each result card. */
+const cardTexts = (page: Page) => page.locator("[data-results] [data-practitioner]").allInnerTexts();
+
+async function search(page: Page, q: string) {
+  await searchBox(page).fill(q);
+  await submit(page).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(q).replace(/%20/g, "\\+")}`));
+}
+
+test("the directory lists practitioners with a count and pages of twelve", async ({ page }) => {
+  const response = await page.goto("/practitioners");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Behandelnde");
+  const total = await resultCount(page);
+  expect(total).toBeGreaterThan(PAGE_SIZE);
+  await expect(page.locator("[data-results] [data-practitioner]")).toHaveCount(PAGE_SIZE);
+  await expect(page.getByText(`Seite 1 von ${Math.ceil(total / PAGE_SIZE)}`, { exact: true })).toBeVisible();
+});
+
+test("searching by name narrows the results, with ß and with ss", async ({ page }) => {
+  await page.goto("/practitioners");
+  const total = await resultCount(page);
+  for (const q of ["weiß", "weiss", "WEISS"]) {
+    await test.step(q, async () => {
+      await search(page, q);
+      const n = await resultCount(page);
+      expect(n).toBeLessThan(total);
+      expect(await shownSlugs(page)).toEqual(expect.arrayContaining(["juergen-weiss", "nadine-weissgerber"]));
+      await expect(page.locator("[data-results] [data-practitioner]")).toHaveCount(n);
+      for (const text of await cardTexts(page)) expect(text).toMatch(/wei(ß|ss)/i);
+    });
+  }
+});
+
+test("searching by city narrows the results: Köln", async ({ page }) => {
+  await page.goto("/practitioners");
+  const total = await resultCount(page);
+  await search(page, "Köln");
+  const n = await resultCount(page);
+  expect(n).toBeGreaterThan(0);
+  expect(n).toBeLessThan(total);
+  expect(await shownSlugs(page)).toEqual(expect.arrayContaining(["maria-schneider", "oemer-yldz"]));
+  expect(await shownSlugs(page)).not.toContain("maria-schneider-2");
+  for (const text of await cardTexts(page)) expect(text).toContain("Köln");
+  // Without the umlaut too.
+  await search(page, "koln");
+  expect(await resultCount(page)).toBe(n);
+});
+
+test("the search form works without JavaScript (GET)", async ({ browser, baseURL }) => {
+  const context = await noScriptContext(browser, baseURL);
+  const page = await context.newPage();
+  try {
+    await page.goto("/practitioners");
+    const total = await resultCount(page);
+    await searchBox(page).fill("weiss");
+    await searchBox(page).press("Enter");
+    await expect(page).toHaveURL(/\/practitioners\?q=weiss/);
+    expect(await resultCount(page)).toBeLessThan(total);
+    expect(await shownSlugs(page)).toEqual(expect.arrayContaining(["juergen-weiss", "nadine-weissgerber"]));
+    await expect(searchBox(page)).toHaveValue("weiss");
+
+    await searchBox(page).fill("Köln");
+    await languageSelect(page).selectOption({ label: "TR" });
+    await submit(page).click();
+    await expect(page).toHaveURL(/q=K%C3%B6ln/);
+    await expect(page).toHaveURL(/language=tr/);
+    expect(await shownSlugs(page)).toEqual(["oemer-yldz"]);
+  } finally {
+    await context.close();
+  }
+});
+
+test("filtering by language: TR", async ({ page }) => {
+  await page.goto("/practitioners");
+  const total = await resultCount(page);
+  await languageSelect(page).selectOption({ label: "TR" });
+  await submit(page).click();
+  await expect(page).toHaveURL(/[?&]language=tr\b/);
+  const n = await resultCount(page);
+  expect(n).toBeGreaterThan(1);
+  expect(n).toBeLessThan(total);
+  await expect(page.locator("[data-results] [data-practitioner]")).toHaveCount(n);
+  for (const text of await cardTexts(page)) expect(text).toMatch(/Sprachen: .*\bTR\b/);
+  expect(await shownSlugs(page)).toEqual(expect.arrayContaining(["oemer-yldz", "zeynep-demir"]));
+  await expect(languageSelect(page)).toHaveValue("tr");
+});
+
+test("filtering by country", async ({ page }) => {
+  await page.goto("/practitioners");
+  const total = await resultCount(page);
+  const countries = (await countrySelect(page).locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).filter(Boolean);
+  expect(countries).toContain("DE");
+  await countrySelect(page).selectOption("DE");
+  await submit(page).click();
+  await expect(page).toHaveURL(/[?&]country=DE\b/);
+  // Every practitioner in the demo data practises in Germany.
+  expect(await resultCount(page)).toBe(total);
+  await expect(countrySelect(page)).toHaveValue("DE");
+
+  // A country nobody practises in, straight from the URL: nothing found.
+  await page.goto("/practitioners?country=AT");
+  expect(await resultCount(page)).toBe(0);
+});
+
+test("paging: to page 2 and back", async ({ page }) => {
+  await page.goto("/practitioners");
+  const total = await resultCount(page);
+  const pages = Math.ceil(total / PAGE_SIZE);
+  const firstPage = await shownSlugs(page);
+  const pager = page.getByRole("navigation", { name: `Seite 1 von ${pages}` });
+  await expect(pager.getByRole("link", { name: "Zurück" })).toHaveCount(0);
+  await pager.getByRole("link", { name: "Weiter", exact: true }).click();
+  await expect(page).toHaveURL(/[?&]page=2\b/);
+  await expect(page.getByText(`Seite 2 von ${pages}`, { exact: true })).toBeVisible();
+  const secondPage = await shownSlugs(page);
+  expect(secondPage.length).toBe(Math.min(PAGE_SIZE, total - PAGE_SIZE));
+  expect(secondPage.filter((s) => firstPage.includes(s))).toEqual([]);
+  expect(await resultCount(page)).toBe(total);
+
+  await page.getByRole("navigation", { name: `Seite 2 von ${pages}` }).getByRole("link", { name: "Zurück", exact: true }).click();
+  await expect(page).toHaveURL(/\/practitioners$/);
+  await expect(page.getByText(`Seite 1 von ${pages}`, { exact: true })).toBeVisible();
+  expect(await shownSlugs(page)).toEqual(firstPage);
+});
+
+test("paging keeps the filters", async ({ page }) => {
+  await page.goto("/practitioners?language=en");
+  const n = await resultCount(page);
+  test.skip(n <= PAGE_SIZE, "needs more than one page of English speakers");
+  await page.getByRole("link", { name: "Weiter", exact: true }).click();
+  await expect(page).toHaveURL(/language=en/);
+  await expect(page).toHaveURL(/page=2/);
+  expect(await resultCount(page)).toBe(n);
+  for (const text of await cardTexts(page)) expect(text).toMatch(/\bEN\b/);
+});
+
+test("nonsense finds nothing and says so", async ({ page }) => {
+  await page.goto("/practitioners");
+  await search(page, "xqzzy nonsense");
+  expect(await resultCount(page)).toBe(0);
+  await expect(page.getByText("Keine Behandelnden gefunden. Ändern Sie die Suche oder die Filter.")).toBeVisible();
+  await expect(page.locator("[data-results]")).toHaveCount(0);
+
+  await page.goto("/en/practitioners?q=xqzzy");
+  await expect(page.getByText("0 practitioners found", { exact: true })).toBeVisible();
+  await expect(page.getByText("No practitioners found. Change the search or the filters.")).toBeVisible();
+});
+
+test("the map waits for consent; once granted it fails offline and the list stays usable", async ({ page, baseURL }) => {
+  await page.goto("/practitioners");
+  const total = await resultCount(page);
+  const placeholder = page.locator("[data-map-placeholder]");
+  await expect(placeholder).toBeVisible();
+  await expect(placeholder).toContainText("Karte laden?");
+  await expect(page.locator("[data-map]")).toHaveCount(0);
+
+  await placeholder.getByRole("button", { name: "Karte anzeigen" }).click();
+  await expect(page.locator("[data-map]")).toBeVisible();
+  await expect(placeholder).toHaveCount(0);
+  const cookies = await page.context().cookies(baseURL);
+  expect(decodeURIComponent(cookies.find((c) => c.name === "pn_consent")?.value ?? "").split(",")).toContain("functional");
+
+  // No internet here: MapLibre cannot load its style. If it reports the failure, the page says so.
+  await expect(page.getByRole("status").filter({ hasText: "Die Karte konnte nicht geladen werden" }))
+    .toBeVisible({ timeout: 10_000 })
+    .catch(() => test.info().annotations.push({ type: "note", description: "MapLibre did not report the tile failure" }));
+
+  // Whatever the map does, the list is intact and its links work.
+  expect(await resultCount(page)).toBe(total);
+  await expect(page.locator("[data-results] [data-practitioner]")).toHaveCount(PAGE_SIZE);
+  const slug = (await shownSlugs(page))[0]!;
+  await page.locator(`[data-practitioner="${slug}"]`).getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/practitioners/${slug}$`));
+  await expect(page.locator("[data-profile]")).toHaveAttribute("data-profile", slug);
+});

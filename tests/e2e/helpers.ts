@@ -1,0 +1,72 @@
+import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+
+/** The origin the tests run against (Playwright's baseURL). */
+export function originOf(baseURL: string | undefined): string {
+  if (!baseURL) throw new Error("baseURL is not configured");
+  return new URL(baseURL).origin;
+}
+
+/**
+ * Records every request the page makes that leaves `origin`. data: and blob: URLs stay in the
+ * browser and are allowed. Returns the live list.
+ */
+export function recordForeignRequests(page: Page, origin: string): string[] {
+  const foreign: string[] = [];
+  page.on("request", (req) => {
+    const url = req.url();
+    if (url.startsWith("data:") || url.startsWith("blob:")) return;
+    if (new URL(url).origin !== origin) foreign.push(url);
+  });
+  return foreign;
+}
+
+/** A fresh context with JavaScript switched off; the caller closes it. */
+export async function noScriptContext(browser: Browser, baseURL: string | undefined): Promise<BrowserContext> {
+  return browser.newContext({ javaScriptEnabled: false, baseURL });
+}
+
+/** The number in the directory's "N Behandelnde gefunden" / "N practitioners found" status line. */
+export async function resultCount(page: Page): Promise<number> {
+  const status = page.getByRole("status").filter({ hasText: /gefunden|found/ });
+  await expect(status).toHaveText(/^\d+ (Behandelnde(:r)? gefunden|practitioners? found)$/);
+  return Number((await status.innerText()).match(/^\d+/)![0]);
+}
+
+/** The profile slugs of the directory cards currently shown, in order. */
+export async function shownSlugs(page: Page): Promise<string[]> {
+  return page.locator("[data-results] [data-practitioner]").evaluateAll((els) => els.map((e) => e.getAttribute("data-practitioner")!));
+}
+
+/**
+ * Every visible practitioner slug, in directory order, by walking the directory's pages (plain
+ * HTTP, no browser): the directory is the source of truth for who is visible and in which order.
+ */
+export async function allDirectorySlugs(page: Page): Promise<string[]> {
+  const slugs: string[] = [];
+  for (let n = 1; n < 50; n++) {
+    const res = await page.request.get(`/practitioners?page=${n}`);
+    expect(res.status()).toBe(200);
+    const html = await res.text();
+    const onPage = [...html.matchAll(/data-practitioner="([^"]+)"/g)].map((m) => m[1]!);
+    const pages = Number(html.match(/Seite \d+ von (\d+)/)?.[1] ?? 1);
+    slugs.push(...onPage);
+    if (n >= pages) break;
+  }
+  return slugs;
+}
+
+/** The `<head>` links that tell search engines which URL is canonical and where the other languages are. */
+export async function seoLinks(page: Page) {
+  const href = (selector: string) => page.locator(selector).getAttribute("href");
+  await expect(page.locator('head link[rel="canonical"]')).toHaveCount(1);
+  return {
+    canonical: await href('head link[rel="canonical"]'),
+    de: await href('head link[rel="alternate"][hreflang="de"]'),
+    en: await href('head link[rel="alternate"][hreflang="en"]'),
+  };
+}
+
+/** The language switcher's link to the other language (it carries hreflang). */
+export function switcherLink(page: Page, to: "de" | "en") {
+  return page.locator(`header nav a[hreflang="${to}"]`);
+}
