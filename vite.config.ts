@@ -7,6 +7,6 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   // The server bundle's entry is our Express app, which mounts React Router's request handler.
   build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : undefined,
-  ssr: { external: ["better-sqlite3", "pg", "pino", "pino-http", "express", "compression", "helmet"] },
+  ssr: { external: ["better-sqlite3", "sharp", "pg", "pino", "pino-http", "express", "compression", "helmet"] },
   plugins: [tailwindcss(), reactRouter()],
 }));

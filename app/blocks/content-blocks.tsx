@@ -7,13 +7,16 @@ import type { AssetInfo, BlockProps } from "./types";
 
 const MapView = lazy(() => import("~/maps/map-view"));
 
+/** A subset of the asset variant widths (app/content/assets.ts), enough steps for phones to desktops. */
+const SRCSET_WIDTHS = [480, 960, 1440];
+
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 function AssetImage({ asset, alt, eager, className }: { asset: AssetInfo | undefined; alt: string; eager: boolean; className?: string }) {
   if (!asset) return null;
   const raster = !asset.mimeType.includes("svg") && asset.width;
   // Raster images get resized variants; SVGs scale by themselves.
-  const srcSet = raster ? [480, 960, 1440].filter((w) => w < asset.width!).map((w) => `${asset.url}?width=${w} ${w}w`).concat(`${asset.url} ${asset.width}w`).join(", ") : undefined;
+  const srcSet = raster ? SRCSET_WIDTHS.filter((w) => w < asset.width!).map((w) => `${asset.url}?width=${w} ${w}w`).concat(`${asset.url} ${asset.width}w`).join(", ") : undefined;
   return (
     <img
       src={asset.url}

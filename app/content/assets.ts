@@ -9,6 +9,9 @@ import { ContentError, badRequest, notFound } from "./errors";
 import type { Asset } from "./types";
 import type { ContentChange } from "./store";
 
+/** Widths image variants are made in: a fixed set, so nobody can make us store endless sizes. */
+export const VARIANT_WIDTHS = [320, 480, 640, 960, 1280, 1440, 1920];
+const RESIZABLE = new Set(["image/png", "image/jpeg", "image/webp", "image/avif"]);
 const ROOT_FOLDER = "00000000-0000-0000-0000-000000000000";
 const SYSTEM_ACTOR = "client:praxisnetz:default";
 const TEXT_TYPES = new Set(["text/plain", "text/csv", "application/json"]);
@@ -158,6 +161,28 @@ export class AssetStore {
     const file = this.filePath(asset);
     if (!fs.existsSync(file)) throw notFound(`Asset "${id}" has no content yet.`);
     return { asset, stream: fs.createReadStream(file) };
+  }
+
+  /**
+   * A raster image scaled down to one of the `VARIANT_WIDTHS`, made once with sharp and kept beside
+   * the original. Wider than the original (or not a raster image) gives the original.
+   */
+  async variant(id: string, width: number): Promise<{ asset: Asset; file: string; mimeType: string; size: number }> {
+    if (!VARIANT_WIDTHS.includes(width)) throw badRequest(`width must be one of ${VARIANT_WIDTHS.join(", ")}.`);
+    const asset = await this.get(id);
+    if (!asset) throw notFound(`Asset "${id}" not found.`);
+    const original = this.filePath(asset);
+    if (!RESIZABLE.has(asset.mimeType) || !asset.pixelWidth || width >= asset.pixelWidth) {
+      return { asset, file: original, mimeType: asset.mimeType, size: asset.fileSize };
+    }
+    const file = `${original}-w${width}`;
+    if (!fs.existsSync(file)) {
+      const { default: sharp } = await import("sharp");
+      const tmp = `${file}.${randomUUID()}.tmp`;
+      await sharp(original).resize({ width, withoutEnlargement: true }).toFile(tmp);
+      await fsp.rename(tmp, file);
+    }
+    return { asset, file, mimeType: asset.mimeType, size: (await fsp.stat(file)).size };
   }
 
   async read(id: string): Promise<{ asset: Asset; body: Buffer }> {

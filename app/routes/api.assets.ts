@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { Route } from "./+types/api.assets";
 import { errorResponse } from "~/lib/api.server";
@@ -11,20 +12,28 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     const asset = await context.services.store.assets.get(params.id);
     if (!asset) return Response.json({ message: `Asset "${params.id}" not found.`, statusCode: 404 }, { status: 404 });
-    const etag = `"${asset.fileHash}"`;
     const headers = new Headers({
-      ETag: etag,
+      ETag: `"${asset.fileHash}"`,
       "Cache-Control": "public, max-age=31536000, immutable",
       "Last-Modified": new Date(asset.lastModified).toUTCString(),
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
     });
-    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
-    const { stream } = await context.services.store.assets.open(asset.id);
+    const width = new URL(request.url).searchParams.get("width");
+    if (width !== null) headers.set("ETag", `"${asset.fileHash}-w${width}"`);
+    if (request.headers.get("if-none-match") === headers.get("ETag")) return new Response(null, { status: 304, headers });
+    let stream: NodeJS.ReadableStream;
+    if (width !== null) {
+      const variant = await context.services.store.assets.variant(asset.id, Number(width));
+      stream = fs.createReadStream(variant.file);
+      headers.set("Content-Length", String(variant.size));
+    } else {
+      stream = (await context.services.store.assets.open(asset.id)).stream;
+      headers.set("Content-Length", String(asset.fileSize));
+    }
     headers.set("Content-Type", asset.mimeType);
-    headers.set("Content-Length", String(asset.fileSize));
     headers.set("Content-Disposition", `inline; filename*=UTF-8''${encodeURIComponent(asset.fileName)}`);
-    return new Response(Readable.toWeb(stream) as ReadableStream, { status: 200, headers });
+    return new Response(Readable.toWeb(stream as Readable) as ReadableStream, { status: 200, headers });
   } catch (error) {
     return errorResponse(error, context.requestId);
   }

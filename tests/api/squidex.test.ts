@@ -162,6 +162,22 @@ describe("Squidex HTTP API", () => {
     expect((await fetch(`${server.url}/api/assets/sdk-test-png/x.png`)).status).toBe(404);
   });
 
+  it("serves resized variants of raster images for srcset", async () => {
+    const { default: sharp } = await import("sharp");
+    const big = await sharp({ create: { width: 1600, height: 800, channels: 3, background: "#0f5e63" } }).png().toBuffer();
+    await client.assets.postAsset({ file: new Blob([big], { type: "image/png" }), id: "wide-png" } as never);
+    const small = await fetch(`${server.url}/api/assets/wide-png/wide.png?width=480`);
+    expect(small.status).toBe(200);
+    expect(small.headers.get("content-type")).toBe("image/png");
+    const meta = await sharp(Buffer.from(await small.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([480, 240]);
+    const wider = await fetch(`${server.url}/api/assets/wide-png/wide.png?width=1920`);
+    expect(Buffer.from(await wider.arrayBuffer())).toEqual(big);
+    const odd = await fetch(`${server.url}/api/assets/wide-png/wide.png?width=123`);
+    expect(odd.status).toBe(400);
+    expect(((await odd.json()) as { message: string }).message).toContain("width must be one of");
+  });
+
   it("refuses uploads over the size limit with 413", async () => {
     const small = await startServer({ env: { ASSET_MAX_BYTES: "1000", SEED_DEMO: "false" } });
     try {

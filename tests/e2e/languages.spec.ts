@@ -41,7 +41,6 @@ test("every page has a canonical URL and absolute hreflang alternates for de and
     { path: "/en/about-us", canonical: "/en/about-us", de: "/ueber-uns", en: "/en/about-us" },
     { path: "/ratgeber/rueckenschmerzen", canonical: "/ratgeber/rueckenschmerzen", de: "/ratgeber/rueckenschmerzen", en: "/en/guide/back-pain" },
     { path: "/en/guide/back-pain", canonical: "/en/guide/back-pain", de: "/ratgeber/rueckenschmerzen", en: "/en/guide/back-pain" },
-    { path: "/behandelnde", canonical: "/behandelnde", de: "/behandelnde", en: "/en/practitioners" },
     { path: "/practitioners", canonical: "/practitioners", de: "/practitioners", en: "/en/practitioners" },
     { path: "/en/practitioners", canonical: "/en/practitioners", de: "/practitioners", en: "/en/practitioners" },
     { path: "/practitioners/juergen-weiss", canonical: "/practitioners/juergen-weiss", de: "/practitioners/juergen-weiss", en: "/en/practitioners/juergen-weiss" },
@@ -53,6 +52,22 @@ test("every page has a canonical URL and absolute hreflang alternates for de and
       expect(response?.status()).toBe(200);
       expect(await seoLinks(page)).toEqual({ canonical: origin + c.canonical, de: origin + c.de, en: origin + c.en });
     });
+  }
+});
+
+// BUG: /behandelnde (German content page "Behandelnde") names /en/practitioners as its English
+// alternate, but /en/practitioners is the directory route, whose German alternate is /practitioners.
+// The English slug "practitioners" of that content page collides with the directory route, so the
+// hreflang pair is not reciprocal (and the English content page is unreachable).
+test.fixme("hreflang alternates are reciprocal: each alternate names the page back", async ({ page, baseURL }) => {
+  const origin = originOf(baseURL);
+  for (const path of ["/", "/ueber-uns", "/ratgeber/rueckenschmerzen", "/behandelnde", "/practitioners", "/practitioners/juergen-weiss"]) {
+    await page.goto(path);
+    const here = await seoLinks(page);
+    await page.goto(here.en!.replace(origin, ""));
+    const there = await seoLinks(page);
+    expect(there.de, `the English alternate of ${path} points back to it`).toBe(here.de);
+    expect(there.en).toBe(here.en);
   }
 });
 
