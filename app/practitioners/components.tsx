@@ -62,6 +62,22 @@ export function PractitionerMap({ practitioners }: { practitioners: Practitioner
   );
 }
 
+function FilterSelect({ name, label, any, value, options }: { name: string; label: string; any: string; value?: string; options: Array<[string, string]> }) {
+  return (
+    <label className="flex flex-col text-sm font-medium">
+      {label}
+      <select name={name} defaultValue={value ?? ""} className="mt-1 rounded border border-black/30 bg-white px-3 py-2 text-base">
+        <option value="">{any}</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export interface DirectoryResult {
   query: DirectoryQuery;
   items: PractitionerSummary[];
@@ -99,28 +115,8 @@ export function Directory({ result, facets, action }: { result: DirectoryResult;
           {t.search}
           <input type="search" name="q" defaultValue={query.q ?? ""} placeholder={t.searchPlaceholder} className="mt-1 rounded border border-black/30 bg-white px-3 py-2 text-base" />
         </label>
-        <label className="flex flex-col text-sm font-medium">
-          {t.filterLanguage}
-          <select name="language" defaultValue={query.language ?? ""} className="mt-1 rounded border border-black/30 bg-white px-3 py-2 text-base">
-            <option value="">{t.allLanguages}</option>
-            {facets.languages.map((l) => (
-              <option key={l} value={l}>
-                {l.toUpperCase()}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col text-sm font-medium">
-          {t.filterCountry}
-          <select name="country" defaultValue={query.country ?? ""} className="mt-1 rounded border border-black/30 bg-white px-3 py-2 text-base">
-            <option value="">{t.allCountries}</option>
-            {facets.countries.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect name="language" label={t.filterLanguage} any={t.allLanguages} value={query.language} options={facets.languages.map((l) => [l, l.toUpperCase()])} />
+        <FilterSelect name="country" label={t.filterCountry} any={t.allCountries} value={query.country} options={facets.countries.map((c) => [c, c])} />
         <button type="submit" className="rounded bg-[var(--color-main,#0f5e63)] px-4 py-2 font-semibold text-white">
           {t.applyFilters}
         </button>

@@ -15,8 +15,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = paginate(filterPractitioners(all, query), query.page);
   const nextSlots = context.services.env.SITE_VARIANT === "booking" ? nextFreeSlots(await loadAppointments(context), page.items.map((p) => p.id)) : undefined;
   const result = { query, ...page, nextSlots };
-  const alternates = { de: localizedPath("de", "/practitioners"), en: localizedPath("en", "/practitioners") };
-  return { language, result, facets: facetValues(all), alternates, canonical: alternates[language], origin: originOf(request) };
+  // The same search in the other language: the switcher keeps the query.
+  const alternates = { de: localizedPath("de", "/practitioners") + url.search, en: localizedPath("en", "/practitioners") + url.search };
+  const canonical = localizedPath(language, "/practitioners");
+  return { language, result, facets: facetValues(all), alternates, canonical, origin: originOf(request) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>

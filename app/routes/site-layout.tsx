@@ -62,6 +62,23 @@ function useAlternates(language: Language): Alternates {
   return { de: localizedPath("de", "/"), en: localizedPath("en", "/"), [language]: localizedPath(language, "/") } as Alternates;
 }
 
+type MenuItem = { id: string; title: string; href: string };
+
+function MenuList({ items, className, linkClassName, children }: { items: MenuItem[]; className: string; linkClassName: string; children?: React.ReactNode }) {
+  return (
+    <ul className={className}>
+      {items.map((item) => (
+        <li key={item.id}>
+          <Link to={item.href} prefetch="intent" className={linkClassName}>
+            {item.title}
+          </Link>
+        </li>
+      ))}
+      {children}
+    </ul>
+  );
+}
+
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
   const { language, siteName, tagline, header, footer, footerText, themeHref, defaultThemeClass, languageNames, context } = loaderData;
   const t = messages(language);
@@ -81,15 +98,7 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
             </Link>
             {tagline ? <span className="hidden text-sm text-black/80 lg:inline">{tagline}</span> : null}
             <nav aria-label={t.mainNavigation} className="order-last w-full font-[family-name:var(--font-navbar,inherit)] md:order-none md:ml-auto md:w-auto">
-              <ul className="flex flex-wrap gap-x-5 gap-y-1">
-                {header.map((item) => (
-                  <li key={item.id}>
-                    <Link to={item.href} prefetch="intent" className="font-medium hover:underline">
-                      {item.title}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
+              <MenuList items={header} className="flex flex-wrap gap-x-5 gap-y-1" linkClassName="font-medium hover:underline" />
             </nav>
             <nav aria-label={t.languageSwitch} className="ml-auto md:ml-0">
               <ul className="flex gap-2 text-sm">
@@ -117,20 +126,13 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
           <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 text-sm md:flex-row md:items-center md:justify-between">
             <p>{footerText || `© ${siteName}`}</p>
             <nav aria-label={t.footerNavigation}>
-              <ul className="flex flex-wrap gap-4">
-                {footer.map((item) => (
-                  <li key={item.id}>
-                    <Link to={item.href} prefetch="intent" className="underline">
-                      {item.title}
-                    </Link>
-                  </li>
-                ))}
+              <MenuList items={footer} className="flex flex-wrap gap-4" linkClassName="underline">
                 <li>
                   <a href="#consent" className="underline">
                     {t.consentSettings}
                   </a>
                 </li>
-              </ul>
+              </MenuList>
             </nav>
           </div>
         </footer>
