@@ -33,6 +33,7 @@ export default [
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
   route("__test/error", "routes/test-error.tsx"),
+  layout("routes/empty-layout.tsx", [route("manage/flushcache", "routes/flushcache.tsx")]),
   layout("routes/site-layout.tsx", [
     ...site(""),
     ...site("en"),

@@ -2,6 +2,7 @@ import { AssetStore } from "./content/assets";
 import { ContentCache } from "./content/cache";
 import { openDatabase } from "./content/db";
 import { SquidexAuth } from "./content/squidex-auth";
+import { PageCache } from "./site/page-cache.server";
 import { seedDemoContent } from "./content/seed-demo";
 import { ContentStore } from "./content/store";
 import type { Env } from "./env.server";
@@ -11,6 +12,8 @@ export interface Services {
   env: Env;
   store: ContentStore;
   cache: ContentCache;
+  /** Rendered pages for anonymous visitors (see page-cache.server.ts). */
+  pageCache: PageCache;
   squidexAuth: SquidexAuth;
   logger: Logger;
   close(): Promise<void>;
@@ -27,11 +30,15 @@ export async function createServices(env: Env, logger: Logger): Promise<Services
     if (seeded) logger.info(seeded, "demo content created");
   }
   const cache = new ContentCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
-  store.onChange(() => cache.clear());
+  const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
+  store.onChange(() => {
+    cache.clear();
+    pageCache.clear();
+  });
   const squidexAuth = await SquidexAuth.create(store, {
     appName: env.SQUIDEX_APP_NAME,
     clientSecret: env.SQUIDEX_CLIENT_SECRET,
     dataDir: env.DATA_DIR,
   });
-  return { env, store, cache, squidexAuth, logger, close: () => store.close() };
+  return { env, store, cache, pageCache, squidexAuth, logger, close: () => store.close() };
 }

@@ -11,7 +11,7 @@ import { parseConsent } from "../app/consent/consent";
 import { parseEnv, type Env } from "../app/env.server";
 import { logger } from "../app/lib/logger.server";
 import { createServices, type Services } from "../app/services.server";
-import { criticalPaths, PageCache } from "../app/site/page-cache.server";
+import { criticalPaths } from "../app/site/page-cache.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -115,8 +115,7 @@ export async function createApp(opts: AppOptions = {}) {
   }
 
   // Anonymous page views are served from the page cache; any content change empties it.
-  const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
-  services.store.onChange(() => pageCache.clear());
+  const { pageCache } = services;
   if (!dev) app.use(pageCache.middleware());
 
   const getBuild = opts.vite

@@ -51,6 +51,20 @@ describe("public site over HTTP", () => {
     expect(await after.text()).toContain("<title>Neuer Titel über uns</title>");
   });
 
+  it("empties the caches from /manage/flushcache (empty layout, POST, at most every 10 s)", async () => {
+    await (await fetch(`${server.url}/impressum`)).text();
+    expect((await fetch(`${server.url}/impressum`)).headers.get("x-page-cache")).toBe("hit");
+    const page = await fetch(`${server.url}/manage/flushcache`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).not.toContain('id="consent"');
+    const flush = await fetch(`${server.url}/manage/flushcache`, { method: "POST", body: new URLSearchParams() });
+    expect(await flush.text()).toContain('data-flushed="true"');
+    expect((await fetch(`${server.url}/impressum`)).headers.get("x-page-cache")).toBe("miss");
+    const again = await fetch(`${server.url}/manage/flushcache`, { method: "POST", body: new URLSearchParams() });
+    expect(await again.text()).toContain('data-flushed="false"');
+  });
+
   it("lists free appointments on profiles and in the directory in the booking variant", async () => {
     const html = await (await fetch(`${server.url}/practitioners/juergen-weiss`)).text();
     expect(html).toContain("data-appointments");
