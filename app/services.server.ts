@@ -1,5 +1,6 @@
 import { AssetStore } from "./content/assets";
 import { ContentCache } from "./content/cache";
+import { startChangeFeed } from "./content/change-feed";
 import { openDatabase } from "./content/db";
 import { SquidexAuth } from "./content/squidex-auth";
 import { PageCache } from "./site/page-cache.server";
@@ -40,5 +41,17 @@ export async function createServices(env: Env, logger: Logger): Promise<Services
     clientSecret: env.SQUIDEX_CLIENT_SECRET,
     dataDir: env.DATA_DIR,
   });
-  return { env, store, cache, pageCache, squidexAuth, logger, close: () => store.close() };
+  const feed = env.DATABASE_URL ? await startChangeFeed(store, env.DATABASE_URL, logger) : null;
+  return {
+    env,
+    store,
+    cache,
+    pageCache,
+    squidexAuth,
+    logger,
+    close: async () => {
+      await feed?.close();
+      await store.close();
+    },
+  };
 }

@@ -24,6 +24,8 @@ export interface ContentChange {
   kind: "schema" | "content" | "asset";
   schemaName?: string;
   id: string;
+  /** Reported by another app node (see change-feed.ts), not made here. */
+  remote?: boolean;
 }
 
 export const LANGUAGES = ["de", "en"] as const;
@@ -75,9 +77,10 @@ export class ContentStore {
     this.events.emit("change", change);
   }
 
-  /** Drops what this node remembers; used when another node reports a change. */
-  invalidate() {
+  /** Another node changed content: forget what this node remembers and tell the local listeners. */
+  applyRemoteChange(change: ContentChange) {
     this.schemaCache = null;
+    this.events.emit("change", { ...change, remote: true });
   }
 
   // ---- schemas -------------------------------------------------------------------------------

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import pg from "pg";
+import type { Logger } from "~/lib/logger.server";
+import type { ContentChange, ContentStore } from "./store";
+
+const CHANNEL = "praxisnetz_content_changes";
+
+/**
+ * Tells the other app nodes on the same PostgreSQL database about content changes (LISTEN/NOTIFY),
+ * so every node empties its caches at once, not when their entries expire. A lost connection is
+ * re-opened with backoff; meanwhile the caches' TTL still bounds how stale a node can be.
+ */
+export async function startChangeFeed(store: ContentStore, databaseUrl: string, logger: Logger): Promise<{ close(): Promise<void> }> {
+  const node = randomUUID();
+  let client: pg.Client | null = null;
+  let closed = false;
+  let delay = 500;
+
+  const retry = (reason: string, error?: unknown) => {
+    if (closed) return;
+    logger.warn({ err: error, retryMs: delay }, `change feed ${reason}; reconnecting`);
+    setTimeout(() => void connect(), delay).unref();
+    delay = Math.min(delay * 2, 30_000);
+  };
+
+  const connect = async () => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString: databaseUrl });
+    let live = false;
+    next.on("error", () => {});
+    next.on("end", () => {
+      if (live) retry("disconnected");
+      live = false;
+    });
+    next.on("notification", (message) => {
+      try {
+        const { from, change } = JSON.parse(message.payload ?? "{}") as { from: string; change: ContentChange };
+        if (from !== node) store.applyRemoteChange(change);
+      } catch (error) {
+        logger.warn({ err: error }, "change feed: unreadable notification");
+      }
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+      live = true;
+      client = next;
+      delay = 500;
+      // Whatever changed while we were away: start clean.
+      store.applyRemoteChange({ kind: "content", id: "*" });
+    } catch (error) {
+      await next.end().catch(() => {});
+      retry("cannot listen", error);
+    }
+  };
+
+  const unsubscribe = store.onChange((change) => {
+    if (change.remote) return;
+    void sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ from: node, change })})`.execute(store.db).catch((error) => logger.warn({ err: error }, "change feed: notify failed"));
+  });
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      unsubscribe();
+      await client?.end().catch(() => {});
+    },
+  };
+}
