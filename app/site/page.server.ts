@@ -7,6 +7,7 @@ import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
 import { filterPractitioners, nextFreeSlots, paginate, parseDirectoryQuery } from "~/practitioners/directory";
 import { loadAppointments, loadPractitioners } from "~/practitioners/practitioners.server";
+import { markdownToSafeHtml, sanitizeRichText } from "./rich-text.server";
 import { findPageBySlug, loadSite } from "./site.server";
 
 export interface ContentPage {
@@ -17,6 +18,14 @@ export interface ContentPage {
   blocks: Block[];
   themeClass: string;
   background: string | null;
+}
+
+/** Rich text leaves the server sanitised, whether it was written as HTML or Markdown. */
+function safeBlock(block: Block): Block {
+  if (block.schemaId !== "block-richtext") return block;
+  const { html, markdown, ...rest } = block;
+  const safe = typeof html === "string" && html.trim() ? sanitizeRichText(html) : typeof markdown === "string" ? markdownToSafeHtml(markdown) : "";
+  return { ...rest, html: safe };
 }
 
 /** A page path a slug can have: lower-case words, digits and hyphens, separated by slashes. */
@@ -53,11 +62,13 @@ export async function loadContentPage(request: Request, context: AppLoadContext)
     themesettings?: string[];
     backgroundColor?: string[];
   };
-  const blocks = (d.blocks ?? []).filter((b) => {
-    if (b.schemaId in BLOCK_COMPONENTS) return true;
-    context.services.logger.error({ schemaId: b.schemaId, page: summary.id, requestId: context.requestId }, "The variant does not exist");
-    return false;
-  });
+  const blocks = (d.blocks ?? [])
+    .filter((b) => {
+      if (b.schemaId in BLOCK_COMPONENTS) return true;
+      context.services.logger.error({ schemaId: b.schemaId, page: summary.id, requestId: context.requestId }, "The variant does not exist");
+      return false;
+    })
+    .map(safeBlock);
   const theme = d.themesettings?.[0];
   const page: ContentPage = {
     id: item.id,

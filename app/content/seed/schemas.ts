@@ -95,13 +95,18 @@ const blockHero = schema("block-hero", "Component", "Hero", "Großer Einstieg mi
   field("ctaLink", "String", "Button-Link", { defaultValue: "", tags: ["link"], hints: "Interner Pfad oder https-Adresse." }),
 ]);
 
-const blockRichtext = schema("block-richtext", "Component", "Fließtext", "Formatierter Text (HTML).", [
+const blockRichtext = schema("block-richtext", "Component", "Fließtext", "Formatierter Text (HTML oder Markdown).", [
   field("html", "String", "Inhalt", {
     editor: "Html",
     contentType: "Html",
-    isRequired: true,
     defaultValue: "<p>Neuer Text</p>",
-    hints: "Erlaubt: p, h2, h3, ul, ol, li, a, strong, em.",
+    hints: "Erlaubt: p, h2, h3, ul, ol, li, a, strong, em. Wird beim Anzeigen bereinigt.",
+  }),
+  field("markdown", "String", "Inhalt (Markdown)", {
+    editor: "Markdown",
+    contentType: "Markdown",
+    defaultValue: "",
+    hints: "Wird statt des HTML-Inhalts verwendet, wenn dieser leer ist.",
   }),
 ]);
 
