@@ -26,7 +26,7 @@ await once(server, "listening");
 const address = server.address();
 const port = typeof address === "object" && address ? address.port : env.PORT;
 logger.info({ port, bootMs, dataDir: env.DATA_DIR }, "Praxisnetz listening");
-if (started.warm) void started.warm(`http://127.0.0.1:${port}`).catch((error) => logger.warn({ err: error }, "warming the page cache failed"));
+if (started.warm) void started.warm(port).catch((error) => logger.warn({ err: error }, "warming the page cache failed"));
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, then close the database.
 let stopping = false;

@@ -8,5 +8,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   // The server bundle's entry is our Express app, which mounts React Router's request handler.
   build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : undefined,
   ssr: { external: ["better-sqlite3", "sharp", "pg", "pino", "pino-http", "express", "compression", "helmet"] },
+  // MapLibre's worker is an ES module.
+  worker: { format: "es" },
   plugins: [tailwindcss(), reactRouter()],
 }));

@@ -45,3 +45,9 @@ export default function handleRequest(
     setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/** Errors in loaders, actions and rendering go to the structured log (not the console), once. */
+export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
+  if (request.signal.aborted) return;
+  context.services.logger.error({ err: error, requestId: context.requestId, url: new URL(request.url).pathname }, "request failed");
+}

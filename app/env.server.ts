@@ -15,6 +15,12 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL (leave it unset for the embedded SQLite store)")
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  PUBLIC_ORIGIN: z
+    .string()
+    .url("must be the site's public origin, like https://www.example.org")
+    .transform((v) => new URL(v).origin)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   SITE_NAME: z.string().min(1).default("praxisnetz"),
   SITE_VARIANT: z.enum(["directory", "booking"]).default("booking"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -130,11 +131,23 @@ export async function createApp(opts: AppOptions = {}) {
     }),
   );
 
-  /** Renders the critical pages (both languages) into the page cache, so first visitors get them fast. */
-  async function warm(baseUrl: string) {
+  /**
+   * Renders the critical pages (both languages) into the page cache, so first visitors get them
+   * fast. Asked for over loopback, but under the host visitors use: PUBLIC_ORIGIN's, or
+   * localhost:PORT for the demo.
+   */
+  async function warm(port: number) {
     const paths = await criticalPaths(services);
-    await Promise.all(paths.map((p) => fetch(`${baseUrl}${p}`).then((r) => r.arrayBuffer()).catch(() => undefined)));
-    logger.info({ pages: paths }, "critical pages cached");
+    const origin = new URL(env.PUBLIC_ORIGIN ?? `http://localhost:${port}`);
+    const host = origin.host;
+    const get = (path: string) =>
+      new Promise<void>((resolve) => {
+        http
+          .get({ host: "127.0.0.1", port, path, headers: { host, "x-forwarded-proto": origin.protocol.slice(0, -1) } }, (res) => res.resume().on("end", () => resolve()))
+          .on("error", () => resolve());
+      });
+    await Promise.all(paths.map(get));
+    logger.info({ pages: paths, host }, "critical pages cached");
   }
 
   return { app, env, services, logger, pageCache, warm };

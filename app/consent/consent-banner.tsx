@@ -1,15 +1,16 @@
-import { useFetcher, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
 import { useSite } from "~/site/site-context";
 import { OPTIONAL_CATEGORIES } from "./consent";
 
 /**
  * The consent banner: shown until the visitor decides, and again from the footer link (#consent).
- * A plain form posting to /api/consent, so it works without JavaScript too; with it, no page reload.
+ * A plain form posting to /api/consent, also without JavaScript. It always reloads the page: the
+ * choice decides the page's Content-Security-Policy (the map's tile service), which only a new
+ * document can change.
  */
 export function ConsentBanner() {
   const { consent, t } = useSite();
   const location = useLocation();
-  const fetcher = useFetcher();
   const redirectTo = `${location.pathname}${location.search}`;
   return (
     <section
@@ -17,7 +18,7 @@ export function ConsentBanner() {
       aria-labelledby="consent-title"
       className={`${consent.decided ? "hidden target:block" : "block"} fixed inset-x-0 bottom-0 z-40 border-t border-black/20 bg-white p-4 shadow-2xl`}
     >
-      <fetcher.Form method="post" action="/api/consent" className="mx-auto flex max-w-4xl flex-col gap-3">
+      <Form method="post" action="/api/consent" reloadDocument className="mx-auto flex max-w-4xl flex-col gap-3">
         <h2 id="consent-title" className="text-lg font-semibold">
           {t.consentTitle}
         </h2>
@@ -47,7 +48,7 @@ export function ConsentBanner() {
             {t.consentSave}
           </button>
         </div>
-      </fetcher.Form>
+      </Form>
     </section>
   );
 }

@@ -1,5 +1,7 @@
 import "maplibre-gl/dist/maplibre-gl.css";
 import * as maplibregl from "maplibre-gl";
+// MapLibre's worker, bundled by Vite as its own file; without this it is looked for beside the library.
+import workerUrl from "maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useSite } from "~/site/site-context";
@@ -23,6 +25,7 @@ export default function MapView({ center, zoom, markers }: { center: { latitude:
 
   useEffect(() => {
     if (!container.current) return;
+    maplibregl.setWorkerUrl(workerUrl);
     let map: maplibregl.Map;
     try {
       map = new maplibregl.Map({ container: container.current, style: mapStyleUrl, center: [center.longitude, center.latitude], zoom, attributionControl: { compact: true } });
@@ -48,7 +51,8 @@ export default function MapView({ center, zoom, markers }: { center: { latitude:
 
   return (
     <div className="relative h-80 overflow-hidden rounded-lg bg-black/5">
-      <div ref={container} className="absolute inset-0" data-map />
+      {/* Inline position: MapLibre's stylesheet sets .maplibregl-map to position: relative. */}
+      <div ref={container} style={{ position: "absolute", inset: 0 }} data-map />
       {failed ? (
         <p role="status" className="absolute inset-x-4 bottom-4 rounded bg-white/95 p-3 text-sm shadow">
           {t.mapFailed}

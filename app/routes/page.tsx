@@ -5,7 +5,7 @@ import { originOf, seoMeta } from "~/site/seo";
 
 /** Home (`/`, `/en`, `/de`) and every content page, looked up by its slug in the URL's language. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return { ...(await loadContentPage(request, context)), origin: originOf(request) };
+  return { ...(await loadContentPage(request, context)), origin: originOf(request, context) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>

@@ -23,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const around = neighbours(all, practitioner.id)!;
   const appointments =
     context.services.env.SITE_VARIANT === "booking" ? (await loadAppointments(context)).filter((a) => a.practitioner === practitioner.id && !a.booked).slice(0, 8) : [];
-  const origin = originOf(request);
+  const origin = originOf(request, context);
   const alternates = { de: profilePath("de", slug), en: profilePath("en", slug) };
   return {
     practitioner,

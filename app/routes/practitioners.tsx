@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The same search in the other language: the switcher keeps the query.
   const alternates = { de: localizedPath("de", "/practitioners") + url.search, en: localizedPath("en", "/practitioners") + url.search };
   const canonical = localizedPath(language, "/practitioners");
-  return { language, result, facets: facetValues(all), alternates, canonical, origin: originOf(request) };
+  return { language, result, facets: facetValues(all), alternates, canonical, origin: originOf(request, context) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>

@@ -2,13 +2,14 @@ import type { Route } from "./+types/sitemap";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
 import { profilePath } from "~/practitioners/components";
 import { loadPractitioners } from "~/practitioners/practitioners.server";
+import { originOf } from "~/site/seo";
 import { loadSite } from "~/site/site.server";
 
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** Every public page in both languages, each with its hreflang alternates; practitioners included. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const origin = new URL(request.url).origin;
+  const origin = originOf(request, context);
   const site = await loadSite(context);
   const practitioners = await loadPractitioners(context, "de");
   const entries: Array<Record<Language, string>> = [
@@ -19,7 +20,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     { de: localizedPath("de", "/practitioners"), en: localizedPath("en", "/practitioners") },
     ...practitioners.map((p) => ({ de: profilePath("de", p.slug), en: profilePath("en", p.slug) })),
   ];
-  const urls = entries.flatMap((alt) =>
+  // One <url> per address, even if content and a route ever claim the same one.
+  const seen = new Set<string>();
+  const unique = entries.filter((alt) => LANGUAGES.every((l) => !seen.has(alt[l])) && (LANGUAGES.forEach((l) => seen.add(alt[l])), true));
+  const urls = unique.flatMap((alt) =>
     LANGUAGES.map(
       (lang) =>
         `  <url>\n    <loc>${escape(origin + alt[lang])}</loc>\n${LANGUAGES.map((l) => `    <xhtml:link rel="alternate" hreflang="${l}" href="${escape(origin + alt[l])}"/>`).join("\n")}\n  </url>`,

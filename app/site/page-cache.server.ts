@@ -11,7 +11,7 @@ import type { Services } from "~/services.server";
  * page is paid once per change, not once per view. Each entry stores the body with the CSP nonce
  * taken out; every hit gets the nonce of its own response put back in.
  *
- * Keyed by URL and consent choice (the only visitor state a public page depends on). Requests with
+ * Keyed by host, URL and consent choice (the only visitor state a public page depends on). Requests with
  * any other cookie or an Authorization header, non-GET requests and answers that set a cookie or
  * are not 200 are never cached.
  */
@@ -51,7 +51,9 @@ export class PageCache {
       if (name === CONSENT_COOKIE) consent = value;
       else return null;
     }
-    return `${req.originalUrl}\u0000${consent}`;
+    // Pages hold absolute URLs made from the Host they were asked for: one entry per host, so a
+    // request with a forged Host can never reach other visitors.
+    return `${req.protocol}://${req.headers.host ?? ""}${req.originalUrl}\u0000${consent}`;
   }
 
   middleware() {

@@ -5,11 +5,11 @@ import { originOf } from "./seo";
 
 /** Routes that exist already and get their forms with later work: a titled page, not indexed. */
 export function placeholderLoader(titleKey: keyof Messages) {
-  return ({ request }: LoaderFunctionArgs) => {
+  return ({ request, context }: LoaderFunctionArgs) => {
     const url = new URL(request.url);
     const { language, path } = splitLanguage(url.pathname);
     const alternates = { de: localizedPath("de", path), en: localizedPath("en", path) } as Record<Language, string>;
-    return { language, title: messages(language)[titleKey] as string, alternates, canonical: alternates[language], origin: originOf(request) };
+    return { language, title: messages(language)[titleKey] as string, alternates, canonical: alternates[language], origin: originOf(request, context) };
   };
 }
 

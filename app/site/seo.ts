@@ -1,4 +1,4 @@
-import type { MetaDescriptor } from "react-router";
+import type { AppLoadContext, MetaDescriptor } from "react-router";
 import { LANGUAGES, type Language } from "~/i18n/languages";
 
 export interface SeoInput {
@@ -25,4 +25,8 @@ export function seoMeta(s: SeoInput): MetaDescriptor[] {
   ];
 }
 
-export const originOf = (request: Request) => new URL(request.url).origin;
+/**
+ * The origin absolute URLs (canonical, hreflang, sitemap) are built from: PUBLIC_ORIGIN when set,
+ * otherwise the origin the request came to.
+ */
+export const originOf = (request: Request, context: AppLoadContext) => context.services.env.PUBLIC_ORIGIN ?? new URL(request.url).origin;

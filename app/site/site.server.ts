@@ -43,6 +43,9 @@ export interface SiteData {
 type Flat = FlatItem<Record<string, unknown>>;
 type PageData = { title?: string; seo?: { slug?: string; seotitle?: string; description?: string }; navigation?: string; navigationOrder?: number; critical?: boolean };
 
+/** First path segments that belong to routes, so a page with such a slug could never be reached. */
+const RESERVED_FIRST_SEGMENTS = new Set(["practitioners", "login", "newsletter", "present", "manage", "api", "theme", "assets", "en", "de", "__test"]);
+
 export const DEFAULT_SETTINGS: GlobalSettings = {
   siteName: "Praxisnetz",
   tagline: "",
@@ -98,6 +101,12 @@ async function buildSite(context: AppLoadContext): Promise<SiteData> {
       critical: de.critical === true,
     };
   });
+  for (const page of pages) {
+    for (const lang of LANGUAGES) {
+      if (RESERVED_FIRST_SEGMENTS.has(page.slug[lang].split("/")[0]!))
+        context.services.logger.warn({ page: page.id, language: lang, slug: page.slug[lang] }, "page slug is shadowed by a route and cannot be reached");
+    }
+  }
   const settingsFor = (items: Flat[]): GlobalSettings => {
     const d = (items[0]?.data ?? {}) as Partial<GlobalSettings>;
     return {

@@ -73,6 +73,34 @@ describe("public site over HTTP", () => {
   });
 });
 
+describe("server errors", () => {
+  it("answer 500 with the generic page and go to the structured log with the request id", async () => {
+    const server = await startServer({ env: { TEST_ROUTES: "true" } });
+    try {
+      const res = await fetch(`${server.url}/__test/error`);
+      expect(res.status).toBe(500);
+      const html = await res.text();
+      expect(html).toContain("Interner Serverfehler");
+      expect(html).not.toContain("Deliberate failure");
+      const requestId = res.headers.get("x-request-id")!;
+      await expect.poll(() => server.output()).toContain('"msg":"request failed"');
+      const line = server.output().split("\n").find((l) => l.includes('"msg":"request failed"'))!;
+      expect(JSON.parse(line)).toMatchObject({ level: 50, requestId, url: "/__test/error", err: { message: "Deliberate failure for the error page test" } });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("keep the test route closed unless TEST_ROUTES=true", async () => {
+    const server = await startServer();
+    try {
+      expect((await fetch(`${server.url}/__test/error`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("directory variant", () => {
   it("lists no appointments", async () => {
     const server = await startServer({ env: { SITE_VARIANT: "directory" } });

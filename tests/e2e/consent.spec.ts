@@ -2,6 +2,7 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { noScriptContext, originOf, recordForeignRequests } from "./helpers";
 
 const banner = (page: Page) => page.locator("section#consent");
+const OPTIONAL = ["Funktional (z. B. Karten)", "Statistik", "Marketing", "Nicht klassifiziert"];
 
 async function consentCookie(context: BrowserContext, baseURL: string | undefined) {
   const cookie = (await context.cookies(baseURL)).find((c) => c.name === "pn_consent");
@@ -11,16 +12,14 @@ async function consentCookie(context: BrowserContext, baseURL: string | undefine
 test("before consent, nothing is requested from anywhere but the site", async ({ page, baseURL }) => {
   const origin = originOf(baseURL);
   const foreign = recordForeignRequests(page, origin);
-  for (const path of ["/", "/ueber-uns", "/ratgeber/rueckenschmerzen", "/practitioners", "/practitioners/juergen-weiss", "/en/about-us"]) {
-    await test.step(path, async () => {
-      const response = await page.goto(path);
-      expect(response?.status()).toBe(200);
-      await expect(banner(page)).toBeVisible();
-      await page.waitForLoadState("networkidle");
-      // Hovering links prefetches: still only our own origin.
-      await page.getByRole("navigation", { name: /Hauptnavigation|Main navigation/ }).getByRole("link").first().hover();
-      await page.waitForLoadState("networkidle");
-    });
+  for (const path of ["/", "/ueber-uns", "/practitioners", "/practitioners/juergen-weiss", "/en/guide/back-pain"]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    await expect(banner(page), path).toBeVisible();
+    await expect(page.locator("[data-map]"), path).toHaveCount(0);
+    // Hovering a menu link prefetches the next page: still only our own origin.
+    await page.getByRole("navigation", { name: /Hauptnavigation|Main navigation/ }).getByRole("link").first().hover();
+    await page.waitForLoadState("networkidle");
   }
   expect(foreign).toEqual([]);
   expect(await consentCookie(page.context(), baseURL)).toBeUndefined();
@@ -48,7 +47,7 @@ test("'Nur notwendige' hides the banner, stores necessary only, and it stays hid
   await expect(page.locator("[data-map-placeholder]")).toBeVisible();
 });
 
-test("the footer link 'Cookie-Einstellungen' shows the banner again", async ({ page, baseURL }) => {
+test("the footer link 'Cookie-Einstellungen' shows the banner again, with the current choice", async ({ page, baseURL }) => {
   await page.goto("/ueber-uns");
   await banner(page).getByRole("button", { name: "Nur notwendige" }).click();
   await expect(banner(page)).toBeHidden();
@@ -57,10 +56,7 @@ test("the footer link 'Cookie-Einstellungen' shows the banner again", async ({ p
   await expect(link).toHaveAttribute("href", "#consent");
   await link.click();
   await expect(banner(page)).toBeVisible();
-  // The choice so far is shown: nothing optional ticked.
-  for (const name of ["Funktional (z. B. Karten)", "Statistik", "Marketing", "Nicht klassifiziert"]) {
-    await expect(banner(page).getByRole("checkbox", { name })).not.toBeChecked();
-  }
+  for (const name of OPTIONAL) await expect(banner(page).getByRole("checkbox", { name })).not.toBeChecked();
   await expect(banner(page).getByRole("checkbox", { name: "Notwendig" })).toBeChecked();
   await expect(banner(page).getByRole("checkbox", { name: "Notwendig" })).toBeDisabled();
 
@@ -68,6 +64,21 @@ test("the footer link 'Cookie-Einstellungen' shows the banner again", async ({ p
   await banner(page).getByRole("checkbox", { name: "Statistik" }).check();
   await banner(page).getByRole("button", { name: "Auswahl speichern" }).click();
   await expect.poll(() => consentCookie(page.context(), baseURL)).toBe("statistic");
+  await page.goto("/practitioners");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Behandelnde");
+  await expect(banner(page)).toBeHidden();
+});
+
+// The reopened banner is shown by the :target of "#consent"; saving must close it again (a client-side
+// navigation would keep :target, so the form reloads the document).
+test("saving from the reopened banner closes it", async ({ page }) => {
+  await page.goto("/ueber-uns");
+  await banner(page).getByRole("button", { name: "Nur notwendige" }).click();
+  await expect(banner(page)).toBeHidden();
+  await page.getByRole("contentinfo").getByRole("link", { name: "Cookie-Einstellungen" }).click();
+  await expect(banner(page)).toBeVisible();
+  await banner(page).getByRole("button", { name: "Auswahl speichern" }).click();
+  await expect(page).toHaveURL(/\/ueber-uns$/);
   await expect(banner(page)).toBeHidden();
 });
 
@@ -82,12 +93,23 @@ test("'Alle akzeptieren' grants every category", async ({ page, baseURL }) => {
   expect(cookie.sameSite).toBe("Lax");
   expect(cookie.expires).toBeGreaterThan(Date.now() / 1000 + 300 * 24 * 3600);
 
-  // The banner, reopened, shows everything ticked.
-  await page.goto("/#consent");
+  // On the next page load the banner stays closed and, reopened, shows everything ticked.
+  await page.reload();
+  await expect(banner(page)).toBeHidden();
+  await page.getByRole("contentinfo").getByRole("link", { name: "Cookie-Einstellungen" }).click();
   await expect(banner(page)).toBeVisible();
-  for (const name of ["Funktional (z. B. Karten)", "Statistik", "Marketing", "Nicht klassifiziert"]) {
-    await expect(banner(page).getByRole("checkbox", { name })).toBeChecked();
-  }
+  for (const name of OPTIONAL) await expect(banner(page).getByRole("checkbox", { name })).toBeChecked();
+});
+
+// Reopening the banner must show what was granted; otherwise "Auswahl speichern" would quietly
+// withdraw the consent just given.
+test("after 'Alle akzeptieren', the reopened banner shows every category ticked (no reload)", async ({ page }) => {
+  await page.goto("/");
+  await banner(page).getByRole("button", { name: "Alle akzeptieren" }).click();
+  await expect(banner(page)).toBeHidden();
+  await page.getByRole("contentinfo").getByRole("link", { name: "Cookie-Einstellungen" }).click();
+  await expect(banner(page)).toBeVisible();
+  for (const name of OPTIONAL) await expect(banner(page).getByRole("checkbox", { name })).toBeChecked();
 });
 
 test("the banner works without JavaScript: form post, then back to the same page", async ({ browser, baseURL }) => {

@@ -8,8 +8,19 @@ const languageSelect = (page: Page) => page.getByRole("search").getByRole("combo
 const countrySelect = (page: Page) => page.getByRole("search").getByRole("combobox", { name: /^(Land|Country)\b/ });
 const submit = (page: Page) => page.getByRole("search").getByRole("button", { name: "Filtern" });
 
+const cards = (page: Page) => page.locator("[data-results] [data-practitioner]");
+
 /** The visible text of each result card. */
-const cardTexts = (page: Page) => page.locator("[data-results] [data-practitioner]").allInnerTexts();
+const cardTexts = (page: Page) => cards(page).allInnerTexts();
+
+/**
+ * Waits until every result card matches: with JavaScript the new results render a moment after
+ * the URL changes, so this is what tells that the search has been applied.
+ */
+async function expectEveryCard(page: Page, pattern: RegExp | string) {
+  await expect(cards(page).first()).toBeVisible();
+  await expect(cards(page).filter({ hasNotText: pattern })).toHaveCount(0);
+}
 
 async function search(page: Page, q: string) {
   await searchBox(page).fill(q);
@@ -33,6 +44,7 @@ test("searching by name narrows the results, with ß and with ss", async ({ page
   for (const q of ["weiß", "weiss", "WEISS"]) {
     await test.step(q, async () => {
       await search(page, q);
+      await expectEveryCard(page, /wei(ß|ss)/i);
       const n = await resultCount(page);
       expect(n).toBeLessThan(total);
       expect(await shownSlugs(page)).toEqual(expect.arrayContaining(["juergen-weiss", "nadine-weissgerber"]));
@@ -46,6 +58,7 @@ test("searching by city narrows the results: Köln", async ({ page }) => {
   await page.goto("/practitioners");
   const total = await resultCount(page);
   await search(page, "Köln");
+  await expectEveryCard(page, "Köln");
   const n = await resultCount(page);
   expect(n).toBeGreaterThan(0);
   expect(n).toBeLessThan(total);
@@ -87,6 +100,7 @@ test("filtering by language: TR", async ({ page }) => {
   await languageSelect(page).selectOption({ label: "TR" });
   await submit(page).click();
   await expect(page).toHaveURL(/[?&]language=tr\b/);
+  await expectEveryCard(page, /Sprachen: .*\bTR\b/);
   const n = await resultCount(page);
   expect(n).toBeGreaterThan(1);
   expect(n).toBeLessThan(total);
@@ -131,6 +145,7 @@ test("paging: to page 2 and back", async ({ page }) => {
   await page.getByRole("navigation", { name: `Seite 2 von ${pages}` }).getByRole("link", { name: "Zurück", exact: true }).click();
   await expect(page).toHaveURL(/\/practitioners$/);
   await expect(page.getByText(`Seite 1 von ${pages}`, { exact: true })).toBeVisible();
+  await expect(cards(page).first()).toHaveAttribute("data-practitioner", firstPage[0]!);
   expect(await shownSlugs(page)).toEqual(firstPage);
 });
 
@@ -141,6 +156,7 @@ test("paging keeps the filters", async ({ page }) => {
   await page.getByRole("link", { name: "Weiter", exact: true }).click();
   await expect(page).toHaveURL(/language=en/);
   await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByText(/^Seite 2 von \d+$/)).toBeVisible();
   expect(await resultCount(page)).toBe(n);
   for (const text of await cardTexts(page)) expect(text).toMatch(/\bEN\b/);
 });
@@ -148,8 +164,8 @@ test("paging keeps the filters", async ({ page }) => {
 test("nonsense finds nothing and says so", async ({ page }) => {
   await page.goto("/practitioners");
   await search(page, "xqzzy nonsense");
-  expect(await resultCount(page)).toBe(0);
   await expect(page.getByText("Keine Behandelnden gefunden. Ändern Sie die Suche oder die Filter.")).toBeVisible();
+  expect(await resultCount(page)).toBe(0);
   await expect(page.locator("[data-results]")).toHaveCount(0);
 
   await page.goto("/en/practitioners?q=xqzzy");
@@ -166,15 +182,14 @@ test("the map waits for consent; once granted it fails offline and the list stay
   await expect(page.locator("[data-map]")).toHaveCount(0);
 
   await placeholder.getByRole("button", { name: "Karte anzeigen" }).click();
-  await expect(page.locator("[data-map]")).toBeVisible();
+  await expect(page.locator("[data-map]")).toHaveCount(1);
   await expect(placeholder).toHaveCount(0);
-  const cookies = await page.context().cookies(baseURL);
-  expect(decodeURIComponent(cookies.find((c) => c.name === "pn_consent")?.value ?? "").split(",")).toContain("functional");
+  expect(await functionalConsent(page, baseURL)).toBe(true);
 
-  // No internet here: MapLibre cannot load its style. If it reports the failure, the page says so.
+  // No internet here: the map cannot load. If MapLibre reports that, the page says so.
   await expect(page.getByRole("status").filter({ hasText: "Die Karte konnte nicht geladen werden" }))
     .toBeVisible({ timeout: 10_000 })
-    .catch(() => test.info().annotations.push({ type: "note", description: "MapLibre did not report the tile failure" }));
+    .catch(() => test.info().annotations.push({ type: "note", description: "MapLibre did not report the failure" }));
 
   // Whatever the map does, the list is intact and its links work.
   expect(await resultCount(page)).toBe(total);
@@ -183,4 +198,53 @@ test("the map waits for consent; once granted it fails offline and the list stay
   await page.locator(`[data-practitioner="${slug}"]`).getByRole("link").click();
   await expect(page).toHaveURL(new RegExp(`/practitioners/${slug}$`));
   await expect(page.locator("[data-profile]")).toHaveAttribute("data-profile", slug);
+});
+
+async function functionalConsent(page: Page, baseURL: string | undefined) {
+  const cookie = (await page.context().cookies(baseURL)).find((c) => c.name === "pn_consent");
+  return decodeURIComponent(cookie?.value ?? "").split(",").includes("functional");
+}
+
+/** Functional consent given on an earlier visit: the cookie is there before the page loads. */
+async function withMapConsent(page: Page, baseURL: string | undefined) {
+  await page.context().addCookies([{ name: "pn_consent", value: "functional", url: baseURL! }]);
+}
+
+test("with consent, the map fills its frame", async ({ page, baseURL }) => {
+  await withMapConsent(page, baseURL);
+  await page.goto("/practitioners");
+  const map = page.locator("[data-map]");
+  await expect(map).toBeVisible();
+  const box = (await map.boundingBox())!;
+  expect(box.height).toBeGreaterThan(200);
+  expect(box.width).toBeGreaterThan(200);
+});
+
+test("after clicking 'Karte anzeigen' the map really asks the tile service (not blocked by CSP)", async ({ page, baseURL }) => {
+  const origin = new URL(baseURL!).origin;
+  const blocked: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
+  });
+  await page.goto("/practitioners");
+  const tileRequest = page.waitForRequest((r) => !r.url().startsWith("data:") && !r.url().startsWith("blob:") && new URL(r.url()).origin !== origin, { timeout: 8_000 });
+  await page.locator("[data-map-placeholder]").getByRole("button", { name: "Karte anzeigen" }).click();
+  await tileRequest;
+  expect(blocked).toEqual([]);
+});
+
+test("with consent, every script and asset the map needs from the site is there", async ({ page, baseURL }) => {
+  const origin = new URL(baseURL!).origin;
+  const missing: string[] = [];
+  page.on("response", (r) => {
+    if (new URL(r.url()).origin === origin && r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
+  });
+  page.on("requestfailed", (r) => {
+    if (new URL(r.url()).origin === origin) missing.push(`${r.failure()?.errorText} ${r.url()}`);
+  });
+  await withMapConsent(page, baseURL);
+  await page.goto("/practitioners");
+  await expect(page.locator("[data-map]")).toHaveCount(1);
+  await page.waitForLoadState("networkidle");
+  expect(missing).toEqual([]);
 });

@@ -7,15 +7,14 @@ test("the switcher goes from /ueber-uns to /en/about-us and back, and <html lang
   await expect(page.getByRole("navigation", { name: "Sprache wählen" }).locator('[aria-current="true"]')).toHaveText("DE");
 
   await switcherLink(page, "en").click();
-  await expect(page).toHaveURL(/\/en\/about-us$/);
+  await expect(page).toHaveURL((url) => url.pathname === "/en/about-us");
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await expect(page).toHaveTitle("About us – Praxisnetz");
   await expect(page.getByRole("heading", { name: "Who we are" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Choose language" }).locator('[aria-current="true"]')).toHaveText("EN");
 
   await switcherLink(page, "de").click();
-  await expect(page).toHaveURL(/\/ueber-uns$/);
-  expect(new URL(page.url()).pathname).toBe("/ueber-uns");
+  await expect(page).toHaveURL((url) => url.pathname === "/ueber-uns");
   await expect(page.locator("html")).toHaveAttribute("lang", "de");
   await expect(page).toHaveTitle("Über uns – Praxisnetz");
   await expect(page.getByRole("heading", { name: "Wer wir sind" })).toBeVisible();
@@ -48,18 +47,14 @@ test("every page has a canonical URL and absolute hreflang alternates for de and
   ];
   for (const c of cases) {
     await test.step(c.path, async () => {
-      const response = await page.goto(c.path);
+      const response = await page.goto(c.path, { waitUntil: "domcontentloaded" });
       expect(response?.status()).toBe(200);
       expect(await seoLinks(page)).toEqual({ canonical: origin + c.canonical, de: origin + c.de, en: origin + c.en });
     });
   }
 });
 
-// BUG: /behandelnde (German content page "Behandelnde") names /en/practitioners as its English
-// alternate, but /en/practitioners is the directory route, whose German alternate is /practitioners.
-// The English slug "practitioners" of that content page collides with the directory route, so the
-// hreflang pair is not reciprocal (and the English content page is unreachable).
-test.fixme("hreflang alternates are reciprocal: each alternate names the page back", async ({ page, baseURL }) => {
+test("hreflang alternates are reciprocal: each alternate names the page back", async ({ page, baseURL }) => {
   const origin = originOf(baseURL);
   for (const path of ["/", "/ueber-uns", "/ratgeber/rueckenschmerzen", "/behandelnde", "/practitioners", "/practitioners/juergen-weiss"]) {
     await page.goto(path);
@@ -92,15 +87,14 @@ test("the switcher on a profile page keeps the profile", async ({ page }) => {
   await page.goto("/practitioners/kaethe-suessmann");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Käthe Süßmann");
   await switcherLink(page, "en").click();
-  await expect(page).toHaveURL(/\/en\/practitioners\/kaethe-suessmann$/);
+  await expect(page).toHaveURL((url) => url.pathname === "/en/practitioners/kaethe-suessmann");
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await expect(page.locator("[data-profile]")).toHaveAttribute("data-profile", "kaethe-suessmann");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Käthe Süßmann");
   await expect(page.getByText("Naturopathy", { exact: true })).toBeVisible();
 
   await switcherLink(page, "de").click();
-  await expect(page).toHaveURL(/\/practitioners\/kaethe-suessmann$/);
-  expect(new URL(page.url()).pathname).toBe("/practitioners/kaethe-suessmann");
+  await expect(page).toHaveURL((url) => url.pathname === "/practitioners/kaethe-suessmann");
   await expect(page.locator("html")).toHaveAttribute("lang", "de");
   await expect(page.getByText("Naturheilkunde", { exact: true })).toBeVisible();
 });

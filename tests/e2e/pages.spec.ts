@@ -47,7 +47,7 @@ test("document titles come from the pages' SEO fields", async ({ page }) => {
     ["/behandelnde", "Behandelnde finden – Praxisnetz"],
   ];
   for (const [path, title] of titles) {
-    await page.goto(path);
+    await page.goto(path, { waitUntil: "domcontentloaded" });
     await expect(page, path).toHaveTitle(title);
   }
   // Client-side navigation updates the title as well.

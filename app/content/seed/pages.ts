@@ -135,7 +135,7 @@ const home: PageSpec = {
       ),
       image: "asset-hero",
       ctaLabel: t("Behandelnde finden", "Find a practitioner"),
-      ctaLink: href("/behandelnde", "/en/practitioners"),
+      ctaLink: href("/behandelnde", "/en/find-a-practitioner"),
     }),
     columns([
       {
@@ -239,7 +239,7 @@ const about: PageSpec = {
     cta({
       heading: t("Lieber direkt suchen?", "Rather start searching?"),
       label: t("Zur Übersicht", "To the overview"),
-      link: href("/behandelnde", "/en/practitioners"),
+      link: href("/behandelnde", "/en/find-a-practitioner"),
     }),
   ],
 };
@@ -258,7 +258,7 @@ const practitioners: PageSpec = {
     },
     en: {
       seotitle: "Find practitioners – Praxisnetz",
-      slug: "practitioners",
+      slug: "find-a-practitioner",
       description: "Every practice in Praxisnetz: filter by town, speciality and language, view them on the map and compare profiles.",
     },
   },
@@ -626,7 +626,7 @@ const draftSummer: PageSpec = {
       ),
       image: "asset-hero",
       ctaLabel: t("Kurse ansehen", "See classes"),
-      ctaLink: href("/behandelnde", "/en/practitioners"),
+      ctaLink: href("/behandelnde", "/en/find-a-practitioner"),
     }),
     cta({
       heading: t("Platz sichern", "Save your place"),
