@@ -76,7 +76,7 @@ async function buildSite(context: AppLoadContext): Promise<SiteData> {
     fetchCollection(context, "core-global-settings", "de", "Error Fetching Global Settings"),
     fetchCollection(context, "core-global-settings", "en", "Error Fetching Global Settings"),
     fetchCollection(context, "core-theme-settings", "de", "Theme Settings"),
-    fetchCollection(context, "core-theme-colors", "de", "Theme Colors"),
+    fetchCollection(context, "core-theme-colors", "de", "Error Fetching Colors"),
     fetchCollection(context, "core-text-styles", "de", "TextStyles"),
     fetchCollection(context, "core-font-styles", "de", "Font Styles"),
     fetchCollection(context, "core-theme-icons", "de", "IconsPreview"),
@@ -121,13 +121,21 @@ async function buildSite(context: AppLoadContext): Promise<SiteData> {
   // The global settings name the site's default theme (first in the list); pages may pick another.
   const defaultThemeId = (settingsDe[0]?.data.defaultTheme as string[] | undefined)?.[0];
   const themes = [...themeSettings].sort((a, b) => Number(b.id === defaultThemeId) - Number(a.id === defaultThemeId)).map((t) => ({ id: t.id, ...(t.data as unknown as ThemeSettings & { name?: string }) }));
-  const theme = await buildTheme({
+  const input = {
     settings: themes[0] ?? null,
     themes,
     textStyles: textStyles.map((t) => t.data as { name: string; twclasses: string }),
     fontStyles: fontStyles.map((f) => f.data as { name: string }),
     icons: icons.map((i) => ({ id: i.id, ...(i.data as { name: string; svg: string; critical?: boolean; loading?: boolean }) })),
-  });
+  };
+  let theme: ThemeBundle;
+  try {
+    theme = await buildTheme(input);
+  } catch (error) {
+    // The colours and the CSS built from them failed: the default palette keeps the site readable.
+    context.services.logger.error({ err: error, requestId: context.requestId }, "Theme Colors");
+    theme = await buildTheme({ settings: null, textStyles: [], fontStyles: input.fontStyles, icons: input.icons });
+  }
   for (const warning of theme.warnings) context.services.logger.warn({ warning }, "theme");
   return {
     pages,

@@ -129,7 +129,7 @@ describe("content fetch failures", () => {
       const res = await fetch(`${server.url}/ueber-uns`);
       expect(res.status).toBe(200);
       expect(await res.text()).toContain("Über uns");
-      await expect.poll(() => server.output()).toContain('"msg":"Theme Colors"');
+      await expect.poll(() => server.output()).toContain('"msg":"Error Fetching Colors"');
       expect(server.output()).toContain('"msg":"Languages"');
     } finally {
       await server.stop();
