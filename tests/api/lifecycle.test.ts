@@ -1,10 +1,9 @@
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { postJson, startServer, tempDataDir } from "../support/server";
+import { withPgRole } from "../support/pg-role";
+import { postJson, squidexToken, startServer, tempDataDir } from "../support/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -71,83 +70,56 @@ describe("server lifecycle", () => {
 const pgUrl = process.env.TEST_DATABASE_URL;
 describe.skipIf(!pgUrl)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   it("serves the demo from PostgreSQL and answers /healthz 503 while the database is unreachable", async () => {
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    const role = `praxis_t_${Date.now()}`;
-    // A role of its own, whose default search_path ("$user") is a schema of the same name.
-    await admin.query(`create role ${role} login`);
-    await admin.query(`create schema ${role} authorization ${role}`);
-    const url = new URL(pgUrl!);
-    url.username = role;
-    url.password = "";
-    const server = await startServer({ env: { DATABASE_URL: url.toString() } });
-    try {
-      const health = await (await fetch(`${server.url}/healthz`)).json();
-      expect(health).toMatchObject({ status: "ok", dialect: "postgres" });
-      const pages = await postJson(`${server.url}/api/rest`, { url: "core-pages", language: "de" });
-      expect(pages.json.items.length).toBeGreaterThan(0);
+    await withPgRole("praxis_t", async ({ url, role, admin }) => {
+      const server = await startServer({ env: { DATABASE_URL: url } });
+      try {
+        const health = await (await fetch(`${server.url}/healthz`)).json();
+        expect(health).toMatchObject({ status: "ok", dialect: "postgres" });
+        const pages = await postJson(`${server.url}/api/rest`, { url: "core-pages", language: "de" });
+        expect(pages.json.items.length).toBeGreaterThan(0);
 
-      await admin.query(`alter role ${role} nologin`);
-      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where usename = $1`, [role]);
-      const down = await fetch(`${server.url}/healthz`);
-      expect(down.status).toBe(503);
-      expect(await down.json()).toMatchObject({ status: "error", database: "unreachable" });
+        await admin.query(`alter role ${role} nologin`);
+        await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where usename = $1`, [role]);
+        const down = await fetch(`${server.url}/healthz`);
+        expect(down.status).toBe(503);
+        expect(await down.json()).toMatchObject({ status: "error", database: "unreachable" });
 
-      await admin.query(`alter role ${role} login`);
-      const up = await fetch(`${server.url}/healthz`);
-      expect(up.status).toBe(200);
-    } catch (error) {
-      console.error(server.output().split("\n").slice(-45).join("\n"));
-      throw error;
-    } finally {
-      await server.stop();
-      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where usename = $1`, [role]);
-      await admin.query(`drop schema ${role} cascade`);
-      await admin.query(`drop role ${role}`);
-      await admin.end();
-    }
+        await admin.query(`alter role ${role} login`);
+        const up = await fetch(`${server.url}/healthz`);
+        expect(up.status).toBe(200);
+      } catch (error) {
+        console.error(server.output().split("\n").slice(-45).join("\n"));
+        throw error;
+      } finally {
+        await server.stop();
+      }
+    });
   });
 });
 
 describe.skipIf(!pgUrl)("two app nodes on one PostgreSQL database", () => {
   it("a change made through one node shows on the other at once (LISTEN/NOTIFY)", async () => {
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    const role = `praxis_n_${Date.now()}`;
-    await admin.query(`create role ${role} login`);
-    await admin.query(`create schema ${role} authorization ${role}`);
-    const url = new URL(pgUrl!);
-    url.username = role;
-    const env = { DATABASE_URL: url.toString(), CACHE_TTL_SECONDS: "3600" };
-    const a = await startServer({ env });
-    const b = await startServer({ env, dataDir: a.dataDir });
-    try {
-      const read = async () =>
-        (await postJson(`${b.url}/api/rest`, { url: "core-theme-colors", language: "de" })).json.items.find((c: { id: string }) => c.id === "color-ocker")
-          ?.data.hexcode;
-      expect(await read()).toBe("#D9A441");
-      // b now has the colours cached for an hour; change them through a.
-      const creds = JSON.parse(fs.readFileSync(path.join(a.dataDir, "squidex-client.json"), "utf8"));
-      const token = (await (
-        await fetch(`${a.url}/api/squidex/identity-server/connect/token`, {
-          method: "POST",
-          body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret }),
-        })
-      ).json()) as { access_token: string };
-      const patch = await fetch(`${a.url}/api/squidex/api/content/praxisnetz/core-theme-colors/color-ocker`, {
-        method: "PATCH",
-        headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
-        body: JSON.stringify({ hexcode: { iv: "#123456" } }),
-      });
-      expect(patch.status).toBe(200);
-      await expect.poll(read, { timeout: 3000 }).toBe("#123456");
-    } finally {
-      await b.stop();
-      await a.stop();
-      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where usename = $1`, [role]);
-      await admin.query(`drop schema ${role} cascade`);
-      await admin.query(`drop role ${role}`);
-      await admin.end();
-    }
+    await withPgRole("praxis_n", async ({ url }) => {
+      const env = { DATABASE_URL: url, CACHE_TTL_SECONDS: "3600" };
+      const a = await startServer({ env });
+      const b = await startServer({ env, dataDir: a.dataDir });
+      try {
+        const read = async () =>
+          (await postJson(`${b.url}/api/rest`, { url: "core-theme-colors", language: "de" })).json.items.find((c: { id: string }) => c.id === "color-ocker")
+            ?.data.hexcode;
+        expect(await read()).toBe("#D9A441");
+        // b now has the colours cached for an hour; change them through a.
+        const patch = await fetch(`${a.url}/api/squidex/api/content/praxisnetz/core-theme-colors/color-ocker`, {
+          method: "PATCH",
+          headers: { authorization: `Bearer ${await squidexToken(a)}`, "content-type": "application/json" },
+          body: JSON.stringify({ hexcode: { iv: "#123456" } }),
+        });
+        expect(patch.status).toBe(200);
+        await expect.poll(read, { timeout: 3000 }).toBe("#123456");
+      } finally {
+        await b.stop();
+        await a.stop();
+      }
+    });
   });
 });

@@ -1,8 +1,7 @@
-import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, tempDataDir, type RunningServer } from "../support/server";
+import { squidexToken, startServer, tempDataDir, type RunningServer } from "../support/server";
 
 /** Public site behaviour that is about HTTP rather than the browser: variants, caching, failures. */
 describe("public site over HTTP", () => {
@@ -35,14 +34,9 @@ describe("public site over HTTP", () => {
     expect(withSession.headers.get("x-page-cache")).toBeNull();
 
     // An edit through the Squidex API empties the cache: the next view shows the new title.
-    const creds = JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8"));
-    const token = await fetch(`${server.url}/api/squidex/identity-server/connect/token`, {
-      method: "POST",
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret }),
-    }).then((r) => r.json() as Promise<{ access_token: string }>);
     const patch = await fetch(`${server.url}/api/squidex/api/content/praxisnetz/core-pages/page-about`, {
       method: "PATCH",
-      headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json" },
       body: JSON.stringify({ seo: { de: { schemaId: "component-seo", slug: "ueber-uns", seotitle: "Neuer Titel über uns" } } }),
     });
     expect(patch.status).toBe(200);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { SquidexClient } from "@squidex/squidex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../support/server";
+import { squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
  * The embedded store's Squidex HTTP API, driven by the official Squidex SDK (a client we did not
@@ -13,14 +13,7 @@ let client: SquidexClient;
 let credentials: { clientId: string; clientSecret: string };
 const PNG_2x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP8z8DwnwEIGAEAEOkC/4Ab7ZUAAAAASUVORK5CYII=", "base64");
 
-async function token(): Promise<string> {
-  const res = await fetch(`${server.url}/api/squidex/identity-server/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: credentials.clientId, client_secret: credentials.clientSecret, scope: "squidex-api" }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+const token = () => squidexToken(server);
 
 beforeAll(async () => {
   server = await startServer();
@@ -181,12 +174,7 @@ describe("Squidex HTTP API", () => {
   it("refuses uploads over the size limit with 413", async () => {
     const small = await startServer({ env: { ASSET_MAX_BYTES: "1000", SEED_DEMO: "false" } });
     try {
-      const creds = JSON.parse(fs.readFileSync(path.join(small.dataDir, "squidex-client.json"), "utf8"));
-      const res = await fetch(`${small.url}/api/squidex/identity-server/connect/token`, {
-        method: "POST",
-        body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret }),
-      });
-      const t = ((await res.json()) as { access_token: string }).access_token;
+      const t = await squidexToken(small);
       const big = Buffer.concat([PNG_2x1, Buffer.alloc(5000)]);
       const form = new FormData();
       form.append("file", new Blob([big], { type: "image/png" }), "big.png");

@@ -85,3 +85,13 @@ export async function postJson(url: string, body: unknown, init: RequestInit = {
   }
   return { status: res.status, headers: res.headers, json: json as any, text };
 }
+
+/** A bearer token for the server's Squidex API, with the client credentials it wrote on first start. */
+export async function squidexToken(server: Pick<RunningServer, "url" | "dataDir">): Promise<string> {
+  const creds = JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
+  const res = await fetch(`${server.url}/api/squidex/identity-server/connect/token`, {
+    method: "POST",
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret, scope: "squidex-api" }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
