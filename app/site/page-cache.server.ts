@@ -61,13 +61,14 @@ export class PageCache {
       const key = this.keyOf(req);
       if (!key) return next();
       const nonce = String(res.locals.cspNonce ?? "");
+      // Pages differ by consent cookie: caches between us and the visitor must know that.
+      res.setHeader("Vary", "Cookie");
       const hit = this.lru.get(key);
       if (hit) {
         this.hits++;
         res.setHeader("X-Page-Cache", "hit");
         res.setHeader("ETag", hit.etag);
         res.setHeader("Cache-Control", "no-cache");
-        res.setHeader("Vary", "Cookie");
         if (req.headers["if-none-match"] === hit.etag) return void res.status(304).end();
         res.type(hit.type);
         return void res.send(hit.body.split(NONCE_SLOT).join(nonce));

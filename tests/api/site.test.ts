@@ -19,6 +19,8 @@ describe("public site over HTTP", () => {
     const second = await fetch(`${server.url}/ueber-uns`);
     const html2 = await second.text();
     expect(second.headers.get("x-page-cache")).toBe("hit");
+    expect(first.headers.get("vary")).toContain("Cookie");
+    expect(second.headers.get("vary")).toContain("Cookie");
     // Each response carries its own CSP nonce, also inside the cached HTML.
     const nonce = (res: Response) => res.headers.get("content-security-policy")!.match(/'nonce-([^']+)'/)![1]!;
     expect(nonce(first)).not.toBe(nonce(second));
