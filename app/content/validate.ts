@@ -1,4 +1,4 @@
-import type { ContentData, FieldProperties, NestedField, Schema, SchemaField } from "./types";
+import type { FieldProperties, NestedField, Schema, SchemaField } from "./types";
 
 /**
  * Validates content data against its schema, the way Squidex reports it: one `"path: message"` entry

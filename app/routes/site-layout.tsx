@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const settings = site.settings[language];
   const menu = (where: "header" | "footer") =>
     site.pages
-      .filter((p) => p.navigation === where)
+      .filter((p) => p.navigation === where && p.reachable[language])
       .sort((a, b) => a.navigationOrder - b.navigationOrder)
       .map((p) => ({ id: p.id, title: p.title[language], href: localizedPath(language, `/${p.slug[language]}`) }));
   const icons = Object.entries(site.theme.icons);

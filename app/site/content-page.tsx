@@ -1,7 +1,7 @@
 import { Blocks } from "~/blocks/registry";
 import type { PageBlockData } from "~/blocks/types";
 import { useTextStyle } from "./site-context";
-import type { ContentPage as Page } from "./page.server";
+import type { ContentPage as Page } from "./content-pages.server";
 
 /** A page built from blocks. The page title is the h1 unless a hero opens the page with its own. */
 export function ContentPage({ page, blockData }: { page: Page; blockData: PageBlockData }) {

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { CONSENT_COOKIE } from "~/consent/consent";
-import { restItems } from "~/content/public-api";
-import { LANGUAGES, localizedPath } from "~/i18n/languages";
+import { LANGUAGES } from "~/i18n/languages";
 import type { Services } from "~/services.server";
+import { loadSite, pagePath } from "./site.server";
 
 /**
  * Rendered responses for anonymous visitors, reused until content changes: the rendering cost of a
@@ -101,17 +101,8 @@ export class PageCache {
   }
 }
 
-/** The URLs of pages marked critical, in every language. */
+/** The URLs of pages marked critical, in every language (from the same site data pages render from). */
 export async function criticalPaths(services: Services): Promise<string[]> {
-  const ctx = { store: services.store, cache: services.cache, siteName: services.env.SITE_NAME, isEditor: false };
-  const paths: string[] = [];
-  for (const language of LANGUAGES) {
-    const { items } = await restItems({ url: "core-pages", language }, ctx);
-    for (const page of items) {
-      const d = page.data as { critical?: boolean; seo?: { slug?: string } };
-      if (d.critical !== true || !d.seo?.slug) continue;
-      paths.push(localizedPath(language, d.seo.slug === "home" ? "/" : `/${d.seo.slug}`));
-    }
-  }
-  return paths;
+  const site = await loadSite({ services, cspNonce: "", requestId: "warm-up" });
+  return site.pages.filter((p) => p.critical).flatMap((p) => LANGUAGES.map((l) => pagePath(p, l)).filter((path): path is string => !!path));
 }

@@ -1,10 +1,11 @@
 import type { AppLoadContext } from "react-router";
 import { restItems, type ThirdPartyScript } from "~/content/public-api";
 import type { FlatItem } from "~/content/types";
-import { LANGUAGES, type Language } from "~/i18n/languages";
+import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
 import type { ThemeSettings } from "~/theme/shades";
 import { buildTheme, type ThemeBundle } from "~/theme/theme.server";
+import { prepareContentPage, type ContentPage, type RawPageData } from "./content-pages.server";
 
 /**
  * What every public page needs besides its own content: menus, page slugs in both languages (for
@@ -18,6 +19,10 @@ export interface PageSummary {
   navigation: "none" | "header" | "footer";
   navigationOrder: number;
   critical: boolean;
+  /** False where a route owns the slug's first segment (e.g. "practitioners"): no link may point there. */
+  reachable: Record<Language, boolean>;
+  /** The page in each language, ready to render. */
+  content: Record<Language, ContentPage>;
 }
 
 export interface GlobalSettings {
@@ -33,15 +38,11 @@ export interface SiteData {
   pages: PageSummary[];
   settings: Record<Language, GlobalSettings>;
   theme: ThemeBundle;
-  /** Theme settings item id → CSS class that applies it (`theme-<id>`). */
-  themeIds: string[];
   defaultThemeId: string | null;
-  colors: Record<string, string>;
   languageNames: Partial<Record<Language, string>>;
 }
 
 type Flat = FlatItem<Record<string, unknown>>;
-type PageData = { title?: string; seo?: { slug?: string; seotitle?: string; description?: string }; navigation?: string; navigationOrder?: number; critical?: boolean };
 
 /** First path segments that belong to routes, so a page with such a slug could never be reached. */
 const RESERVED_FIRST_SEGMENTS = new Set(["practitioners", "login", "newsletter", "present", "manage", "api", "theme", "assets", "en", "de", "__test"]);
@@ -88,25 +89,6 @@ async function buildSite(context: AppLoadContext): Promise<SiteData> {
     const own = items.find((l) => l.data.code === lang);
     if (typeof own?.data.name === "string") languageNames[lang] = own.data.name;
   }
-  const en = new Map(pagesEn.map((p) => [p.id, p.data as PageData]));
-  const pages: PageSummary[] = pagesDe.map((p) => {
-    const de = p.data as PageData;
-    const other = en.get(p.id) ?? de;
-    return {
-      id: p.id,
-      title: { de: de.title ?? "", en: other.title ?? de.title ?? "" },
-      slug: { de: de.seo?.slug ?? p.id, en: other.seo?.slug ?? de.seo?.slug ?? p.id },
-      navigation: de.navigation === "header" || de.navigation === "footer" ? de.navigation : "none",
-      navigationOrder: Number(de.navigationOrder ?? 0),
-      critical: de.critical === true,
-    };
-  });
-  for (const page of pages) {
-    for (const lang of LANGUAGES) {
-      if (RESERVED_FIRST_SEGMENTS.has(page.slug[lang].split("/")[0]!))
-        context.services.logger.warn({ page: page.id, language: lang, slug: page.slug[lang] }, "page slug is shadowed by a route and cannot be reached");
-    }
-  }
   const settingsFor = (items: Flat[]): GlobalSettings => {
     const d = (items[0]?.data ?? {}) as Partial<GlobalSettings>;
     return {
@@ -137,14 +119,36 @@ async function buildSite(context: AppLoadContext): Promise<SiteData> {
     theme = await buildTheme({ settings: null, textStyles: [], fontStyles: input.fontStyles, icons: input.icons });
   }
   for (const warning of theme.warnings) context.services.logger.warn({ warning }, "theme");
+
+  const themeIds = themes.map((t) => t.id);
+  const colorsById = Object.fromEntries(colors.map((c) => [c.id, String((c.data as { hexcode?: string }).hexcode ?? "")]));
+  const en = new Map(pagesEn.map((p) => [p.id, p.data as RawPageData]));
+  const pages: PageSummary[] = pagesDe.map((p) => {
+    const de = p.data as RawPageData;
+    const other = en.get(p.id) ?? de;
+    const slug = { de: de.seo?.slug ?? p.id, en: other.seo?.slug ?? de.seo?.slug ?? p.id };
+    const reachable = { de: !shadowed(slug.de), en: !shadowed(slug.en) };
+    for (const lang of LANGUAGES) {
+      if (!reachable[lang]) context.services.logger.warn({ page: p.id, language: lang, slug: slug[lang] }, "page slug is shadowed by a route and cannot be reached");
+    }
+    const prepare = (data: RawPageData) => prepareContentPage(p.id, data, { themeIds, colors: colorsById }, context.services.logger);
+    return {
+      id: p.id,
+      title: { de: de.title ?? "", en: other.title ?? de.title ?? "" },
+      slug,
+      navigation: de.navigation === "header" || de.navigation === "footer" ? de.navigation : "none",
+      navigationOrder: Number(de.navigationOrder ?? 0),
+      critical: de.critical === true,
+      reachable,
+      content: { de: prepare(de), en: prepare(other) },
+    };
+  });
   return {
     pages,
     settings: { de: settingsFor(settingsDe), en: settingsFor(settingsEn) },
     theme,
-    themeIds: themes.map((t) => t.id),
     defaultThemeId: themes[0]?.id ?? null,
     languageNames,
-    colors: Object.fromEntries(colors.map((c) => [c.id, String((c.data as { hexcode?: string }).hexcode ?? "")])),
   };
 }
 
@@ -153,7 +157,14 @@ export function loadSite(context: AppLoadContext): Promise<SiteData> {
 }
 
 export function findPageBySlug(site: SiteData, language: Language, slug: string): PageSummary | undefined {
-  return site.pages.find((p) => p.slug[language] === slug);
+  return site.pages.find((p) => p.reachable[language] && p.slug[language] === slug);
 }
 
-export { LANGUAGES };
+/** Where a page lives in a language: its slug, the home page at the root; a shadowed page has no address. */
+export function pagePath(page: PageSummary, language: Language): string | null {
+  if (!page.reachable[language]) return null;
+  const slug = page.slug[language];
+  return slug === "home" ? localizedPath(language, "/") : localizedPath(language, `/${slug}`);
+}
+
+const shadowed = (slug: string) => RESERVED_FIRST_SEGMENTS.has(slug.split("/")[0]!);
