@@ -3,6 +3,7 @@ import { Icon } from "~/site/icon";
 import { useSite, useTextStyle } from "~/site/site-context";
 import { SmartLink } from "~/site/smart-link";
 import { MapConsentPlaceholder } from "~/maps/map-consent";
+import { BlockSection, text } from "./block-section";
 import type { AssetInfo, BlockProps } from "./types";
 
 const MapView = lazy(() => import("~/maps/map-view"));
@@ -10,7 +11,6 @@ const MapView = lazy(() => import("~/maps/map-view"));
 /** A subset of the asset variant widths (app/content/assets.ts), enough steps for phones to desktops. */
 const SRCSET_WIDTHS = [480, 960, 1440];
 
-const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 function AssetImage({ asset, alt, eager, className }: { asset: AssetInfo | undefined; alt: string; eager: boolean; className?: string }) {
   if (!asset) return null;
@@ -42,11 +42,11 @@ export function HeroBlock({ block, data, index }: BlockProps) {
       <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-12 md:grid-cols-2">
         <div>
           {/* A hero that opens the page carries the page's one h1. */}
-          {index === 0 ? <h1 className={`${heading} text-[var(--color-main,#0f5e63)]`}>{str(block.heading)}</h1> : <h2 className={heading}>{str(block.heading)}</h2>}
-          {block.text ? <p className={`mt-4 ${lead}`}>{str(block.text)}</p> : null}
+          {index === 0 ? <h1 className={`${heading} text-[var(--color-main,#0f5e63)]`}>{text(block.heading)}</h1> : <h2 className={heading}>{text(block.heading)}</h2>}
+          {block.text ? <p className={`mt-4 ${lead}`}>{text(block.text)}</p> : null}
           {block.ctaLabel && block.ctaLink ? (
-            <SmartLink href={str(block.ctaLink)} className="mt-6 inline-block rounded bg-[var(--color-main,#0f5e63)] px-5 py-3 font-semibold text-white hover:bg-[var(--color-main--12,#0a4548)]">
-              {str(block.ctaLabel)}
+            <SmartLink href={text(block.ctaLink)} className="mt-6 inline-block rounded bg-[var(--color-main,#0f5e63)] px-5 py-3 font-semibold text-white hover:bg-[var(--color-main--12,#0a4548)]">
+              {text(block.ctaLabel)}
             </SmartLink>
           ) : null}
         </div>
@@ -60,7 +60,7 @@ export function RichTextBlock({ block }: BlockProps) {
   // Sanitised on the server before it reached this component.
   return (
     <section className="mx-auto max-w-3xl px-4 py-8">
-      <div className="prose-content space-y-4 leading-relaxed [&_a]:underline [&_h2]:mt-8 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:text-xl [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6" dangerouslySetInnerHTML={{ __html: str(block.html) }} />
+      <div className="prose-content space-y-4 leading-relaxed [&_a]:underline [&_h2]:mt-8 [&_h2]:text-2xl [&_h2]:font-semibold [&_h3]:text-xl [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6" dangerouslySetInnerHTML={{ __html: text(block.html) }} />
     </section>
   );
 }
@@ -69,8 +69,8 @@ export function ImageBlock({ block, data, index }: BlockProps) {
   const image = (block.image as string[] | undefined)?.[0];
   return (
     <figure className="mx-auto max-w-5xl px-4 py-8">
-      <AssetImage asset={image ? data.assets[image] : undefined} alt={str(block.alt)} eager={index < 2} className="h-auto w-full rounded-lg" />
-      {block.caption ? <figcaption className="mt-2 text-sm text-black/80">{str(block.caption)}</figcaption> : null}
+      <AssetImage asset={image ? data.assets[image] : undefined} alt={text(block.alt)} eager={index < 2} className="h-auto w-full rounded-lg" />
+      {block.caption ? <figcaption className="mt-2 text-sm text-black/80">{text(block.caption)}</figcaption> : null}
     </figure>
   );
 }
@@ -99,11 +99,11 @@ export function CtaBlock({ block }: BlockProps) {
     <section className="bg-[var(--color-main,#0f5e63)] text-white">
       <div className="mx-auto flex max-w-6xl flex-col items-start gap-4 px-4 py-12 md:flex-row md:items-center md:justify-between">
         <div>
-          <h2 className={heading}>{str(block.heading)}</h2>
-          {block.text ? <p className="mt-2">{str(block.text)}</p> : null}
+          <h2 className={heading}>{text(block.heading)}</h2>
+          {block.text ? <p className="mt-2">{text(block.text)}</p> : null}
         </div>
-        <SmartLink href={str(block.link)} className="rounded bg-white px-5 py-3 font-semibold text-[var(--color-main,#0f5e63)]">
-          {str(block.label)}
+        <SmartLink href={text(block.link)} className="rounded bg-white px-5 py-3 font-semibold text-[var(--color-main,#0f5e63)]">
+          {text(block.label)}
         </SmartLink>
       </div>
     </section>
@@ -112,10 +112,8 @@ export function CtaBlock({ block }: BlockProps) {
 
 export function AccordionBlock({ block }: BlockProps) {
   const items = (block.items as Array<{ question: string; answer: string }> | undefined) ?? [];
-  const heading = useTextStyle("heading-2", "text-3xl font-semibold");
   return (
-    <section className="mx-auto max-w-3xl px-4 py-8">
-      {block.heading ? <h2 className={`mb-4 ${heading}`}>{str(block.heading)}</h2> : null}
+    <BlockSection heading={text(block.heading)}>
       <div className="divide-y divide-black/10 rounded-lg border border-black/10">
         {items.map((item, i) => (
           <details key={i} className="group p-4">
@@ -124,16 +122,14 @@ export function AccordionBlock({ block }: BlockProps) {
           </details>
         ))}
       </div>
-    </section>
+    </BlockSection>
   );
 }
 
 export function IconListBlock({ block }: BlockProps) {
   const items = (block.items as Array<{ icon?: string; text?: string }> | undefined) ?? [];
-  const heading = useTextStyle("heading-2", "text-3xl font-semibold");
   return (
-    <section className="mx-auto max-w-3xl px-4 py-8">
-      {block.heading ? <h2 className={`mb-4 ${heading}`}>{str(block.heading)}</h2> : null}
+    <BlockSection heading={text(block.heading)}>
       <ul className="space-y-3">
         {items.map((item, i) => (
           <li key={i} className="flex items-start gap-3">
@@ -142,25 +138,23 @@ export function IconListBlock({ block }: BlockProps) {
           </li>
         ))}
       </ul>
-    </section>
+    </BlockSection>
   );
 }
 
 export function MapBlock({ block }: BlockProps) {
   const { consent, mapDefault } = useSite();
-  const heading = useTextStyle("heading-2", "text-3xl font-semibold");
   const location = (block.location as { latitude: number; longitude: number } | undefined) ?? mapDefault;
   const zoom = typeof block.zoom === "number" ? block.zoom : 12;
   return (
-    <section className="mx-auto max-w-5xl px-4 py-8">
-      {block.heading ? <h2 className={`mb-4 ${heading}`}>{str(block.heading)}</h2> : null}
+    <BlockSection heading={text(block.heading)} width="medium">
       {consent.functional ? (
         <Suspense fallback={<div className="h-80 rounded-lg bg-black/5" />}>
-          <MapView center={location} zoom={zoom} markers={[{ id: "location", position: location, label: str(block.heading) }]} />
+          <MapView center={location} zoom={zoom} markers={[{ id: "location", position: location, label: text(block.heading) }]} />
         </Suspense>
       ) : (
         <MapConsentPlaceholder />
       )}
-    </section>
+    </BlockSection>
   );
 }

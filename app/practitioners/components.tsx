@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import { localizedPath, type Language } from "~/i18n/languages";
 import { MapConsentPlaceholder } from "~/maps/map-consent";
-import { useSite, useTextStyle } from "~/site/site-context";
+import { useSite } from "~/site/site-context";
 import type { DirectoryQuery, PractitionerSummary } from "./directory";
 import type { AppointmentSlot } from "./practitioners.server";
 
@@ -174,6 +174,14 @@ export function AppointmentList({ slots, practitioners }: { slots: AppointmentSl
   );
 }
 
-export function useHeading2() {
-  return useTextStyle("heading-2", "text-3xl font-semibold");
+/** A practitioner's next free slots, in the booking variant only. */
+export function FreeAppointments({ slots, practitioner, limit, heading: Heading }: { slots: AppointmentSlot[]; practitioner: string; limit: number; heading: "h2" | "h3" }) {
+  const { siteVariant, t } = useSite();
+  if (siteVariant !== "booking") return null;
+  return (
+    <div>
+      <Heading className="mb-2 font-semibold">{t.freeAppointments}</Heading>
+      <AppointmentList slots={slots.filter((a) => a.practitioner === practitioner && !a.booked).slice(0, limit)} />
+    </div>
+  );
 }

@@ -3,7 +3,7 @@ import type { Route } from "./+types/practitioner";
 import { localizedPath, splitLanguage } from "~/i18n/languages";
 import { messages } from "~/i18n/messages";
 import { notFound } from "~/site/page.server";
-import { AppointmentList, PractitionerMap, profilePath } from "~/practitioners/components";
+import { FreeAppointments, PractitionerMap, profilePath } from "~/practitioners/components";
 import { neighbours } from "~/practitioners/directory";
 import { practitionerJsonLd } from "~/practitioners/json-ld";
 import { loadAppointments, loadPractitioners } from "~/practitioners/practitioners.server";
@@ -50,7 +50,7 @@ export const meta: Route.MetaFunction = ({ loaderData: d }) =>
 
 export default function PractitionerProfile({ loaderData }: Route.ComponentProps) {
   const { practitioner: p, previous, next, appointments, jsonLd } = loaderData;
-  const { language, siteVariant } = useSite();
+  const { language } = useSite();
   const t = messages(language);
   return (
     <article className="mx-auto max-w-6xl px-4 py-10" data-profile={p.slug}>
@@ -91,12 +91,7 @@ export default function PractitionerProfile({ loaderData }: Route.ComponentProps
               </a>
             </p>
           ) : null}
-          {siteVariant === "booking" ? (
-            <div>
-              <h2 className="mb-2 font-semibold">{t.freeAppointments}</h2>
-              <AppointmentList slots={appointments} />
-            </div>
-          ) : null}
+          <FreeAppointments slots={appointments} practitioner={p.id} limit={8} heading="h2" />
         </div>
         <div>
           <h2 className="sr-only">{t.map}</h2>

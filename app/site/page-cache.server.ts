@@ -26,8 +26,6 @@ interface Entry {
 
 export class PageCache {
   private readonly lru: LRUCache<string, Entry>;
-  hits = 0;
-  misses = 0;
 
   constructor(opts: { max?: number; ttlMs: number }) {
     this.lru = new LRUCache({ max: opts.max ?? 500, ttl: Math.max(1, opts.ttlMs) });
@@ -65,7 +63,6 @@ export class PageCache {
       res.setHeader("Vary", "Cookie");
       const hit = this.lru.get(key);
       if (hit) {
-        this.hits++;
         res.setHeader("X-Page-Cache", "hit");
         res.setHeader("ETag", hit.etag);
         res.setHeader("Cache-Control", "no-cache");
@@ -73,7 +70,6 @@ export class PageCache {
         res.type(hit.type);
         return void res.send(hit.body.split(NONCE_SLOT).join(nonce));
       }
-      this.misses++;
       res.setHeader("X-Page-Cache", "miss");
       const chunks: Buffer[] = [];
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;

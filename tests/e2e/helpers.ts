@@ -70,3 +70,14 @@ export async function seoLinks(page: Page) {
 export function switcherLink(page: Page, to: "de" | "en") {
   return page.locator(`header nav a[hreflang="${to}"]`);
 }
+
+/** Opens `path` and checks the error page: status, language, heading and message. Returns the response. */
+export async function expectErrorPage(page: Page, path: string, e: { status: number; lang: "de" | "en"; heading: string; message: string }) {
+  const response = await page.goto(path);
+  expect(response?.status()).toBe(e.status);
+  await expect(page.locator("html")).toHaveAttribute("lang", e.lang);
+  await expect(page.locator("[data-error-status]")).toHaveAttribute("data-error-status", String(e.status));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(e.heading);
+  await expect(page.locator("[data-error-message]")).toHaveText(e.message);
+  return response!;
+}

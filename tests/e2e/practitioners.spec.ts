@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { allDirectorySlugs, originOf } from "./helpers";
+import { allDirectorySlugs, expectErrorPage, originOf } from "./helpers";
 
 async function jsonLd(page: Page) {
   const scripts = page.locator('[data-profile] script[type="application/ld+json"]');
@@ -148,9 +148,5 @@ test("hidden, other-site and draft practitioners have no profile and are not in 
 });
 
 test("a malformed slug is 404: /practitioners/Bad_Slug", async ({ page }) => {
-  const response = await page.goto("/practitioners/Bad_Slug");
-  expect(response?.status()).toBe(404);
-  await expect(page.locator("[data-error-status]")).toHaveAttribute("data-error-status", "404");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Seite nicht gefunden");
-  await expect(page.locator("[data-error-message]")).toHaveText("Page Not Found: /practitioners/Bad_Slug");
+  await expectErrorPage(page, "/practitioners/Bad_Slug", { status: 404, lang: "de", heading: "Seite nicht gefunden", message: "Page Not Found: /practitioners/Bad_Slug" });
 });
