@@ -1,3 +1,4 @@
+import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -111,22 +112,107 @@ describe("directory variant", () => {
   });
 });
 
+/** A seeded store changed behind the app's back (as another tool or an older version might), then served. */
+async function serveAfter(change: (db: Database.Database) => void): Promise<RunningServer> {
+  const dataDir = tempDataDir();
+  const seeded = await startServer({ dataDir });
+  await seeded.stop();
+  const db = new Database(path.join(dataDir, "praxisnetz.sqlite"));
+  change(db);
+  db.close();
+  return startServer({ dataDir });
+}
+
 describe("content fetch failures", () => {
   it("logs the spec's message and still renders the page with defaults", async () => {
-    const dataDir = tempDataDir();
-    const seeded = await startServer({ dataDir });
-    await seeded.stop();
     // Break two collections the layout reads: their schemas vanish from the store.
-    const db = new Database(path.join(dataDir, "praxisnetz.sqlite"));
-    db.prepare("delete from schemas where name in ('core-theme-colors', 'core-theme-languages')").run();
-    db.close();
-    const server = await startServer({ dataDir });
+    const server = await serveAfter((db) => db.prepare("delete from schemas where name in ('core-theme-colors', 'core-theme-languages')").run());
     try {
       const res = await fetch(`${server.url}/ueber-uns`);
       expect(res.status).toBe(200);
       expect(await res.text()).toContain("Über uns");
       await expect.poll(() => server.output()).toContain('"msg":"Error Fetching Colors"');
       expect(server.output()).toContain('"msg":"Languages"');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("content the app cannot show", () => {
+  it("logs an unknown block once as 'The variant does not exist' and renders the rest; a page a route shadows gets no address", async () => {
+    const server = await serveAfter((db) => {
+      const row = db.prepare("select published_data from contents where id = 'page-about'").get() as { published_data: string };
+      const data = JSON.parse(row.published_data) as { blocks: { de: Array<Record<string, unknown>> } };
+      data.blocks.de.splice(1, 0, { schemaId: "block-video", id: "about-de-video", url: "https://video.example/x" });
+      db.prepare("update contents set data = ?, published_data = ? where id = 'page-about'").run(JSON.stringify(data), JSON.stringify(data));
+      // The imprint's English slug now starts with "practitioners", which the directory route owns.
+      const imprint = db.prepare("select published_data from contents where id = 'page-imprint'").get() as { published_data: string };
+      const d = JSON.parse(imprint.published_data) as { seo: { en: { slug: string } } };
+      d.seo.en.slug = "practitioners/imprint";
+      db.prepare("update contents set data = ?, published_data = ? where id = 'page-imprint'").run(JSON.stringify(d), JSON.stringify(d));
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${server.url}/ueber-uns`, { headers: { cookie: "pn_session=no-cache" } });
+        expect(res.status).toBe(200);
+        const html = await res.text();
+        expect(html).not.toContain("video.example");
+        expect(html).toContain('data-block="block-richtext"');
+      }
+      // Logged when the site data was built, not on every view.
+      await expect.poll(() => server.output()).toContain('"msg":"The variant does not exist"');
+      expect(server.output().match(/"msg":"The variant does not exist"/g)).toHaveLength(1);
+      expect(server.output()).toMatch(/"schemaId":"block-video"/);
+
+      expect(server.output()).toContain('"msg":"page slug is shadowed by a route and cannot be reached"');
+      const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+      expect(sitemap).not.toContain("/en/practitioners/imprint");
+      expect(sitemap).toContain("/impressum");
+      const english = await (await fetch(`${server.url}/en`)).text();
+      expect(english).not.toContain('href="/en/practitioners/imprint"');
+      // The German imprint now names the English home page as its alternate.
+      const imprintDe = await (await fetch(`${server.url}/impressum`)).text();
+      expect(imprintDe).toMatch(/<link rel="alternate" hrefLang="en" href="[^"]+\/en"\/>/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("start-up", () => {
+  it("renders the critical pages into the page cache under the host visitors use", async () => {
+    const server = await startServer();
+    try {
+      await expect.poll(() => server.output()).toContain('"msg":"critical pages cached"');
+      const port = new URL(server.url).port;
+      const cached = (path: string) =>
+        new Promise<string | undefined>((resolve, reject) =>
+          http.get({ host: "127.0.0.1", port, path, headers: { host: `localhost:${port}` } }, (res) => {
+            res.resume();
+            resolve(res.headers["x-page-cache"] as string | undefined);
+          }).on("error", reject),
+        );
+      expect(await cached("/")).toBe("hit");
+      expect(await cached("/en")).toBe("hit");
+      expect(await cached("/ueber-uns")).toBe("miss");
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("placeholder routes", () => {
+  it("exist in both languages and are kept out of search engines", async () => {
+    const server = await startServer();
+    try {
+      for (const path of ["/login", "/newsletter/anna%40example.org", "/present/anna%40example.org", "/practitioners/register", "/en/practitioners/register", "/practitioners/register/prac-001"]) {
+        const res = await fetch(`${server.url}${path}`);
+        expect(res.status, path).toBe(200);
+        const html = await res.text();
+        expect(html, path).toContain("data-placeholder-page");
+        expect(html, path).toContain('<meta name="robots" content="noindex"/>');
+      }
     } finally {
       await server.stop();
     }

@@ -112,3 +112,20 @@ test("fonts are woff2 files from the site itself", async ({ page, baseURL }) => 
   const loaded = await page.evaluate(() => [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family.replace(/"/g, "")));
   expect(loaded.length).toBeGreaterThan(0);
 });
+
+test("links prefetch the next page's data on intent (hover), before the click", async ({ page }) => {
+  const dataRequests: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.endsWith(".data")) dataRequests.push(url.pathname);
+  });
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  expect(dataRequests).toEqual([]);
+  const link = page.getByRole("navigation", { name: "Hauptnavigation" }).getByRole("link", { name: "Über uns" });
+  await link.hover();
+  await expect.poll(() => dataRequests).toContain("/ueber-uns.data");
+  await link.click();
+  await expect(page).toHaveURL(/\/ueber-uns$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
