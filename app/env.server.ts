@@ -32,6 +32,7 @@ const schema = z.object({
   SQUIDEX_CLIENT_SECRET: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
   MAP_STYLE_URL: z.string().url("must be a URL of a MapLibre style").default("https://tiles.openfreemap.org/styles/positron"),
   TEST_ROUTES: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  HSTS_INCLUDE_SUBDOMAINS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 

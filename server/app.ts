@@ -13,6 +13,7 @@ import { parseEnv, type Env } from "../app/env.server";
 import { logger } from "../app/lib/logger.server";
 import { createServices, type Services } from "../app/services.server";
 import { criticalPaths } from "../app/site/page-cache.server";
+import { crossSiteGuard, PERMISSIONS_POLICY, transportSecurity } from "./security";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -92,9 +93,15 @@ export async function createApp(opts: AppOptions = {}) {
             },
           },
       crossOriginEmbedderPolicy: false,
-      hsts: !dev,
+      hsts: false,
     }),
   );
+  if (!dev) app.use(transportSecurity(env.HSTS_INCLUDE_SUBDOMAINS));
+  app.use((_req, res, next) => {
+    res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+    next();
+  });
+  app.use(crossSiteGuard(env.PUBLIC_ORIGIN));
   app.use(compression());
 
   app.get("/healthz", async (_req, res) => {

@@ -5,6 +5,7 @@ import { SmartLink } from "~/site/smart-link";
 import { MapConsentPlaceholder } from "~/maps/map-consent";
 import { BlockSection, text } from "./block-section";
 import type { AssetInfo, BlockProps } from "./types";
+import { own } from "~/lib/input";
 
 const MapView = lazy(() => import("~/maps/map-view"));
 
@@ -50,7 +51,7 @@ export function HeroBlock({ block, data, index }: BlockProps) {
             </SmartLink>
           ) : null}
         </div>
-        {image ? <AssetImage asset={data.assets[image]} alt="" eager={index < 2} className="h-auto w-full rounded-lg" /> : null}
+        {image ? <AssetImage asset={own(data.assets, image)} alt="" eager={index < 2} className="h-auto w-full rounded-lg" /> : null}
       </div>
     </section>
   );
@@ -69,7 +70,7 @@ export function ImageBlock({ block, data, index }: BlockProps) {
   const image = (block.image as string[] | undefined)?.[0];
   return (
     <figure className="mx-auto max-w-5xl px-4 py-8">
-      <AssetImage asset={image ? data.assets[image] : undefined} alt={text(block.alt)} eager={index < 2} className="h-auto w-full rounded-lg" />
+      <AssetImage asset={image ? own(data.assets, image) : undefined} alt={text(block.alt)} eager={index < 2} className="h-auto w-full rounded-lg" />
       {block.caption ? <figcaption className="mt-2 text-sm text-black/80">{text(block.caption)}</figcaption> : null}
     </figure>
   );

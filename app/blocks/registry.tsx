@@ -9,6 +9,7 @@ import {
   RegistrationBlock,
 } from "./practitioner-blocks";
 import type { Block, BlockProps, PageBlockData } from "./types";
+import { own } from "~/lib/input";
 
 /** The one block registry: block schema name → component. */
 export const BLOCK_COMPONENTS: Record<string, ComponentType<BlockProps>> = {
@@ -32,7 +33,7 @@ export function Blocks({ blocks, data }: { blocks: Block[]; data: PageBlockData 
   return (
     <>
       {blocks.map((block, index) => {
-        const Component = BLOCK_COMPONENTS[block.schemaId];
+        const Component = own(BLOCK_COMPONENTS, block.schemaId);
         // Unknown names were logged ("The variant does not exist") and dropped by the loader.
         if (!Component) return null;
         return (

@@ -9,7 +9,7 @@ import { OPTIONAL_CATEGORIES } from "./consent";
  * document can change.
  */
 export function ConsentBanner() {
-  const { consent, t } = useSite();
+  const { consent, t, language } = useSite();
   const location = useLocation();
   const redirectTo = `${location.pathname}${location.search}`;
   return (
@@ -24,6 +24,7 @@ export function ConsentBanner() {
         </h2>
         <p className="text-sm">{t.consentText}</p>
         <input type="hidden" name="redirectTo" value={redirectTo} />
+        <input type="hidden" name="language" value={language} />
         <fieldset className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
           <legend className="sr-only">{t.consentSettings}</legend>
           <label className="flex items-center gap-2">

@@ -1,3 +1,4 @@
+import { decodeComponent } from "~/lib/input";
 import type { ConsentState } from "~/site/site-context";
 import { NO_CONSENT } from "~/site/site-context";
 
@@ -11,13 +12,15 @@ export type OptionalCategory = (typeof OPTIONAL_CATEGORIES)[number];
 export type ConsentCategory = "necessary" | OptionalCategory;
 const MAX_AGE = 365 * 24 * 3600;
 
+/** The visitor's choice from the Cookie header; a cookie we cannot read counts as no choice. */
 export function parseConsent(cookieHeader: string | null | undefined): ConsentState {
   const raw = cookieHeader
     ?.split(/;\s*/)
     .find((c) => c.startsWith(`${CONSENT_COOKIE}=`))
     ?.slice(CONSENT_COOKIE.length + 1);
-  if (raw === undefined) return NO_CONSENT;
-  const granted = new Set(decodeURIComponent(raw).split(","));
+  const value = raw === undefined || raw.length > 200 ? undefined : decodeComponent(raw);
+  if (value === undefined) return NO_CONSENT;
+  const granted = new Set(value.split(","));
   return {
     decided: true,
     functional: granted.has("functional"),
@@ -28,9 +31,9 @@ export function parseConsent(cookieHeader: string | null | undefined): ConsentSt
 }
 
 /** The cookie value: the optional categories granted, comma separated ("necessary" alone = none). */
-export function serializeConsent(granted: Iterable<string>): string {
+export function serializeConsent(granted: Iterable<string>, opts: { secure?: boolean } = {}): string {
   const allowed = [...new Set(granted)].filter((c): c is OptionalCategory => (OPTIONAL_CATEGORIES as readonly string[]).includes(c)).sort();
-  return `${CONSENT_COOKIE}=${encodeURIComponent(allowed.length ? allowed.join(",") : "necessary")}; Path=/; Max-Age=${MAX_AGE}; SameSite=Lax`;
+  return `${CONSENT_COOKIE}=${encodeURIComponent(allowed.length ? allowed.join(",") : "necessary")}; Path=/; Max-Age=${MAX_AGE}; SameSite=Lax${opts.secure ? "; Secure" : ""}`;
 }
 
 export function allows(consent: ConsentState, category: string): boolean {

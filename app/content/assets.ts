@@ -6,6 +6,7 @@ import { fileTypeFromBuffer } from "file-type";
 import { imageSize } from "image-size";
 import type { Database, DB } from "./db";
 import { ContentError, badRequest, notFound } from "./errors";
+import { pathInside, requireValidId } from "./ids";
 import type { Asset } from "./types";
 import type { ContentChange } from "./store";
 
@@ -81,7 +82,7 @@ export class AssetStore {
   }
 
   filePath(asset: Pick<Asset, "id" | "fileVersion">): string {
-    return path.join(this.dir, asset.id, String(asset.fileVersion));
+    return pathInside(this.dir, asset.id, String(asset.fileVersion));
   }
 
   async upload(input: UploadInput): Promise<Asset> {
@@ -92,8 +93,7 @@ export class AssetStore {
     const fileName = sanitizeFileName(input.fileName);
     if (!fileName) throw badRequest("The file needs a name.");
     const mimeType = await detectMimeType(body, input.mimeType);
-    const id = input.id ?? randomUUID();
-    if (!/^[A-Za-z0-9._~-]{1,100}$/.test(id)) throw badRequest(`"${id}" is not a valid asset id.`);
+    const id = input.id === undefined ? randomUUID() : requireValidId(input.id, "asset id");
     if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
     const size = mimeType.startsWith("image/") ? safeImageSize(body) : undefined;
     const now = new Date().toISOString();
@@ -119,9 +119,9 @@ export class AssetStore {
     // The row decides who owns the id: write to a private temp file, insert, and only then move the
     // file into place, so a losing concurrent upload never touches the winner's file.
     const target = this.filePath(asset);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     const tmp = `${target}.${randomUUID()}.tmp`;
-    await fsp.writeFile(tmp, body);
+    await fsp.writeFile(tmp, body, { mode: 0o600 });
     try {
       await this.db
         .insertInto("assets")
@@ -180,6 +180,7 @@ export class AssetStore {
       const { default: sharp } = await import("sharp");
       const tmp = `${file}.${randomUUID()}.tmp`;
       await sharp(original).resize({ width, withoutEnlargement: true }).toFile(tmp);
+      await fsp.chmod(tmp, 0o600);
       await fsp.rename(tmp, file);
     }
     return { asset, file, mimeType: asset.mimeType, size: (await fsp.stat(file)).size };
@@ -192,9 +193,10 @@ export class AssetStore {
   }
 
   async delete(id: string): Promise<void> {
+    const folder = pathInside(this.dir, id);
     const res = await this.db.deleteFrom("assets").where("id", "=", id).executeTakeFirst();
     if (Number(res.numDeletedRows) === 0) throw notFound(`Asset "${id}" not found.`);
-    await fsp.rm(path.join(this.dir, id), { recursive: true, force: true });
+    await fsp.rm(folder, { recursive: true, force: true });
     this.emit({ kind: "asset", id });
   }
 }

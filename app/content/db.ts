@@ -53,6 +53,15 @@ export interface Database {
     last_modified_by: string;
   };
   app_settings: { key: string; value: string };
+  /** Who booked an appointment slot: private, beside the slot's content (see booking/bookings.ts). */
+  bookings: {
+    appointment_id: string;
+    name: string;
+    email: string;
+    phone: string | null;
+    note: string | null;
+    created: string;
+  };
 }
 
 export type DB = Kysely<Database>;
@@ -84,13 +93,31 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres" };
   }
   const file = opts.sqlitePath ?? ":memory:";
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") createPrivateFile(file);
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: "sqlite" };
+}
+
+/**
+ * The database holds the Squidex client secret and signing key: its folder is the owner's alone
+ * (0700) and the file is created 0600 before SQLite opens it (SQLite gives its -wal and -shm files
+ * the same mode). A store made by an older version is tightened on start.
+ */
+export function createPrivateFile(file: string) {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, "a", 0o600));
+  for (const [target, mode] of [[dir, 0o700], [file, 0o600], [`${file}-wal`, 0o600], [`${file}-shm`, 0o600]] as const) {
+    try {
+      if (fs.existsSync(target)) fs.chmodSync(target, mode);
+    } catch {
+      // Not ours to change (a shared mount): the operator decides.
+    }
+  }
 }
 
 /** Who created and last changed a row, and when: the same four columns on every table. */
@@ -152,9 +179,73 @@ const migrations: Record<string, Migration> = {
   },
 };
 
-export async function migrate(db: DB): Promise<string[]> {
+const BOOKER_FIELDS = ["bookerName", "bookerEmail", "bookerPhone", "bookerNote"] as const;
+
+/**
+ * Booker details used to be fields of the appointment item, where every query over contents could
+ * reach them. They move to a table of their own; the fields leave the schema and the stored data.
+ */
+migrations["0002_bookings_beside_slots"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("bookings")
+      .addColumn("appointment_id", "text", (c) => c.primaryKey())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("email", "text", (c) => c.notNull())
+      .addColumn("phone", "text")
+      .addColumn("note", "text")
+      .addColumn("created", "text", (c) => c.notNull())
+      .execute();
+    const rows: Array<{ id: string; data: string; published_data: string | null; last_modified: string }> = await db
+      .selectFrom("contents")
+      .select(["id", "data", "published_data", "last_modified"])
+      .where("schema_name", "=", "gm-appointments")
+      .execute();
+    const strip = (json: string) => {
+      const data = JSON.parse(json) as Record<string, { iv?: unknown }>;
+      const found: Record<string, unknown> = {};
+      for (const f of BOOKER_FIELDS) {
+        if (f in data) found[f] = data[f]?.iv;
+        delete data[f];
+      }
+      return { json: JSON.stringify(data), found };
+    };
+    for (const row of rows) {
+      const draft = strip(row.data);
+      const live = row.published_data === null ? null : strip(row.published_data);
+      const b = { ...live?.found, ...draft.found };
+      if (typeof b.bookerName === "string" || typeof b.bookerEmail === "string") {
+        await db
+          .insertInto("bookings")
+          .values({
+            appointment_id: row.id,
+            name: String(b.bookerName ?? ""),
+            email: String(b.bookerEmail ?? ""),
+            phone: typeof b.bookerPhone === "string" ? b.bookerPhone : null,
+            note: typeof b.bookerNote === "string" ? b.bookerNote : null,
+            created: row.last_modified,
+          })
+          .execute();
+      }
+      await db.updateTable("contents").set({ data: draft.json, published_data: live?.json ?? null }).where("id", "=", row.id).execute();
+    }
+    const schema: { id: string; definition: string } | undefined = await db
+      .selectFrom("schemas")
+      .select(["id", "definition"])
+      .where("name", "=", "gm-appointments")
+      .executeTakeFirst();
+    if (schema) {
+      const def = JSON.parse(schema.definition) as { fields: Array<{ name: string }> };
+      def.fields = def.fields.filter((f) => !(BOOKER_FIELDS as readonly string[]).includes(f.name));
+      await db.updateTable("schemas").set({ definition: JSON.stringify(def) }).where("id", "=", schema.id).execute();
+    }
+  },
+};
+
+/** Runs the migrations not yet applied, all of them or up to and including `target` (tests). */
+export async function migrate(db: DB, target?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

@@ -1,5 +1,7 @@
 import { badRequest } from "./errors";
 import type { FilterNode, FilterOp } from "./types";
+import { own } from "../lib/input";
+import { MAX_FILTER_DEPTH, MAX_FILTER_LENGTH } from "./limits";
 
 /**
  * Parses the OData `$filter` subset Squidex clients send into our JSON filter:
@@ -59,8 +61,19 @@ function tokenize(input: string): Token[] {
 }
 
 export function parseODataFilter(input: string): FilterNode {
+  if (input.length > MAX_FILTER_LENGTH) throw badRequest(`OData filter is longer than ${MAX_FILTER_LENGTH} characters.`);
   const tokens = tokenize(input);
   let pos = 0;
+  // Nesting (parentheses, `not`) is bounded, so no filter can exhaust the stack.
+  let depth = 0;
+  const nest = <T>(parse: () => T): T => {
+    if (++depth > MAX_FILTER_DEPTH) throw badRequest(`OData filter nests more than ${MAX_FILTER_DEPTH} levels deep.`);
+    try {
+      return parse();
+    } finally {
+      depth--;
+    }
+  };
   const peek = () => tokens[pos];
   const next = () => {
     const t = tokens[pos++];
@@ -92,12 +105,12 @@ export function parseODataFilter(input: string): FilterNode {
     const t = peek();
     if (t?.text === "(") {
       next();
-      const inner = orExpr();
+      const inner = nest(orExpr);
       expect(")");
       return inner;
     }
-    if (t?.kind === "word" && tokens[pos + 1]?.text === "(" && FUNCS[t.text.toLowerCase()]) {
-      const op = FUNCS[next().text.toLowerCase()]!;
+    if (t?.kind === "word" && tokens[pos + 1]?.text === "(" && own(FUNCS, t.text.toLowerCase())) {
+      const op = own(FUNCS, next().text.toLowerCase())!;
       expect("(");
       const p = path();
       if (op === "empty" || op === "exists") {
@@ -122,14 +135,14 @@ export function parseODataFilter(input: string): FilterNode {
       expect(")");
       return { path: p, op: "in", value: values };
     }
-    const op = COMPARE[word];
+    const op = own(COMPARE, word);
     if (!op) throw badRequest(`OData filter: unknown operator "${opToken.text}".`);
     return { path: p, op, value: literal() };
   };
   const unary = (): FilterNode => {
     if (isWord(peek(), "not")) {
       next();
-      return { not: unary() };
+      return { not: nest(unary) };
     }
     return primary();
   };

@@ -2,9 +2,10 @@ import { z } from "zod";
 import type { ContentCache } from "./cache";
 import { badRequest, ContentError, notFound } from "./errors";
 import { flattenItem } from "./flatten";
-import { parseCollectionUrl } from "./query";
+import { MAX_COLLECTION_URL_LENGTH } from "./limits";
+import { assertQueryUses, parseCollectionUrl } from "./query";
 import type { ContentStore } from "./store";
-import type { Asset, ContentItem, FlatItem } from "./types";
+import type { Asset, ContentItem, FlatItem, Schema } from "./types";
 
 /**
  * The internal content API (spec §7) as plain functions: the `/api/*` resource routes only parse
@@ -36,20 +37,35 @@ export interface ApiContext {
 }
 
 const EDITOR_ONLY = new Set<Collection>(["core-backend-navigation"]);
-const PRIVATE_PRACTITIONER_FIELDS = ["email", "phone"];
+/**
+ * What visitors may see of a collection, and so all they may filter, search and sort on: the fields
+ * listed here, or else every field of the schema not tagged "private" (nor hidden).
+ */
+const VISITOR_FIELDS: ReadonlyMap<Collection, readonly string[]> = new Map([["gm-appointments", ["practitioner", "start", "durationMinutes", "booked"]]]);
+
+export function visitorFields(collection: Collection, schema: Schema | undefined): ReadonlySet<string> {
+  const listed = VISITOR_FIELDS.get(collection);
+  const fields = (schema?.fields ?? []).filter((f) => !f.isHidden && !f.properties.tags?.includes("private")).map((f) => f.name);
+  return new Set(listed ? fields.filter((f) => listed.includes(f)) : fields);
+}
+
+const pick = (data: Record<string, unknown>, fields: ReadonlySet<string>) => Object.fromEntries(Object.entries(data).filter(([k]) => fields.has(k)));
 
 const language = z.enum(["de", "en"], { message: 'language must be "de" or "en"' }).default("de");
 const flag = (name: string) => z.boolean({ message: `${name} must be true or false` }).optional();
 
 export const restBody = z.object({
-  url: z.string({ message: "url must name a collection" }).min(1, "url must name a collection"),
+  url: z
+    .string({ message: "url must name a collection" })
+    .min(1, "url must name a collection")
+    .max(MAX_COLLECTION_URL_LENGTH, `url must be at most ${MAX_COLLECTION_URL_LENGTH} characters`),
   language,
   cache: flag("cache"),
   unpublished: flag("unpublished"),
 });
 export const itemBody = z.object({
-  url: z.string({ message: "url must name a collection" }).min(1, "url must name a collection"),
-  id: z.string({ message: "id must be a string" }).min(1, "id must not be empty"),
+  url: z.string({ message: "url must name a collection" }).min(1, "url must name a collection").max(200, "url must name a collection"),
+  id: z.string({ message: "id must be a string" }).min(1, "id must not be empty").max(200, "id must be at most 200 characters"),
   language,
   cache: flag("cache"),
   unpublished: flag("unpublished"),
@@ -98,21 +114,16 @@ async function present(collection: Collection, items: ContentItem[], lang: strin
   const schema = await ctx.store.getSchema(collection);
   const flat = items.map((i) => flattenItem(i, lang, schema));
   if (editor) return flat;
-  if (collection === "gm-content-practitioners") {
-    return flat
-      .filter((i) => isVisiblePractitioner(i.data, ctx.siteName))
-      .map((i) => ({ ...i, data: Object.fromEntries(Object.entries(i.data).filter(([k]) => !PRIVATE_PRACTITIONER_FIELDS.includes(k))) }));
-  }
+  const fields = visitorFields(collection, schema);
+  let shown = flat;
+  if (collection === "gm-content-practitioners") shown = flat.filter((i) => isVisiblePractitioner(i.data, ctx.siteName));
   if (collection === "gm-appointments") {
     const visible = await visiblePractitionerIds(ctx);
-    return flat
+    shown = flat
       .filter((i) => Array.isArray(i.data.practitioner) && visible.has(String(i.data.practitioner[0])))
-      .map((i) => ({
-        ...i,
-        data: { practitioner: i.data.practitioner, start: i.data.start, booked: i.data.booked === true },
-      }));
+      .map((i) => ({ ...i, data: { ...i.data, booked: i.data.booked === true } }));
   }
-  return flat;
+  return shown.map((i) => ({ ...i, data: pick(i.data, fields) }));
 }
 
 function cached<T>(ctx: ApiContext, useCache: boolean | undefined, key: string, load: () => Promise<T>): Promise<T> {
@@ -125,12 +136,14 @@ export async function restItems(body: unknown, ctx: ApiContext): Promise<{ total
   const collection = requireCollection(name, ctx);
   const editor = ctx.isEditor;
   const unpublished = editor && input.unpublished === true;
+  const searchFields = editor ? undefined : visitorFields(collection, await ctx.store.getSchema(collection));
+  if (searchFields) assertQueryUses(query, searchFields, collection);
   const key = `rest:${editor}:${unpublished}:${input.language}:${input.url}`;
   return cached(ctx, input.cache, key, async () => {
     // Visibility rules apply before paging, so a visitor's page is never short of items.
     const pagingLater = !editor && (collection === "gm-content-practitioners" || collection === "gm-appointments");
     const { skip, take, ...rest } = query;
-    const result = await ctx.store.query(collection, pagingLater ? rest : query, { unpublished, language: input.language });
+    const result = await ctx.store.query(collection, pagingLater ? rest : query, { unpublished, language: input.language, searchFields });
     const items = await present(collection, result.items, input.language, ctx, editor);
     if (!pagingLater) return { total: result.total, items };
     const from = skip ?? 0;

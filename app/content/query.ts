@@ -1,6 +1,8 @@
 import { badRequest } from "./errors";
 import { fieldValue } from "./flatten";
 import { parseODataFilter } from "./odata";
+import { own } from "../lib/input";
+import { MAX_COLLECTION_URL_LENGTH, MAX_FILTER_DEPTH, MAX_IDS, MAX_QUERY_JSON_LENGTH } from "./limits";
 import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
 /**
@@ -12,6 +14,8 @@ import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "
  */
 
 export const MAX_TAKE = 200;
+/** Meta fields anyone may filter and sort on; the others (who changed it, status) are for editors. */
+export const PUBLIC_META_FIELDS: ReadonlySet<string> = new Set(["id", "created", "lastModified", "version"]);
 const OPS = new Set<FilterOp>(["eq", "ne", "lt", "le", "gt", "ge", "contains", "startsWith", "endsWith", "in", "empty", "exists"]);
 const META = new Set(["id", "created", "createdBy", "lastModified", "lastModifiedBy", "status", "newStatus", "version"]);
 
@@ -19,13 +23,13 @@ export function resolvePath(item: ContentItem, path: string, language: string): 
   const parts = path.split(/[./]/).filter(Boolean);
   if (parts.length === 1 && META.has(parts[0]!)) return (item as unknown as Record<string, unknown>)[parts[0]!];
   if (parts[0] !== "data" || parts.length < 2) return undefined;
-  const partitions = item.data[parts[1]!] ?? item.data[parts[1]!.replace(/_/g, "-")];
+  const partitions = own(item.data, parts[1]!) ?? own(item.data, parts[1]!.replace(/_/g, "-"));
   if (!partitions) return undefined;
   if (parts.length === 2) return fieldValue(partitions, language);
   let value: unknown = partitions[parts[2]!];
   for (const p of parts.slice(3)) {
     if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<string, unknown>)[p];
+    value = own(value as Record<string, unknown>, p);
   }
   return value;
 }
@@ -80,11 +84,13 @@ export function matches(item: ContentItem, node: FilterNode, language: string): 
   return matchScalar(node.op, actual, node.value);
 }
 
-function fullTextMatch(item: ContentItem, text: string): boolean {
+/** Full-text match over the item's data, or only over `fields` when given (what a visitor may see). */
+function fullTextMatch(item: ContentItem, text: string, fields?: ReadonlySet<string>): boolean {
   const needle = text.toLowerCase();
   const walk = (v: unknown): boolean =>
     typeof v === "string" ? v.toLowerCase().includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
-  return walk(item.data);
+  if (!fields) return walk(item.data);
+  return Object.entries(item.data).some(([name, partitions]) => fields.has(name) && walk(partitions));
 }
 
 export function sortItems(items: ContentItem[], sort: SortNode[] | undefined, language: string): ContentItem[] {
@@ -98,14 +104,19 @@ export function sortItems(items: ContentItem[], sort: SortNode[] | undefined, la
   });
 }
 
-export function runQuery(items: ContentItem[], query: ContentQuery, language: string): { total: number; items: ContentItem[] } {
+export function runQuery(
+  items: ContentItem[],
+  query: ContentQuery,
+  language: string,
+  searchFields?: ReadonlySet<string>,
+): { total: number; items: ContentItem[] } {
   let result = items;
   if (query.ids) {
     const byId = new Map(items.map((i) => [i.id, i]));
     result = query.ids.map((id) => byId.get(id)).filter((i): i is ContentItem => !!i);
   }
   if (query.filter) result = result.filter((i) => matches(i, query.filter!, language));
-  if (query.fullText) result = result.filter((i) => fullTextMatch(i, query.fullText!));
+  if (query.fullText) result = result.filter((i) => fullTextMatch(i, query.fullText!, searchFields));
   if (!query.ids || query.sort?.length) result = sortItems(result, query.sort, language);
   const total = result.length;
   const skip = query.skip ?? 0;
@@ -127,7 +138,7 @@ export function parseQuery(input: unknown): ContentQuery {
   };
   out.skip = int("skip", q.skip);
   out.take = int("take", q.take ?? q.top, MAX_TAKE);
-  if (q.filter !== undefined) out.filter = parseFilter(q.filter);
+  if (q.filter !== undefined) out.filter = parseFilter(q.filter, 0);
   if (q.sort !== undefined) {
     if (!Array.isArray(q.sort)) throw badRequest('Query "sort" must be an array.');
     out.sort = q.sort.map((s) => {
@@ -139,7 +150,7 @@ export function parseQuery(input: unknown): ContentQuery {
   }
   if (q.ids !== undefined) {
     if (!Array.isArray(q.ids) || q.ids.some((i) => typeof i !== "string")) throw badRequest('Query "ids" must be an array of strings.');
-    out.ids = q.ids as string[];
+    out.ids = checkIds(q.ids as string[]);
   }
   if (q.fullText !== undefined) {
     if (typeof q.fullText !== "string") throw badRequest('Query "fullText" must be a string.');
@@ -148,12 +159,19 @@ export function parseQuery(input: unknown): ContentQuery {
   return out;
 }
 
-function parseFilter(node: unknown): FilterNode {
+export function checkIds(ids: string[]): string[] {
+  if (ids.length > MAX_IDS) throw badRequest(`Ask for at most ${MAX_IDS} ids at once (got ${ids.length}).`);
+  return ids;
+}
+
+function parseFilter(node: unknown, depth: number): FilterNode {
+  if (depth > MAX_FILTER_DEPTH) throw badRequest(`Filters may nest at most ${MAX_FILTER_DEPTH} levels deep.`);
   if (!node || typeof node !== "object" || Array.isArray(node)) throw badRequest("Each filter node must be an object.");
   const n = node as Record<string, unknown>;
-  if (Array.isArray(n.and)) return { and: n.and.map(parseFilter) };
-  if (Array.isArray(n.or)) return { or: n.or.map(parseFilter) };
-  if (n.not !== undefined) return { not: parseFilter(n.not) };
+  const child = (c: unknown) => parseFilter(c, depth + 1);
+  if (Array.isArray(n.and)) return { and: n.and.map(child) };
+  if (Array.isArray(n.or)) return { or: n.or.map(child) };
+  if (n.not !== undefined) return { not: child(n.not) };
   if (typeof n.path !== "string") throw badRequest('A filter node needs "path" and "op", or "and", "or" or "not".');
   const op = [...OPS].find((o) => o.toLowerCase() === String(n.op).toLowerCase());
   if (!op) throw badRequest(`Unknown filter operator "${String(n.op)}".`);
@@ -166,12 +184,15 @@ function parseFilter(node: unknown): FilterNode {
  * `q` (JSON query), `$filter` (OData), `$top`, `$skip`, `$orderby` (`data/name/iv desc`), `$search` and `ids`.
  */
 export function parseCollectionUrl(url: string): { collection: string; query: ContentQuery } {
+  if (url.length > MAX_COLLECTION_URL_LENGTH) throw badRequest(`The collection URL is longer than ${MAX_COLLECTION_URL_LENGTH} characters.`);
   const [path = "", search = ""] = url.split(/\?(.*)/s, 2);
   const collection = path.replace(/^\/+|\/+$/g, "").split("/").pop() ?? "";
   const params = new URLSearchParams(search);
   let query: ContentQuery = {};
   const q = params.get("q");
   if (q) {
+    if (q.length > MAX_QUERY_JSON_LENGTH) throw badRequest(`Query parameter "q" is longer than ${MAX_QUERY_JSON_LENGTH} characters.`);
+    if (jsonNestingExceeds(q, MAX_FILTER_DEPTH * 2 + 4)) throw badRequest(`Query parameter "q" nests too deeply (filters: at most ${MAX_FILTER_DEPTH} levels).`);
     try {
       query = parseQuery(JSON.parse(q));
     } catch (e) {
@@ -207,6 +228,46 @@ export function parseCollectionUrl(url: string): { collection: string; query: Co
     if (search2) query.fullText = search2;
   }
   const ids = params.get("ids");
-  if (ids) query.ids = ids.split(",").map((s) => s.trim()).filter(Boolean);
+  if (ids) query.ids = checkIds(ids.split(",").map((s) => s.trim()).filter(Boolean));
   return { collection, query };
+}
+
+/** Whether JSON text nests objects/arrays deeper than `max`, found without parsing it. */
+export function jsonNestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/**
+ * Refuses a query that filters or sorts on anything but `fields` (data fields by name) and the public
+ * meta fields: what a visitor cannot see must not decide which items they get, or in what order,
+ * or a count would tell it one bit at a time.
+ */
+export function assertQueryUses(query: ContentQuery, fields: ReadonlySet<string>, collection: string): void {
+  const check = (path: string, use: string) => {
+    const parts = path.split(/[./]/).filter(Boolean);
+    const name = parts.length === 1 ? parts[0]! : parts[0] === "data" ? (parts[1] ?? "data") : path;
+    const ok = parts.length === 1 ? PUBLIC_META_FIELDS.has(name) : parts[0] === "data" && parts.length >= 2 && fields.has(name);
+    if (!ok)
+      throw badRequest(`Cannot ${use} on "${name.slice(0, 100)}" in "${collection}": only ${[...PUBLIC_META_FIELDS, ...[...fields].map((f) => `data.${f}`)].join(", ")} may be used.`);
+  };
+  const walk = (node: FilterNode) => {
+    if ("and" in node) node.and.forEach(walk);
+    else if ("or" in node) node.or.forEach(walk);
+    else if ("not" in node) walk(node.not);
+    else check(node.path, "filter");
+  };
+  if (query.filter) walk(query.filter);
+  for (const s of query.sort ?? []) check(s.path, "sort");
 }

@@ -1,3 +1,5 @@
+import { BookingStore } from "~/booking/bookings";
+import { buildAppointmentSeed } from "./seed/appointments";
 import { demoAssets } from "./seed/assets";
 import { buildDemoContent } from "./seed/content";
 import { demoSchemas } from "./seed/schemas";
@@ -21,5 +23,7 @@ export async function seedDemoContent(store: ContentStore, now = new Date()): Pr
   for (const item of items) {
     await store.create(item.schema, item.data, { id: item.id, publish: item.status === "Published" });
   }
+  const bookings = new BookingStore(store.db);
+  for (const { appointmentId, ...booker } of buildAppointmentSeed(now).bookings) await bookings.put(appointmentId, booker, now);
   return { schemas: demoSchemas.length, items: items.length, assets: demoAssets.length };
 }

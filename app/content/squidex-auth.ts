@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { jwtVerify, SignJWT } from "jose";
@@ -11,6 +11,10 @@ export const TOKEN_SECONDS = 30 * 24 * 3600;
  * Client-credentials auth for the Squidex HTTP API. The signing key and the client secret live in the
  * database, so every app node accepts every node's tokens. A generated secret is also written to
  * `DATA_DIR/squidex-client.json` (mode 600) so the operator can find it.
+ *
+ * Every token carries the generation of the secret it was issued for (`gen`, a keyed fingerprint
+ * that does not reveal the secret): a new secret (`SQUIDEX_CLIENT_SECRET`) revokes every token issued
+ * before it. Tokens without an expiry are refused.
  */
 export class SquidexAuth {
   private constructor(
@@ -18,7 +22,11 @@ export class SquidexAuth {
     readonly clientId: string,
     private readonly secret: string,
     private readonly key: Uint8Array,
-  ) {}
+  ) {
+    this.generation = createHmac("sha256", key).update(`client-secret:${secret}`).digest("base64url").slice(0, 22);
+  }
+
+  private readonly generation: string;
 
   static async create(store: ContentStore, opts: { appName: string; clientSecret?: string; dataDir: string }): Promise<SquidexAuth> {
     const key = await store.ensureSetting("squidex-signing-key", randomBytes(32).toString("base64"));
@@ -36,7 +44,7 @@ export class SquidexAuth {
   async issueToken(clientId: string, clientSecret: string): Promise<string | null> {
     const normalized = clientId.replace("~", ":");
     if (normalized !== this.clientId || !safeEqual(clientSecret, this.secret)) return null;
-    return new SignJWT({ client_id: normalized, scope: "squidex-api" })
+    return new SignJWT({ client_id: normalized, scope: "squidex-api", gen: this.generation })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(normalized)
       .setIssuedAt()
@@ -49,8 +57,9 @@ export class SquidexAuth {
     const match = authorization?.match(/^Bearer\s+(\S+)$/i);
     if (!match) return null;
     try {
-      const { payload } = await jwtVerify(match[1]!, this.key, { algorithms: ["HS256"] });
-      return payload.sub === this.clientId ? `client:${this.clientId}` : null;
+      const { payload } = await jwtVerify(match[1]!, this.key, { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub"] });
+      if (payload.sub !== this.clientId || payload.gen !== this.generation) return null;
+      return `client:${this.clientId}`;
     } catch {
       return null;
     }

@@ -1,11 +1,13 @@
 import { ContentError, badRequest, notFound } from "./errors";
 import { assetUrl } from "./public-api";
-import { parseCollectionUrl, parseQuery } from "./query";
+import { checkIds, parseCollectionUrl, parseQuery } from "./query";
 import type { SquidexAuth } from "./squidex-auth";
 import { TOKEN_SECONDS } from "./squidex-auth";
 import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "./store";
 import type { Asset, ContentData, ContentItem, ContentQuery, Schema } from "./types";
 import { isPlainObject } from "./validate";
+import { decodeComponent } from "../lib/input";
+import { readBody, readForm } from "../lib/body";
 
 /**
  * The Squidex HTTP API answered by the embedded store, under `/api/squidex` (so a Squidex client's
@@ -35,7 +37,11 @@ const has = (request: Request, name: string) => request.headers.has(name);
 
 export async function handleSquidex(request: Request, subpath: string, ctx: SquidexHttpContext): Promise<Response> {
   try {
-    const parts = subpath.split("/").filter(Boolean).map(decodeURIComponent);
+    const parts = subpath.split("/").filter(Boolean).map((part) => {
+      const decoded = decodeComponent(part);
+      if (decoded === undefined) throw badRequest(`The path segment "${part.slice(0, 100)}" is not valid percent-encoding.`);
+      return decoded;
+    });
     const method = request.method.toUpperCase();
     if (parts[0]?.toLowerCase() === "identity-server" && parts[1]?.toLowerCase() === "connect" && parts[2]?.toLowerCase() === "token") {
       if (method !== "POST") throw new ContentError(405, "Use POST.");
@@ -57,33 +63,30 @@ export async function handleSquidex(request: Request, subpath: string, ctx: Squi
   }
 }
 
+const TOKEN_FORM_LIMIT = 8 * 1024;
+
 async function token(request: Request, ctx: SquidexHttpContext): Promise<Response> {
-  const form = await request.formData().catch(() => undefined);
-  let clientId = String(form?.get("client_id") ?? "");
-  let clientSecret = String(form?.get("client_secret") ?? "");
+  const form = await readForm(request, TOKEN_FORM_LIMIT).catch((e: unknown) => {
+    if (e instanceof ContentError && e.statusCode === 415) return undefined;
+    throw e;
+  });
+  if (!form) return json({ error: "invalid_request", error_description: "Send the token request as application/x-www-form-urlencoded." }, 400);
+  let clientId = form.get("client_id") ?? "";
+  let clientSecret = form.get("client_secret") ?? "";
   const basic = request.headers.get("authorization")?.match(/^Basic\s+(\S+)$/i);
-  if (basic) [clientId = "", clientSecret = ""] = Buffer.from(basic[1]!, "base64").toString("utf8").split(":", 2).map(decodeURIComponent) as [string, string];
-  if (form?.get("grant_type") !== "client_credentials")
+  if (basic) {
+    // RFC 6749 §2.3.1: both halves are form-encoded; a half that is not counts as no credentials.
+    const [id = "", secret = ""] = Buffer.from(basic[1]!, "base64").toString("utf8").split(":", 2);
+    clientId = decodeComponent(id.replace(/\+/g, " ")) ?? "";
+    clientSecret = decodeComponent(secret.replace(/\+/g, " ")) ?? "";
+  }
+  if (form.get("grant_type") !== "client_credentials")
     return json({ error: "unsupported_grant_type", error_description: "Only client_credentials is supported." }, 400);
-  const scope = String(form.get("scope") ?? "squidex-api");
+  const scope = form.get("scope") ?? "squidex-api";
   if (scope !== "squidex-api") return json({ error: "invalid_scope", error_description: "The scope must be squidex-api." }, 400);
   const access = await ctx.auth.issueToken(clientId, clientSecret);
   if (!access) return json({ error: "invalid_client", error_description: "The client credentials are invalid." }, 401);
   return json({ access_token: access, token_type: "Bearer", expires_in: TOKEN_SECONDS, scope: "squidex-api" });
-}
-
-async function readBody(request: Request, limit: number): Promise<Buffer> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > limit) throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
-      chunks.push(Buffer.from(chunk));
-    }
-  }
-  return Buffer.concat(chunks);
 }
 
 async function readJsonBody(request: Request, ctx: SquidexHttpContext): Promise<unknown> {
@@ -194,7 +197,7 @@ async function contents(request: Request, method: string, rest: string[], actor:
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body)) throw badRequest("The query body must be an object.");
     const query: ContentQuery = body.q !== undefined ? parseQuery(body.q) : {};
-    if (Array.isArray(body.ids)) query.ids = body.ids.map(String);
+    if (Array.isArray(body.ids)) query.ids = checkIds(body.ids.map(String));
     if (typeof body.odata === "string") Object.assign(query, parseCollectionUrl(`x?${body.odata}`).query);
     return list(query);
   }
@@ -328,6 +331,7 @@ async function apps(request: Request, method: string, rest: string[], actor: str
     if (id === undefined && method === "GET") {
       const url = new URL(request.url);
       const ids = url.searchParams.get("ids")?.split(",").filter(Boolean);
+      if (ids) checkIds(ids);
       const { total, items } = await store.assets.list({
         ids,
         skip: Number(url.searchParams.get("$skip") ?? 0) || 0,

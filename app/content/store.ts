@@ -3,7 +3,8 @@ import { EventEmitter } from "node:events";
 import type { Database, DB, Dialect } from "./db";
 import { migrate, ping } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
-import { runQuery } from "./query";
+import { requireValidId } from "./ids";
+import { checkIds, runQuery } from "./query";
 import type { AssetStore } from "./assets";
 import type {
   ContentData,
@@ -225,15 +226,15 @@ export class ContentStore {
   async query(
     schemaName: string,
     query: ContentQuery = {},
-    opts: ReadOptions & { language?: string } = {},
+    opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string> } = {},
   ): Promise<{ total: number; items: ContentItem[] }> {
     const schema = await this.requireSchema(schemaName, opts);
     let q = this.db.selectFrom("contents").selectAll().where("schema_name", "=", schema.name);
     if (!opts.unpublished) q = q.where("status", "=", "Published");
-    if (query.ids?.length) q = q.where("id", "in", query.ids);
+    if (query.ids?.length) q = q.where("id", "in", checkIds(query.ids));
     const rows = await q.execute();
     const items = rows.map((r) => this.toItem(r, schema, !opts.unpublished));
-    return runQuery(items, query, opts.language ?? MASTER_LANGUAGE);
+    return runQuery(items, query, opts.language ?? MASTER_LANGUAGE, opts.searchFields);
   }
 
   async get(schemaName: string, id: string, opts: ReadOptions = {}): Promise<ContentItem | undefined> {
@@ -250,9 +251,7 @@ export class ContentStore {
   async create(schemaName: string, data: unknown, opts: CreateOptions = {}): Promise<ContentItem> {
     const schema = await this.requireSchema(schemaName, { unpublished: true });
     const valid = await this.validate(schema, data);
-    const id = opts.id ?? randomUUID();
-    if (opts.id !== undefined && (typeof opts.id !== "string" || !/^[A-Za-z0-9._~-]{1,100}$/.test(opts.id)))
-      throw badRequest(`"${opts.id}" is not a valid id.`);
+    const id = opts.id === undefined ? randomUUID() : requireValidId(opts.id);
     const now = new Date().toISOString();
     const actor = opts.actor ?? SYSTEM_ACTOR;
     const json = JSON.stringify(valid);

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import type { ApiContext } from "~/content/public-api";
 import { ContentError } from "~/content/errors";
+import { readJson } from "./body";
 import { logger } from "./logger.server";
 
 /** One JSON error shape for every `/api` answer: `{ message, details?, statusCode }`. */
@@ -12,35 +13,6 @@ export function errorResponse(error: unknown, requestId?: string): Response {
   }
   logger.error({ err: error, requestId }, "unhandled API error");
   return Response.json({ message: "Internal server error.", statusCode: 500 }, { status: 500 });
-}
-
-/** Reads a JSON body, refusing more than `limit` bytes without buffering them. */
-export async function readJson(request: Request, limit: number): Promise<unknown> {
-  const type = request.headers.get("content-type") ?? "";
-  if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new ContentError(415, "Send the body as application/json.");
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
-  if (!request.body) return {};
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
-    }
-    chunks.push(value);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ContentError(400, "The request body is not valid JSON.");
-  }
 }
 
 export const methodNotAllowed = (allowed = "POST") =>

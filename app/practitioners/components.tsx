@@ -5,6 +5,7 @@ import { MapConsentPlaceholder } from "~/maps/map-consent";
 import { useSite } from "~/site/site-context";
 import type { DirectoryQuery, PractitionerSummary } from "./directory";
 import type { AppointmentSlot } from "./practitioners.server";
+import { own } from "~/lib/input";
 
 const MapView = lazy(() => import("~/maps/map-view"));
 
@@ -128,7 +129,7 @@ export function Directory({ result, facets, action }: { result: DirectoryResult;
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-results>
           {result.items.map((p) => (
             <li key={p.id}>
-              <PractitionerCard p={p} nextSlot={result.nextSlots?.[p.id]} />
+              <PractitionerCard p={p} nextSlot={result.nextSlots ? own(result.nextSlots, p.id) : undefined} />
             </li>
           ))}
         </ul>

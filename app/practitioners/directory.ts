@@ -89,7 +89,7 @@ export function nextFreeSlots(slots: ReadonlyArray<{ practitioner: string; start
   const wanted = new Set(ids);
   const next: Record<string, string> = {};
   for (const s of slots) {
-    if (!s.booked && wanted.has(s.practitioner) && !(s.practitioner in next)) next[s.practitioner] = s.start;
+    if (!s.booked && wanted.has(s.practitioner) && !Object.hasOwn(next, s.practitioner)) next[s.practitioner] = s.start;
   }
   return next;
 }

@@ -2,6 +2,7 @@ import { BLOCK_COMPONENTS } from "~/blocks/registry";
 import type { Block } from "~/blocks/types";
 import type { Logger } from "~/lib/logger.server";
 import { markdownToSafeHtml, sanitizeRichText } from "./rich-text.server";
+import { own } from "~/lib/input";
 
 /** A page ready to render: known blocks only, rich text sanitised, theme and background resolved. */
 export interface ContentPage {
@@ -45,7 +46,7 @@ export function prepareContentPage(
 ): ContentPage {
   const blocks = (d.blocks ?? [])
     .filter((b) => {
-      if (b.schemaId in BLOCK_COMPONENTS) return true;
+      if (own(BLOCK_COMPONENTS, b.schemaId)) return true;
       logger.error({ schemaId: b.schemaId, page: id }, "The variant does not exist");
       return false;
     })

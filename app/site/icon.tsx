@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useSite } from "./site-context";
+import { own } from "~/lib/input";
 
 export type IconState = "not loaded" | "loading" | "loaded";
 
@@ -23,7 +24,7 @@ function fetchIcon(name: string): Promise<string | null> {
  */
 export function Icon({ name, className = "size-6" }: { name: string; className?: string }) {
   const { criticalIcons } = useSite();
-  const inline = criticalIcons[name];
+  const inline = own(criticalIcons, name);
   const [state, setState] = useState<IconState>(inline ? "loaded" : "not loaded");
   const [svg, setSvg] = useState<string | null>(inline ?? null);
 

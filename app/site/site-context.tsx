@@ -1,6 +1,7 @@
 import { createContext, useContext } from "react";
 import type { Language } from "~/i18n/languages";
 import { messages, type Messages } from "~/i18n/messages";
+import { own } from "~/lib/input";
 
 /** What every block and site component may need, provided once by the site layout. */
 export interface SiteContextValue {
@@ -48,5 +49,5 @@ export function useSite(): SiteContextValue & { t: Messages } {
 
 /** The classes of a text style by name, or the fallback when the style is missing. */
 export function useTextStyle(name: string, fallback = ""): string {
-  return useContext(SiteContext).textStyles[name] ?? fallback;
+  return own(useContext(SiteContext).textStyles, name) ?? fallback;
 }

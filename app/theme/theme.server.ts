@@ -11,6 +11,7 @@ import { validateClassTokens } from "./classes";
 import { sanitizeSvg } from "./icons.server";
 import { DEFAULT_THEME_SETTINGS, type ThemeSettings, themeVariablesWithWarnings } from "./shades";
 import { FONT_ROLES, type FontRole, compileContentCss } from "./tailwind.server";
+import { own } from "~/lib/input";
 
 export interface FontFile {
   name?: string;
@@ -72,7 +73,7 @@ function ruleSet(selector: string, variables: Array<[string, string]>): string {
 
 function fontFormat(file: FontFile, url: string): string | undefined {
   const type = (file.type ?? "").toLowerCase().replace(/^font\//, "");
-  return FORMATS[type] ?? FORMATS[url.slice(url.lastIndexOf(".") + 1).toLowerCase()];
+  return own(FORMATS, type) ?? own(FORMATS, url.slice(url.lastIndexOf(".") + 1).toLowerCase());
 }
 
 function buildFonts(fontStyles: ThemeInput["fontStyles"], warnings: string[]): { faces: string[]; roles: Map<FontRole, string> } {

@@ -113,12 +113,13 @@ describe("POST /api/rest", () => {
     }
   });
 
-  it("shows appointments as id, practitioner, start and booked only", async () => {
+  it("shows appointments as id, practitioner, start, duration and booked only", async () => {
     const res = await postJson(`${server.url}/api/rest`, { url: "gm-appointments", language: "de" });
     expect(res.status).toBe(200);
     expect(res.json.items.length).toBeGreaterThan(0);
     for (const i of res.json.items) {
-      expect(Object.keys(i.data).sort()).toEqual(["booked", "practitioner", "start"]);
+      expect(Object.keys(i.data).sort()).toEqual(expect.arrayContaining(["booked", "practitioner", "start"]));
+      expect(Object.keys(i.data).every((k) => ["booked", "durationMinutes", "practitioner", "start"].includes(k))).toBe(true);
     }
     expect(res.text).not.toMatch(/booker|example\.org/i);
   });

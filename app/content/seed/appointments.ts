@@ -74,9 +74,23 @@ function upcomingWeekdays(now: Date, count: number): Array<[number, number, numb
   return days;
 }
 
+/** Who booked a demo slot: kept beside the slot in the private bookings table, never in its content. */
+export interface DemoBooking {
+  appointmentId: string;
+  name: string;
+  email: string;
+  phone: string;
+  note: string | null;
+}
+
 export function buildAppointments(now: Date): DemoItem[] {
+  return buildAppointmentSeed(now).items;
+}
+
+export function buildAppointmentSeed(now: Date): { items: DemoItem[]; bookings: DemoBooking[] } {
   const days = upcomingWeekdays(now, WEEKDAYS_AHEAD);
   const items: DemoItem[] = [];
+  const bookings: DemoBooking[] = [];
   let bookerIndex = 0;
 
   BOOKABLE.forEach(([practitionerNumber, durationMinutes], p) => {
@@ -97,14 +111,17 @@ export function buildAppointments(now: Date): DemoItem[] {
       if (booked) {
         const booker = cycle(BOOKERS, bookerIndex);
         bookerIndex++;
-        data["bookerName"] = iv(booker.name);
-        data["bookerEmail"] = iv(`buchung${String(bookerIndex).padStart(2, "0")}@example.org`);
-        data["bookerPhone"] = iv(booker.phone);
-        if (booker.note !== "") data["bookerNote"] = iv(booker.note);
+        bookings.push({
+          appointmentId: id,
+          name: booker.name,
+          email: `buchung${String(bookerIndex).padStart(2, "0")}@example.org`,
+          phone: booker.phone,
+          note: booker.note === "" ? null : booker.note,
+        });
       }
       items.push({ schema: "gm-appointments", id, status: "Published", data });
     }
   });
 
-  return items;
+  return { items, bookings };
 }

@@ -401,10 +401,7 @@ const appointments = schema("gm-appointments", "Default", "Termine", "Buchbare T
   field("start", "DateTime", "Beginn", { isRequired: true, hints: "ISO-8601 in UTC; angezeigt in Europe/Berlin." }),
   field("durationMinutes", "Number", "Dauer (Minuten)", { minValue: 5, maxValue: 240, defaultValue: 30 }),
   field("booked", "Boolean", "Gebucht", { defaultValue: false }),
-  field("bookerName", "String", "Name (Buchende:r)", { tags: ["private"] }),
-  field("bookerEmail", "String", "E-Mail (Buchende:r)", { tags: ["email", "private"] }),
-  field("bookerPhone", "String", "Telefon (Buchende:r)", { tags: ["private"] }),
-  field("bookerNote", "String", "Nachricht (Buchende:r)", { editor: "TextArea", tags: ["private"] }),
+  // Who booked is private and lives beside the slot (the bookings table), never in its content.
 ]);
 
 export const demoSchemas: SchemaInput[] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldProperties, NestedField, SchemaInput } from "../types";
-import { berlinLocalToUtc, berlinOffsetMinutes } from "./appointments";
+import { berlinLocalToUtc, berlinOffsetMinutes, buildAppointmentSeed } from "./appointments";
 import { demoAssets } from "./assets";
 import { type DemoItem, buildDemoContent } from "./content";
 import { BLOCK_SCHEMA_NAMES, demoSchemas } from "./schemas";
@@ -356,15 +356,17 @@ describe("demo appointments", () => {
     });
   });
 
-  it("has about a quarter booked, each with booker data", () => {
+  it("has about a quarter booked, each with a booking beside the slot and none in it", () => {
     const booked = appointments.filter((a) => a.data["booked"]?.["iv"] === true);
     expect(booked.length / appointments.length).toBeGreaterThan(0.15);
     expect(booked.length / appointments.length).toBeLessThan(0.35);
-    for (const a of booked) {
-      expect(str(a, "bookerName")).not.toBe("");
-      expect(str(a, "bookerEmail")).toMatch(/@example\.org$/);
+    const { bookings } = buildAppointmentSeed(NOW);
+    expect(bookings.map((b) => b.appointmentId).sort()).toEqual(booked.map((a) => a.id).sort());
+    for (const b of bookings) {
+      expect(b.name).not.toBe("");
+      expect(b.email).toMatch(/@example\.org$/);
     }
-    for (const a of appointments.filter((x) => x.data["booked"]?.["iv"] === false)) expect(a.data["bookerName"]).toBeUndefined();
+    for (const a of appointments) expect(Object.keys(a.data).filter((k) => k.startsWith("booker"))).toEqual([]);
   });
 
   it("converts Berlin wall-clock time to UTC across daylight saving time", () => {

@@ -1,0 +1,6 @@
+/** Limits on what a query from outside may ask for, checked before anything is parsed or run. */
+export const MAX_IDS = 500;
+export const MAX_FILTER_DEPTH = 32;
+export const MAX_FILTER_LENGTH = 8 * 1024;
+export const MAX_QUERY_JSON_LENGTH = 32 * 1024;
+export const MAX_COLLECTION_URL_LENGTH = 32 * 1024;

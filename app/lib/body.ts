@@ -1,0 +1,42 @@
+import { ContentError } from "../content/errors";
+
+/** Reads a request body, refusing more than `limit` bytes (413) without buffering them. */
+export async function readBody(request: Request, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Reads a JSON body of at most `limit` bytes. */
+export async function readJson(request: Request, limit: number): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new ContentError(415, "Send the body as application/json.");
+  const text = (await readBody(request, limit)).toString("utf8");
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ContentError(400, "The request body is not valid JSON.");
+  }
+}
+
+/** Reads an `application/x-www-form-urlencoded` body of at most `limit` bytes (415 for any other type). */
+export async function readForm(request: Request, limit: number): Promise<URLSearchParams> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new ContentError(415, "Send the form as application/x-www-form-urlencoded.");
+  return new URLSearchParams((await readBody(request, limit)).toString("utf8"));
+}
