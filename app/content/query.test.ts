@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ContentError } from "./errors";
-import { MAX_TAKE, parseCollectionUrl, parseQuery, resolvePath, runQuery } from "./query";
+import { MAX_FILTER_DEPTH, MAX_IDS } from "./limits";
+import { assertQueryUses, jsonNestingExceeds, MAX_TAKE, parseCollectionUrl, parseQuery, resolvePath, runQuery } from "./query";
 import type { ContentData, ContentItem, ContentQuery } from "./types";
 
 /** Pure unit tests of the in-memory query engine and the query parsers (no database). */
@@ -294,5 +295,72 @@ describe("parseCollectionUrl", () => {
     expect400(() => parseCollectionUrl("x?$top=ten"), 'Query parameter "$top" must be a whole number.');
     expect400(() => parseCollectionUrl("x?$top=-1"), 'Query parameter "$top" must be a whole number.');
     expect400(() => parseCollectionUrl("x?$skip=1.5"), 'Query parameter "$skip" must be a whole number.');
+  });
+});
+
+describe("limits on queries from outside", () => {
+  const status = (fn: () => unknown) => {
+    try {
+      fn();
+      return 200;
+    } catch (e) {
+      return e instanceof ContentError ? e.statusCode : 500;
+    }
+  };
+
+  it("refuses more ids than MAX_IDS", () => {
+    const ids = Array.from({ length: MAX_IDS + 1 }, (_, i) => `id-${i}`);
+    expect(status(() => parseCollectionUrl(`core-pages?ids=${ids.join(",")}`))).toBe(400);
+    expect(status(() => parseQuery({ ids }))).toBe(400);
+    expect(status(() => parseCollectionUrl(`core-pages?ids=${ids.slice(1).join(",")}`))).toBe(200);
+  });
+
+  it("refuses deep or huge filters before they can exhaust the stack", () => {
+    const parens = (n: number) => `${"(".repeat(n)}id eq 'x'${")".repeat(n)}`;
+    expect(status(() => parseCollectionUrl(`x?$filter=${parens(MAX_FILTER_DEPTH)}`))).toBe(200);
+    expect(status(() => parseCollectionUrl(`x?$filter=${parens(MAX_FILTER_DEPTH + 1)}`))).toBe(400);
+    expect(status(() => parseCollectionUrl(`x?$filter=${parens(5000)}`))).toBe(400);
+    expect(status(() => parseCollectionUrl(`x?$filter=${"not ".repeat(100_000)}id eq 'x'`))).toBe(400);
+    expect(status(() => parseCollectionUrl(`x?$filter=${"not ".repeat(MAX_FILTER_DEPTH + 1)}id eq 'x'`))).toBe(400);
+    const nested = (n: number) => `${'{"not":'.repeat(n)}{"path":"id","op":"eq","value":"x"}${"}".repeat(n)}`;
+    expect(status(() => parseCollectionUrl(`x?q=${encodeURIComponent(`{"filter":${nested(20_000)}}`)}`))).toBe(400);
+    expect(status(() => parseCollectionUrl(`x?q=${encodeURIComponent(`{"filter":${nested(MAX_FILTER_DEPTH + 1)}}`)}`))).toBe(400);
+    expect(status(() => parseCollectionUrl(`x?q=${encodeURIComponent(`{"filter":${nested(10)}}`)}`))).toBe(200);
+    expect(status(() => parseQuery({ filter: JSON.parse(nested(MAX_FILTER_DEPTH + 1)) }))).toBe(400);
+  });
+
+  it("finds JSON nesting without parsing, ignoring brackets inside strings", () => {
+    expect(jsonNestingExceeds('{"a":[{"b":"[[[[[["}]}', 3)).toBe(false);
+    expect(jsonNestingExceeds('{"a":[{"b":[1]}]}', 3)).toBe(true);
+    expect(jsonNestingExceeds('{"a":"\\"[[[["}', 1)).toBe(false);
+  });
+});
+
+describe("assertQueryUses", () => {
+  const fields = new Set(["name", "city"]);
+  const refused = (query: ContentQuery) => {
+    try {
+      assertQueryUses(query, fields, "people");
+      return undefined;
+    } catch (e) {
+      return (e as ContentError).message;
+    }
+  };
+
+  it("allows visible fields and the public meta fields", () => {
+    expect(refused({ filter: { and: [{ path: "data.city.iv", op: "eq", value: "Köln" }, { not: { path: "data/name", op: "startsWith", value: "A" } }] } })).toBeUndefined();
+    expect(refused({ sort: [{ path: "lastModified" }, { path: "data.name.de", order: "descending" }], filter: { path: "id", op: "in", value: ["a"] } })).toBeUndefined();
+  });
+
+  it.each([
+    [{ filter: { path: "data.email.iv", op: "startsWith", value: "j" } }, "email"],
+    [{ filter: { or: [{ path: "data.city.iv", op: "eq", value: 1 }, { not: { path: "data/phone/iv", op: "exists" } }] } }, "phone"],
+    [{ sort: [{ path: "data.email.iv" }] }, "email"],
+    [{ filter: { path: "createdBy", op: "eq", value: "x" } }, "createdBy"],
+    [{ filter: { path: "data", op: "exists" } }, "data"],
+    [{ filter: { path: "data.__proto__.iv", op: "exists" } }, "__proto__"],
+    [{ filter: { path: "status", op: "eq", value: "Draft" } }, "status"],
+  ] as Array<[ContentQuery, string]>)("refuses %j naming %s", (query, name) => {
+    expect(refused(query)).toContain(`"${name}"`);
   });
 });
