@@ -93,6 +93,8 @@ export async function createApp(opts: AppOptions = {}) {
             },
           },
       crossOriginEmbedderPolicy: false,
+      // Full referrer on our own pages (so forms carry their Origin), none to other sites.
+      referrerPolicy: { policy: "same-origin" },
       hsts: false,
     }),
   );

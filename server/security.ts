@@ -35,8 +35,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function crossSiteReason(req: express.Request, publicOrigin: string | undefined): string | null {
   if (SAFE_METHODS.has(req.method)) return null;
+  // Browsers set Sec-Fetch-Site themselves (no page can forge it): where it is present it decides.
   const site = req.headers["sec-fetch-site"];
-  if (site === "cross-site" || site === "same-site") return `Sec-Fetch-Site: ${site}`;
+  if (site !== undefined) return site === "same-origin" || site === "none" ? null : `Sec-Fetch-Site: ${String(site).slice(0, 40)}`;
   const origin = req.headers.origin;
   if (origin === undefined) return null;
   const own = `${req.protocol}://${req.get("host") ?? ""}`;

@@ -19,9 +19,9 @@ const SQUIDEX = `/api/squidex/api`;
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-/** POST /api/rest as a visitor (postJson's init.headers would replace its content type, so headers are merged here). */
+/** POST /api/rest as a visitor. */
 const rest = (server: RunningServer, url: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  postJson(`${server.url}/api/rest`, { url, language: "de", ...extra }, { headers: { "content-type": "application/json", ...headers } });
+  postJson(`${server.url}/api/rest`, { url, language: "de", ...extra }, { headers });
 
 const withQ = (collection: string, q: unknown) => `${collection}?q=${encodeURIComponent(JSON.stringify(q))}`;
 const withFilter = (collection: string, filter: string) => `${collection}?$filter=${encodeURIComponent(filter)}`;

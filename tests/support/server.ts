@@ -72,9 +72,9 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
 export async function postJson(url: string, body: unknown, init: RequestInit = {}) {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(init.headers ?? {}) },
     body: typeof body === "string" ? body : JSON.stringify(body),
     ...init,
+    headers: { "content-type": "application/json", ...(init.headers as Record<string, string> | undefined) },
   });
   const text = await res.text();
   let json: unknown;
