@@ -487,7 +487,7 @@ export class Fuzzer {
         count: 1,
       });
     const lines = [
-      `${kind === "hang" || kind === "no answer" ? kind : kind.startsWith("leak") ? "privacy leak" : `status ${kind}`} from ${family}`,
+      `${/^\d+$/.test(kind) ? `status ${kind}` : kind.startsWith("leak") ? `privacy leak (${kind.slice(5)})` : kind} from ${family}`,
       `request: ${describeRequest(req)}`,
       ...(res ? [`answer: ${res.status} in ${res.ms} ms via ${res.via}, headers=${snippet(JSON.stringify(res.headers), 400)}, body=${snippet(res.body, 400)}`] : []),
       ...(detail ? [detail] : []),
