@@ -13,6 +13,7 @@ import { parseEnv, type Env } from "../app/env.server";
 import { logger } from "../app/lib/logger.server";
 import { createServices, type Services } from "../app/services.server";
 import { criticalPaths } from "../app/site/page-cache.server";
+import { requestOrigin } from "../app/lib/request-origin.server";
 import { crossSiteGuard, PERMISSIONS_POLICY, transportSecurity } from "./security";
 
 declare module "react-router" {
@@ -104,6 +105,12 @@ export async function createApp(opts: AppOptions = {}) {
     next();
   });
   app.use(crossSiteGuard(env.PUBLIC_ORIGIN));
+  // Host and proxy headers become the URL of the request and of every link on the page: refuse
+  // what cannot be one here, not deep inside the renderer.
+  app.use((req, res, next) => {
+    if (requestOrigin(req)) return next();
+    res.status(400).json({ message: "The Host or X-Forwarded-* headers do not form a valid origin.", statusCode: 400 });
+  });
   app.use(compression());
 
   app.get("/healthz", async (_req, res) => {

@@ -4,3 +4,5 @@ export const MAX_FILTER_DEPTH = 32;
 export const MAX_FILTER_LENGTH = 8 * 1024;
 export const MAX_QUERY_JSON_LENGTH = 32 * 1024;
 export const MAX_COLLECTION_URL_LENGTH = 32 * 1024;
+/** JSON bodies (content data included) nest at most this deep; real pages stay far below it. */
+export const MAX_JSON_DEPTH = 64;

@@ -159,6 +159,8 @@ export function parseQuery(input: unknown): ContentQuery {
   return out;
 }
 
+const isScalar = (v: unknown) => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
 export function checkIds(ids: string[]): string[] {
   if (ids.length > MAX_IDS) throw badRequest(`Ask for at most ${MAX_IDS} ids at once (got ${ids.length}).`);
   return ids;
@@ -175,7 +177,10 @@ function parseFilter(node: unknown, depth: number): FilterNode {
   if (typeof n.path !== "string") throw badRequest('A filter node needs "path" and "op", or "and", "or" or "not".');
   const op = [...OPS].find((o) => o.toLowerCase() === String(n.op).toLowerCase());
   if (!op) throw badRequest(`Unknown filter operator "${String(n.op)}".`);
-  if (op === "in" && !Array.isArray(n.value)) throw badRequest('The "in" operator needs an array value.');
+  if (op === "in") {
+    if (!Array.isArray(n.value) || !n.value.every(isScalar)) throw badRequest('The "in" operator needs an array of strings, numbers, booleans or nulls.');
+    if (n.value.length > MAX_IDS) throw badRequest(`The "in" operator takes at most ${MAX_IDS} values.`);
+  } else if (n.value !== undefined && !isScalar(n.value)) throw badRequest(`The "${op}" operator needs a string, number, boolean or null value.`);
   return { path: n.path, op, value: n.value };
 }
 

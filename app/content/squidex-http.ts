@@ -1,6 +1,7 @@
 import { ContentError, badRequest, notFound } from "./errors";
 import { assetUrl } from "./public-api";
-import { checkIds, parseCollectionUrl, parseQuery } from "./query";
+import { MAX_JSON_DEPTH } from "./limits";
+import { checkIds, jsonNestingExceeds, parseCollectionUrl, parseQuery } from "./query";
 import type { SquidexAuth } from "./squidex-auth";
 import { TOKEN_SECONDS } from "./squidex-auth";
 import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "./store";
@@ -91,6 +92,7 @@ async function token(request: Request, ctx: SquidexHttpContext): Promise<Respons
 
 async function readJsonBody(request: Request, ctx: SquidexHttpContext): Promise<unknown> {
   const text = (await readBody(request, ctx.jsonLimit)).toString("utf8");
+  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) throw new ContentError(400, "Validation error", [`Request body nests deeper than ${MAX_JSON_DEPTH} levels.`]);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -197,7 +199,10 @@ async function contents(request: Request, method: string, rest: string[], actor:
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body)) throw badRequest("The query body must be an object.");
     const query: ContentQuery = body.q !== undefined ? parseQuery(body.q) : {};
-    if (Array.isArray(body.ids)) query.ids = checkIds(body.ids.map(String));
+    if (body.ids !== undefined) {
+      if (!Array.isArray(body.ids) || !body.ids.every((i) => typeof i === "string")) throw badRequest('"ids" must be an array of strings.');
+      query.ids = checkIds(body.ids);
+    }
     if (typeof body.odata === "string") Object.assign(query, parseCollectionUrl(`x?${body.odata}`).query);
     return list(query);
   }

@@ -1,4 +1,6 @@
 import { ContentError } from "../content/errors";
+import { MAX_JSON_DEPTH } from "../content/limits";
+import { jsonNestingExceeds } from "../content/query";
 
 /** Reads a request body, refusing more than `limit` bytes (413) without buffering them. */
 export async function readBody(request: Request, limit: number): Promise<Buffer> {
@@ -27,6 +29,7 @@ export async function readJson(request: Request, limit: number): Promise<unknown
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new ContentError(415, "Send the body as application/json.");
   const text = (await readBody(request, limit)).toString("utf8");
   if (!text.trim()) return {};
+  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) throw new ContentError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { Route } from "./+types/api.assets";
+import { VARIANT_WIDTHS } from "~/content/assets";
 import { errorResponse } from "~/lib/api.server";
 
 /**
@@ -19,12 +20,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
     });
-    const width = new URL(request.url).searchParams.get("width");
+    const widthParam = new URL(request.url).searchParams.get("width");
+    const width = widthParam === null ? null : Number(widthParam);
+    if (width !== null && !(/^\d{1,5}$/.test(widthParam!) && VARIANT_WIDTHS.includes(width)))
+      return Response.json({ message: `width must be one of ${VARIANT_WIDTHS.join(", ")}.`, statusCode: 400 }, { status: 400 });
     if (width !== null) headers.set("ETag", `"${asset.fileHash}-w${width}"`);
     if (request.headers.get("if-none-match") === headers.get("ETag")) return new Response(null, { status: 304, headers });
     let stream: NodeJS.ReadableStream;
     if (width !== null) {
-      const variant = await context.services.store.assets.variant(asset.id, Number(width));
+      const variant = await context.services.store.assets.variant(asset.id, width);
       stream = fs.createReadStream(variant.file);
       headers.set("Content-Length", String(variant.size));
     } else {

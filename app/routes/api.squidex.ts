@@ -8,9 +8,13 @@ function squidexContext(context: AppLoadContext): SquidexHttpContext {
   return { store, auth: squidexAuth, appName: env.SQUIDEX_APP_NAME, jsonLimit: env.API_BODY_LIMIT_BYTES, assetLimit: env.ASSET_MAX_BYTES };
 }
 
-async function handle({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+async function handle({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
   try {
-    return await handleSquidex(request, params["*"] ?? "", squidexContext(context));
+    // The path as it arrived (still percent-encoded): handleSquidex decodes each segment once, so an
+    // encoded "/" stays inside its segment and "%252E" stays "%2E", never "." (React Router's splat
+    // param is decoded already).
+    const raw = new URL(request.url).pathname.replace(/^\/api\/squidex\/?/, "");
+    return await handleSquidex(request, raw, squidexContext(context));
   } catch (error) {
     return errorResponse(error, context.requestId);
   }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
-import { CONSENT_COOKIE } from "~/consent/consent";
+import { CONSENT_COOKIE, parseConsent } from "~/consent/consent";
+import { requestOrigin } from "~/lib/request-origin.server";
 import { LANGUAGES } from "~/i18n/languages";
 import type { Services } from "~/services.server";
 import { loadSite, pagePath } from "./site.server";
@@ -43,15 +44,14 @@ export class PageCache {
     if (req.method !== "GET" && req.method !== "HEAD") return null;
     if (req.headers.authorization) return null;
     if (req.path.startsWith("/api/") || req.path.startsWith("/assets/") || req.path.startsWith("/__test/")) return null;
-    let consent = "";
     for (const part of (req.headers.cookie ?? "").split(/;\s*/).filter(Boolean)) {
-      const [name = "", value = ""] = part.split("=", 2);
-      if (name === CONSENT_COOKIE) consent = value;
-      else return null;
+      if (!part.startsWith(`${CONSENT_COOKIE}=`)) return null;
     }
-    // Pages hold absolute URLs made from the Host they were asked for: one entry per host, so a
-    // request with a forged Host can never reach other visitors.
-    return `${req.protocol}://${req.headers.host ?? ""}${req.originalUrl}\u0000${consent}`;
+    // The page depends on the consent choice, not on how the cookie spells it.
+    const consent = JSON.stringify(parseConsent(req.headers.cookie));
+    // Pages hold absolute URLs made from the origin they were asked under (Host and trusted proxy
+    // headers): one entry per origin, so a request with forged headers never reaches other visitors.
+    return `${requestOrigin(req)}${req.originalUrl}\u0000${consent}`;
   }
 
   middleware() {

@@ -67,8 +67,8 @@ describe("the oracle", () => {
     const kinds = new Set(fz.secrets.map((s) => s.kind));
     expect([...kinds].sort()).toEqual(["draft", "hidden", "private"]);
     expect(fz.secrets.some((s) => /^buchung\d\d@example\.org$/.test(s.value))).toBe(true);
-    // An editor's answer holds booker details: held to the visitor rules it must be flagged.
-    const editor = await send(server, { method: "GET", path: `/api/squidex/api/content/${APP}/gm-appointments?$top=200`, headers: { authorization: `Bearer ${token}` } });
+    // An editor's answer holds practitioners' private contact details: held to the visitor rules it must be flagged.
+    const editor = await send(server, { method: "GET", path: `/api/squidex/api/content/${APP}/gm-content-practitioners?$top=200`, headers: { authorization: `Bearer ${token}` } });
     expect(editor.status).toBe(200);
     expect(() => fz.checkNoSecrets("oracle self-test", { method: "GET", path: "/" }, editor)).toThrow(/privacy leak/);
     const drafts = await send(server, { method: "GET", path: `/api/squidex/api/content/${APP}/core-pages?$top=200`, headers: { authorization: `Bearer ${token}`, "x-unpublished": "1" } });

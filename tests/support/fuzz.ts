@@ -1,6 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import fc from "fast-check";
+import { buildAppointmentSeed } from "~/content/seed/appointments";
 import { buildDemoContent, type DemoItem } from "~/content/seed/content";
 import type { RunningServer } from "./server";
 
@@ -282,9 +283,9 @@ export function collectSecrets(siteName = "praxisnetz"): Secret[] {
   const add = (value: unknown, kind: Secret["kind"], source: string) => {
     if (typeof value === "string" && value.trim().length >= 4 && !secrets.some((s) => s.value === value)) secrets.push({ value, kind, source });
   };
+  for (const booking of buildAppointmentSeed(new Date()).bookings)
+    for (const f of ["name", "email", "phone", "note"] as const) add(booking[f], "private", `booking ${booking.appointmentId}.${f}`);
   for (const item of items) {
-    if (item.schema === "gm-appointments")
-      for (const f of ["bookerName", "bookerEmail", "bookerPhone", "bookerNote"]) add(ivOf(item, f), "private", `${item.id}.${f}`);
     if (item.schema === "gm-content-practitioners") for (const f of ["email", "phone"]) add(ivOf(item, f), "private", `${item.id}.${f}`);
   }
   const visible = (item: DemoItem) =>
