@@ -6,6 +6,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COLLECTIONS } from "~/content/public-api";
+import { demoSchemas } from "~/content/seed/schemas";
 import { postJson, squidexToken, startServer, tempDataDir, type RunningServer } from "../support/server";
 
 /**
@@ -190,16 +192,27 @@ async function refusals(server: RunningServer, field: string, urls: Record<strin
   return wrong;
 }
 
-describe("visitor queries never reach private fields", () => {
-  let server: RunningServer;
-  let db: Database.Database;
+/** A server of its own for one describe block, with a read-only handle on its database. */
+function ownServer(): { readonly server: RunningServer; readonly db: Database.Database } {
+  const own = {} as { server: RunningServer; db: Database.Database };
   beforeAll(async () => {
-    server = await startServer();
-    db = openDb(server.dataDir);
+    own.server = await startServer();
+    own.db = openDb(own.server.dataDir);
   });
   afterAll(async () => {
-    db?.close();
-    await server?.stop();
+    own.db?.close();
+    await own.server?.stop();
+  });
+  return own;
+}
+
+describe("visitor queries never reach private fields", () => {
+  const own = ownServer();
+
+  it("covers every field a seeded schema tags private", () => {
+    const tagged = demoSchemas.flatMap((s) => s.fields.filter((f) => f.properties.tags?.includes("private")).map((f) => `${s.name}.${f.name}`));
+    expect(tagged.length).toBeGreaterThan(0);
+    expect(PRIVATE_FIELDS.map((p) => `${p.collection}.${p.field}`)).toEqual(expect.arrayContaining(tagged));
   });
 
   for (const { collection, field } of PRIVATE_FIELDS) {
@@ -207,19 +220,19 @@ describe("visitor queries never reach private fields", () => {
       const urls: Record<string, string> = {};
       for (const p of [`data/${field}/iv`, `data/${field}`, `data.${field}.iv`])
         for (const [op, filter] of Object.entries(odataFilters(p))) urls[`${p} ${op}`] = withFilter(collection, filter);
-      expect(await refusals(server, field, urls)).toEqual([]);
+      expect(await refusals(own.server, field, urls)).toEqual([]);
     });
 
     it(`refuses every JSON q filter operator on ${collection} ${field} (400 naming the field)`, async () => {
       const urls: Record<string, string> = {};
       for (const p of [`data.${field}.iv`, `data.${field}`])
         for (const [op, filter] of Object.entries(jsonFilters(p))) urls[`q ${p} ${op}`] = withQ(collection, { filter });
-      expect(await refusals(server, field, urls)).toEqual([]);
+      expect(await refusals(own.server, field, urls)).toEqual([]);
     });
 
     it(`refuses sorting ${collection} by ${field} ($orderby and q.sort)`, async () => {
       expect(
-        await refusals(server, field, {
+        await refusals(own.server, field, {
           [`$orderby=data/${field}/iv`]: `${collection}?$orderby=${encodeURIComponent(`data/${field}/iv`)}`,
           [`$orderby=data/${field}/iv desc`]: `${collection}?$orderby=${encodeURIComponent(`data/${field}/iv desc`)}`,
           [`$orderby=id,data.${field}`]: `${collection}?$orderby=${encodeURIComponent(`id asc,data.${field} desc`)}`,
@@ -241,7 +254,7 @@ describe("visitor queries never reach private fields", () => {
       withQ("gm-appointments", { filter: { path: "data.start.iv", op: "gt", value: "2000-01-01" }, sort: [{ path: "data.start.iv" }] }),
     ];
     for (const url of ok) {
-      const res = await rest(server, url);
+      const res = await rest(own.server, url);
       expect(res.status, url).toBe(200);
       expect(res.json.items.length, url).toBeGreaterThan(0);
     }
@@ -249,10 +262,10 @@ describe("visitor queries never reach private fields", () => {
 
   it("allows the meta fields id, created, lastModified and version (control)", async () => {
     for (const filter of ["id ne 'x'", "created gt 2000-01-01", "lastModified gt 2000-01-01", "version ge 0"]) {
-      const res = await rest(server, withFilter("core-pages", filter));
+      const res = await rest(own.server, withFilter("core-pages", filter));
       expect(res.status, filter).toBe(200);
     }
-    const sorted = await rest(server, `core-pages?$orderby=${encodeURIComponent("lastModified desc,version asc,created,id")}`);
+    const sorted = await rest(own.server, `core-pages?$orderby=${encodeURIComponent("lastModified desc,version asc,created,id")}`);
     expect(sorted.status).toBe(200);
   });
 
@@ -260,7 +273,7 @@ describe("visitor queries never reach private fields", () => {
     const wrong: string[] = [];
     for (const meta of ["createdBy", "lastModifiedBy", "status", "newStatus"]) {
       wrong.push(
-        ...(await refusals(server, meta, {
+        ...(await refusals(own.server, meta, {
           [`$filter ${meta} eq`]: withFilter("core-pages", `${meta} eq 'x'`),
           [`$filter startswith(${meta})`]: withFilter("gm-content-practitioners", `startswith(${meta}, 'c')`),
           [`q filter ${meta}`]: withQ("gm-appointments", { filter: { path: meta, op: "exists" } }),
@@ -273,7 +286,7 @@ describe("visitor queries never reach private fields", () => {
   });
 
   it("$search and q.fullText never match private text, but still match visible text", async () => {
-    const practitioners = readContents(db, "gm-content-practitioners");
+    const practitioners = readContents(own.db, "gm-content-practitioners");
     const visible = practitioners
       .filter((r) => r.status === "Published" && r.data.display?.iv === true && (r.data.websites?.iv as string[]).includes("PRAXISNETZ"))
       .sort((a, b) => a.id.localeCompare(b.id))[0]!;
@@ -284,7 +297,7 @@ describe("visitor queries never reach private fields", () => {
     const found: string[] = [];
     const search = async (collection: string, text: string) => {
       for (const url of [`${collection}?$search=${encodeURIComponent(text)}`, withQ(collection, { fullText: text })]) {
-        const res = await rest(server, url);
+        const res = await rest(own.server, url);
         expect(res.status, url).toBe(200);
         if (res.json.total !== 0 || res.json.items.length !== 0) found.push(`${url} → total ${res.json.total}`);
       }
@@ -294,23 +307,23 @@ describe("visitor queries never reach private fields", () => {
     expect(found).toEqual([]);
 
     for (const url of [`gm-content-practitioners?$search=${encodeURIComponent(city)}`, withQ("gm-content-practitioners", { fullText: city })]) {
-      const res = await rest(server, url);
+      const res = await rest(own.server, url);
       expect(res.status, url).toBe(200);
       expect(res.json.items.map((i: { id: string }) => i.id), url).toContain(visible.id);
     }
   });
 
   it("the Squidex API has no booker fields in the appointment schema or content", async () => {
-    const token = await squidexToken(server);
+    const token = await squidexToken(own.server);
     const auth = { authorization: `Bearer ${token}` };
-    const schema = (await (await fetch(`${server.url}${SQUIDEX}/apps/${APP}/schemas/gm-appointments`, { headers: auth })).json()) as {
+    const schema = (await (await fetch(`${own.server.url}${SQUIDEX}/apps/${APP}/schemas/gm-appointments`, { headers: auth })).json()) as {
       fields: Array<{ name: string }>;
     };
     const names = schema.fields.map((f) => f.name);
     expect(names).toEqual(expect.arrayContaining(["practitioner", "start", "durationMinutes", "booked"]));
     expect(names.filter((n) => n.startsWith("booker"))).toEqual([]);
 
-    const res = await fetch(`${server.url}${SQUIDEX}/content/${APP}/gm-appointments?$top=200`, { headers: auth });
+    const res = await fetch(`${own.server.url}${SQUIDEX}/content/${APP}/gm-appointments?$top=200`, { headers: auth });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { items: Array<{ id: string; data: Record<string, { iv?: unknown }> }> };
     const booked = body.items.filter((i) => i.data.booked?.iv === true);
@@ -320,17 +333,17 @@ describe("visitor queries never reach private fields", () => {
   });
 
   it("keeps the booking details in a separate bookings table, one row per booked appointment", () => {
-    const table = db.prepare("select name from sqlite_master where type = 'table' and name = 'bookings'").get();
+    const table = own.db.prepare("select name from sqlite_master where type = 'table' and name = 'bookings'").get();
     expect(table, "a bookings table in praxisnetz.sqlite").toBeDefined();
-    const columns = (db.prepare("pragma table_info(bookings)").all() as Array<{ name: string }>).map((c) => c.name);
+    const columns = (own.db.prepare("pragma table_info(bookings)").all() as Array<{ name: string }>).map((c) => c.name);
     expect(columns).toEqual(expect.arrayContaining(["appointment_id", "name", "email", "phone", "note"]));
 
-    const booked = readContents(db, "gm-appointments")
+    const booked = readContents(own.db, "gm-appointments")
       .filter((r) => r.data.booked?.iv === true)
       .map((r) => r.id)
       .sort();
     expect(booked.length).toBeGreaterThan(0);
-    const rows = db.prepare("select appointment_id, name, email, phone, note from bookings").all() as Array<{
+    const rows = own.db.prepare("select appointment_id, name, email, phone, note from bookings").all() as Array<{
       appointment_id: string;
       name: string;
       email: string;
@@ -351,13 +364,7 @@ describe("visitor queries never reach private fields", () => {
 // ---- 2. malformed consent cookie ----------------------------------------------------------------------
 
 describe("a malformed consent cookie", () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const own = ownServer();
 
   const BAD_VALUES = ["%E0%A4%A", "%", "%ZZ", "%C3%28", "%FF%FE", "necessary%"];
 
@@ -369,15 +376,15 @@ describe("a malformed consent cookie", () => {
         for (const page of ["/", "/en", "/practitioners"]) {
           // Twice: the first render and the page cache.
           for (let n = 0; n < 2; n++) {
-            const res = await fetch(`${server.url}${page}`, { headers });
+            const res = await fetch(`${own.server.url}${page}`, { headers });
             const html = await res.text();
             if (res.status !== 200) wrong.push(`${cookie} GET ${page} → ${res.status}`);
             else if (!bannerClasses(html).includes("block") || bannerClasses(html).includes("hidden")) wrong.push(`${cookie} GET ${page}: banner not undecided`);
           }
         }
-        const health = await fetch(`${server.url}/healthz`, { headers });
+        const health = await fetch(`${own.server.url}/healthz`, { headers });
         if (health.status !== 200) wrong.push(`${cookie} GET /healthz → ${health.status}`);
-        const api = await rest(server, "core-pages?$top=1", {}, headers);
+        const api = await rest(own.server, "core-pages?$top=1", {}, headers);
         if (api.status >= 500) wrong.push(`${cookie} POST /api/rest → ${api.status}`);
       }
     }
@@ -385,10 +392,10 @@ describe("a malformed consent cookie", () => {
   });
 
   it("a valid cookie hides the banner (control)", async () => {
-    const res = await fetch(`${server.url}/`, { headers: { cookie: "pn_consent=necessary" } });
+    const res = await fetch(`${own.server.url}/`, { headers: { cookie: "pn_consent=necessary" } });
     expect(res.status).toBe(200);
     expect(bannerClasses(await res.text())).toContain("hidden");
-    const none = await fetch(`${server.url}/`);
+    const none = await fetch(`${own.server.url}/`);
     expect(bannerClasses(await none.text())).toContain("block");
   });
 });
@@ -396,13 +403,7 @@ describe("a malformed consent cookie", () => {
 // ---- 3. open redirect through /api/consent ---------------------------------------------------------------
 
 describe("POST /api/consent redirects only within this site", () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const own = ownServer();
 
   const form = (redirectTo: string, extra: Record<string, string> = {}) => new URLSearchParams({ intent: "necessary", redirectTo, ...extra });
 
@@ -415,25 +416,25 @@ describe("POST /api/consent redirects only within this site", () => {
     bodies.push(["raw %2F%5Cevil.example", "intent=necessary&redirectTo=%2F%5Cevil.example"]);
     const wrong: string[] = [];
     for (const [label, body] of bodies) {
-      const res = await postConsent(server, body);
-      const problem = res.status === 303 ? unsafeLocation(server, res.location) : `status ${res.status}`;
+      const res = await postConsent(own.server, body);
+      const problem = res.status === 303 ? unsafeLocation(own.server, res.location) : `status ${res.status}`;
       if (problem) wrong.push(`${label}: ${problem}`);
     }
     expect(wrong).toEqual([]);
   });
 
   it("falls back to the language home for what is not a path", async () => {
-    expect((await postConsent(server, form("https://evil.example/"))).location).toBe("/");
-    expect((await postConsent(server, form("javascript:alert(1)"))).location).toBe("/");
-    expect((await postConsent(server, form("https://evil.example/", { language: "en" }))).location).toBe("/en");
-    expect((await postConsent(server, form("javascript:alert(1)", { language: "en" }))).location).toBe("/en");
+    expect((await postConsent(own.server, form("https://evil.example/"))).location).toBe("/");
+    expect((await postConsent(own.server, form("javascript:alert(1)"))).location).toBe("/");
+    expect((await postConsent(own.server, form("https://evil.example/", { language: "en" }))).location).toBe("/en");
+    expect((await postConsent(own.server, form("javascript:alert(1)", { language: "en" }))).location).toBe("/en");
   });
 
   it("keeps a normal path and query, percent-encodes a non-Latin-1 path", async () => {
-    const normal = await postConsent(server, form("/ueber-uns?x=1"));
+    const normal = await postConsent(own.server, form("/ueber-uns?x=1"));
     expect(normal.status).toBe(303);
     expect(normal.location).toBe("/ueber-uns?x=1");
-    const umlaut = await postConsent(server, form("/über"));
+    const umlaut = await postConsent(own.server, form("/über"));
     expect(umlaut.status).toBe(303);
     expect(umlaut.location).toBe("/%C3%BCber");
   });
@@ -442,13 +443,7 @@ describe("POST /api/consent redirects only within this site", () => {
 // ---- 4. consent CSRF and foreign origins on mutations ----------------------------------------------------
 
 describe("mutations refuse other origins", () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const own = ownServer();
 
   const body = "intent=all&redirectTo=%2F";
 
@@ -459,42 +454,36 @@ describe("mutations refuse other origins", () => {
       ["Origin: null", { origin: "null" }],
     ];
     for (const [label, opts] of cases) {
-      const res = await postConsent(server, body, opts);
+      const res = await postConsent(own.server, body, opts);
       expect(res.status, label).toBe(403);
       expect(res.setCookie, label).toEqual([]);
     }
   });
 
   it("POST /api/consent from this site's own origin → 303 with the cookie (control)", async () => {
-    const res = await postConsent(server, body, { headers: { "sec-fetch-site": "same-origin" } });
+    const res = await postConsent(own.server, body, { headers: { "sec-fetch-site": "same-origin" } });
     expect(res.status).toBe(303);
     expect(res.setCookie.join("\n")).toMatch(/^pn_consent=/);
   });
 
   it("POST /api/rest and POST /manage/flushcache from another origin → 403", async () => {
-    const api = await rest(server, "core-pages", {}, { origin: "http://evil.example" });
+    const api = await rest(own.server, "core-pages", {}, { origin: "http://evil.example" });
     expect(api.status).toBe(403);
-    const flush = await fetch(`${server.url}/manage/flushcache`, {
+    const flush = await fetch(`${own.server.url}/manage/flushcache`, {
       method: "POST",
       headers: { origin: "http://evil.example", "content-type": "application/x-www-form-urlencoded" },
       body: "",
     });
     expect(flush.status).toBe(403);
     // The same request from this site still works.
-    expect((await rest(server, "core-pages", {}, { origin: server.url })).status).toBe(200);
+    expect((await rest(own.server, "core-pages", {}, { origin: own.server.url })).status).toBe(200);
   });
 });
 
 // ---- 5. bad input answers 4xx, never 5xx ---------------------------------------------------------------
 
 describe("bad input gets a 4xx, never a 5xx", () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const own = ownServer();
 
   const expect4xxJson = (res: { status: number; json: unknown; text: string }, label: string) => {
     expect(res.status, `${label}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
@@ -503,39 +492,39 @@ describe("bad input gets a 4xx, never a 5xx", () => {
 
   it("40 000 ids → 400", async () => {
     const ids = Array.from({ length: 40_000 }, (_, i) => `id-${i}`).join(",");
-    const res = await rest(server, `core-pages?ids=${ids}`);
+    const res = await rest(own.server, `core-pages?ids=${ids}`);
     expect(res.status, res.text.slice(0, 200)).toBe(400);
     expect(res.json).toMatchObject({ statusCode: 400, message: expect.any(String) });
   });
 
   it("a $filter nested 5 000 parentheses deep → 4xx", async () => {
-    const res = await rest(server, withFilter("core-pages", `${"(".repeat(5000)}id eq 'x'${")".repeat(5000)}`));
+    const res = await rest(own.server, withFilter("core-pages", `${"(".repeat(5000)}id eq 'x'${")".repeat(5000)}`));
     expect4xxJson(res, "parentheses");
     expect(res.json).toMatchObject({ message: expect.any(String) });
   });
 
   it("a $filter with 100 000 `not` → 4xx", async () => {
-    const res = await rest(server, withFilter("core-pages", `${"not ".repeat(100_000)}id eq 'x'`));
+    const res = await rest(own.server, withFilter("core-pages", `${"not ".repeat(100_000)}id eq 'x'`));
     expect4xxJson(res, "not × 100000");
     expect(res.json).toMatchObject({ message: expect.any(String) });
   });
 
-  it("a JSON q filter nested 20 000 levels deep → 400, and the server stays healthy", async () => {
+  it("a JSON q filter nested 20 000 levels deep → 400, and the own.server stays healthy", async () => {
     const q = `{"filter":${'{"not":'.repeat(20_000)}{"path":"id","op":"eq","value":"x"}${"}".repeat(20_000)}}`;
-    const res = await rest(server, `core-pages?q=${encodeURIComponent(q)}`);
+    const res = await rest(own.server, `core-pages?q=${encodeURIComponent(q)}`);
     expect(res.status, res.text.slice(0, 200)).toBe(400);
     expect(res.json).toMatchObject({ statusCode: 400, message: expect.any(String) });
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${own.server.url}/healthz`)).status).toBe(200);
   });
 
   it("undecodable Squidex paths → 4xx", async () => {
-    const token = await squidexToken(server);
+    const token = await squidexToken(own.server);
     for (const [p, headers] of [
       ["/api/squidex/%E0%A4%A", {}],
       ["/api/squidex/api/assets/praxisnetz/%E0", {}],
       ["/api/squidex/api/content/praxisnetz/%E0%A4%A", { authorization: `Bearer ${token}` }],
     ] as const) {
-      const res = await rawRequest(server.url, "GET", p, headers);
+      const res = await rawRequest(own.server.url, "GET", p, headers);
       expect(res.status, `${p}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
       expect(res.status, `${p}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
     }
@@ -543,7 +532,7 @@ describe("bad input gets a 4xx, never a 5xx", () => {
 
   it("undecodable Basic credentials at the token endpoint → 400 or 401", async () => {
     for (const credentials of ["praxisnetz:default:%E0%A4%A", "%E0%A4%A:x", "praxisnetz:default:%", "%:%"]) {
-      const res = await fetch(`${server.url}/api/squidex/identity-server/connect/token`, {
+      const res = await fetch(`${own.server.url}/api/squidex/identity-own.server/connect/token`, {
         method: "POST",
         headers: { authorization: `Basic ${Buffer.from(credentials).toString("base64")}` },
         body: new URLSearchParams({ grant_type: "client_credentials" }),
@@ -553,22 +542,22 @@ describe("bad input gets a 4xx, never a 5xx", () => {
   });
 
   it("POST /api/consent with a wrong content type → 415, PUT → 405", async () => {
-    const json = await postConsent(server, JSON.stringify({ intent: "necessary" }), { contentType: "application/json" });
+    const json = await postConsent(own.server, JSON.stringify({ intent: "necessary" }), { contentType: "application/json" });
     expect(json.status).toBe(415);
-    const text = await postConsent(server, "intent=necessary", { contentType: "text/plain" });
+    const text = await postConsent(own.server, "intent=necessary", { contentType: "text/plain" });
     expect(text.status).toBe(415);
-    const none = await rawRequest(server.url, "POST", "/api/consent", { origin: server.url, "content-length": 16 }, Buffer.from("intent=necessary"));
+    const none = await rawRequest(own.server.url, "POST", "/api/consent", { origin: own.server.url, "content-length": 16 }, Buffer.from("intent=necessary"));
     expect([400, 415], `no content type → ${none.status}`).toContain(none.status);
-    const put = await postConsent(server, "intent=necessary", { method: "PUT" });
+    const put = await postConsent(own.server, "intent=necessary", { method: "PUT" });
     expect(put.status).toBe(405);
   });
 
   it("a redirectTo with CR/LF, NUL or CJK → 303 with a safe Location", async () => {
     const wrong: string[] = [];
     for (const redirectTo of ["/a\r\nSet-Cookie: evil=1", "/\r\n/evil.example", "/\n/evil.example", "/a\u0000b", "/\u0000/evil.example", "/\u4e2d", "/\u4e2d/\u6587?q=\u4e2d"]) {
-      const res = await postConsent(server, new URLSearchParams({ intent: "necessary", redirectTo }));
+      const res = await postConsent(own.server, new URLSearchParams({ intent: "necessary", redirectTo }));
       const problem =
-        res.status !== 303 ? `status ${res.status}` : res.setCookie.join("\n").includes("evil") ? "injected a cookie" : unsafeLocation(server, res.location);
+        res.status !== 303 ? `status ${res.status}` : res.setCookie.join("\n").includes("evil") ? "injected a cookie" : unsafeLocation(own.server, res.location);
       if (problem) wrong.push(`${JSON.stringify(redirectTo)}: ${problem}`);
     }
     expect(wrong).toEqual([]);
@@ -577,19 +566,19 @@ describe("bad input gets a 4xx, never a 5xx", () => {
   it("a 30 MB form → 413", async () => {
     const body = Buffer.from(`intent=necessary&redirectTo=%2F&pad=${"x".repeat(30 * 1024 * 1024)}`);
     const res = await rawRequest(
-      server.url,
+      own.server.url,
       "POST",
       "/api/consent",
-      { origin: server.url, "content-type": "application/x-www-form-urlencoded", "content-length": body.length },
+      { origin: own.server.url, "content-type": "application/x-www-form-urlencoded", "content-length": body.length },
       body,
     );
     expect(res.status).toBe(413);
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${own.server.url}/healthz`)).status).toBe(200);
   });
 
   it("icon names from Object.prototype → 404", async () => {
     for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
-      const res = await fetch(`${server.url}/api/icons/${name}`);
+      const res = await fetch(`${own.server.url}/api/icons/${name}`);
       expect(res.status, name).toBe(404);
     }
   });
@@ -760,16 +749,7 @@ describe("data dir modes and transport headers", () => {
 // ---- authorization matrix ----------------------------------------------------------------------------------
 
 describe("authorization", () => {
-  let server: RunningServer;
-  let db: Database.Database;
-  beforeAll(async () => {
-    server = await startServer();
-    db = openDb(server.dataDir);
-  });
-  afterAll(async () => {
-    db?.close();
-    await server?.stop();
-  });
+  const own = ownServer();
 
   type Call = { label: string; method: string; path: string; json?: unknown; form?: () => FormData };
   const content = `${SQUIDEX}/content/${APP}`;
@@ -802,24 +782,24 @@ describe("authorization", () => {
       headers["content-type"] = "application/json";
       body = JSON.stringify(call.json);
     } else if (call.form) body = call.form();
-    const res = await fetch(`${server.url}${call.path}`, { method: call.method, headers, body, redirect: "manual" });
+    const res = await fetch(`${own.server.url}${call.path}`, { method: call.method, headers, body, redirect: "manual" });
     await res.arrayBuffer();
     return res.status;
   };
 
   it("every Squidex API endpoint: 401 without a valid token, not 401 with one", async () => {
-    const token = await squidexToken(server);
+    const token = await squidexToken(own.server);
     const auth = `Bearer ${token}`;
-    const created = await fetch(`${server.url}${content}/core-theme-colors?publish=true`, {
+    const created = await fetch(`${own.server.url}${content}/core-theme-colors?publish=true`, {
       method: "POST",
       headers: { authorization: auth, "content-type": "application/json" },
       body: JSON.stringify({ name: { iv: "Matrix" }, hexcode: { iv: "#001122" } }),
     });
     expect(created.status).toBe(201);
     const color = ((await created.json()) as { id: string }).id;
-    const uploaded = await fetch(`${server.url}${apps}/assets?id=matrix-asset`, { method: "POST", headers: { authorization: auth }, body: pngForm() });
+    const uploaded = await fetch(`${own.server.url}${apps}/assets?id=matrix-asset`, { method: "POST", headers: { authorization: auth }, body: pngForm() });
     expect(uploaded.status).toBe(201);
-    const page = readContents(db, "core-pages").find((r) => r.status === "Published")!.id;
+    const page = readContents(own.db, "core-pages").find((r) => r.status === "Published")!.id;
 
     const { exp: _exp, ...claims } = decodeJwt(token);
     const wrongKey = await new SignJWT({ ...claims })
@@ -841,9 +821,9 @@ describe("authorization", () => {
     expect(wrong).toEqual([]);
 
     // Nothing changed: the item and the asset are as they were.
-    const item = await fetch(`${server.url}${content}/core-theme-colors/${color}`, { headers: { authorization: auth } });
+    const item = await fetch(`${own.server.url}${content}/core-theme-colors/${color}`, { headers: { authorization: auth } });
     expect(((await item.json()) as { version: number }).version).toBe(1);
-    expect((await fetch(`${server.url}/api/assets/matrix-asset/pixel.png`)).status).toBe(200);
+    expect((await fetch(`${own.server.url}/api/assets/matrix-asset/pixel.png`)).status).toBe(200);
 
     const refused: string[] = [];
     for (const call of calls(page, color, "matrix-asset")) {
@@ -854,23 +834,11 @@ describe("authorization", () => {
   });
 
   it("visitors never get drafts from the internal API, even with unpublished: true", async () => {
-    const drafts = (db.prepare("select id, schema_name from contents where status != 'Published'").all() as Array<{ id: string; schema_name: string }>);
+    const drafts = (own.db.prepare("select id, schema_name from contents where status != 'Published'").all() as Array<{ id: string; schema_name: string }>);
     expect(drafts.length).toBeGreaterThan(0);
-    const collections = [
-      "core-theme-colors",
-      "core-theme-settings",
-      "core-theme-languages",
-      "core-pages",
-      "core-settings-blocks",
-      "core-global-settings",
-      "core-theme-icons",
-      "core-text-styles",
-      "core-font-styles",
-      "gm-content-practitioners",
-      "gm-appointments",
-    ];
+    const collections = COLLECTIONS.filter((c) => c !== "core-backend-navigation");
     for (const collection of collections) {
-      const res = await rest(server, collection, { unpublished: true, cache: false });
+      const res = await rest(own.server, collection, { unpublished: true, cache: false });
       expect(res.status, collection).toBe(200);
       for (const item of res.json.items as Array<{ id: string; status: string }>) {
         expect(item.status, `${collection} ${item.id}`).toBe("Published");
@@ -878,15 +846,15 @@ describe("authorization", () => {
       }
     }
     for (const draft of drafts) {
-      const res = await postJson(`${server.url}/api/getcontentitem`, { url: draft.schema_name, id: draft.id, unpublished: true });
+      const res = await postJson(`${own.server.url}/api/getcontentitem`, { url: draft.schema_name, id: draft.id, unpublished: true });
       expect(res.status, draft.id).toBe(404);
     }
   });
 
   it("core-backend-navigation is editor-only (403)", async () => {
-    expect((await rest(server, "core-backend-navigation", { unpublished: true })).status).toBe(403);
-    const nav = db.prepare("select id from contents where schema_name = 'core-backend-navigation' limit 1").get() as { id: string } | undefined;
-    const item = await postJson(`${server.url}/api/getcontentitem`, { url: "core-backend-navigation", id: nav?.id ?? "x" });
+    expect((await rest(own.server, "core-backend-navigation", { unpublished: true })).status).toBe(403);
+    const nav = own.db.prepare("select id from contents where schema_name = 'core-backend-navigation' limit 1").get() as { id: string } | undefined;
+    const item = await postJson(`${own.server.url}/api/getcontentitem`, { url: "core-backend-navigation", id: nav?.id ?? "x" });
     expect(item.status).toBe(403);
   });
 });
