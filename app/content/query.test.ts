@@ -242,7 +242,9 @@ describe("parseQuery", () => {
     expect400(() => parseQuery({ filter: { op: "eq", value: 1 } }), 'A filter node needs "path" and "op", or "and", "or" or "not".');
     expect400(() => parseQuery({ filter: { path: "id", op: "like", value: "a" } }), 'Unknown filter operator "like".');
     expect400(() => parseQuery({ filter: { path: "id" } }), 'Unknown filter operator "undefined".');
-    expect400(() => parseQuery({ filter: { path: "id", op: "in", value: "a" } }), 'The "in" operator needs an array value.');
+    expect400(() => parseQuery({ filter: { path: "id", op: "in", value: "a" } }), 'The "in" operator needs an array of strings, numbers, booleans or nulls.');
+    expect400(() => parseQuery({ filter: { path: "id", op: "in", value: [["a"]] } }), 'The "in" operator needs an array of strings, numbers, booleans or nulls.');
+    expect400(() => parseQuery({ filter: { path: "id", op: "eq", value: { toString: 1 } } }), 'The "eq" operator needs a string, number, boolean or null value.');
     expect400(
       () => parseQuery({ filter: { or: [{ path: "id", op: "eq", value: "a" }, { not: { path: "id", op: "nope" } }] } }),
       'Unknown filter operator "nope".',

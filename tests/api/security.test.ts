@@ -532,7 +532,7 @@ describe("bad input gets a 4xx, never a 5xx", () => {
 
   it("undecodable Basic credentials at the token endpoint → 400 or 401", async () => {
     for (const credentials of ["praxisnetz:default:%E0%A4%A", "%E0%A4%A:x", "praxisnetz:default:%", "%:%"]) {
-      const res = await fetch(`${own.server.url}/api/squidex/identity-own.server/connect/token`, {
+      const res = await fetch(`${own.server.url}/api/squidex/identity-server/connect/token`, {
         method: "POST",
         headers: { authorization: `Basic ${Buffer.from(credentials).toString("base64")}` },
         body: new URLSearchParams({ grant_type: "client_credentials" }),
