@@ -3,6 +3,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { type CreateTableBuilder, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
 import pg from "pg";
+import { fold, postgresFoldFunction } from "./fold";
 
 /** Tables of the embedded content service. JSON columns are text, booleans 0/1: one layout for SQLite and PostgreSQL. */
 export interface Database {
@@ -95,6 +96,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
   const file = opts.sqlitePath ?? ":memory:";
   if (file !== ":memory:") createPrivateFile(file);
   const sqlite = new SQLite(file);
+  // The fold used by queries (sql-query.ts); PostgreSQL gets the same as an SQL function.
+  sqlite.function("pn_fold", { deterministic: true }, (text: unknown) => (typeof text === "string" ? fold(text) : null));
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
@@ -244,10 +247,27 @@ migrations["0002_bookings_beside_slots"] = {
 
 /** Runs the migrations not yet applied, all of them or up to and including `target` (tests). */
 export async function migrate(db: DB, target?: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // On PostgreSQL, Kysely looks for its migration tables in every schema of the database; name ours,
+  // or another store in the same database (tests, a second site) makes it skip creating them.
+  const schema = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db).catch(() => undefined);
+  const migrationTableSchema = schema?.rows[0]?.schema ?? undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/**
+ * SQL functions queries use, made from the code's own tables at every start (so they always match
+ * it). Several app nodes may start at once: a lost race means another node just made the same one.
+ */
+export async function createPostgresFunctions(db: DB): Promise<void> {
+  try {
+    await sql.raw(postgresFoldFunction()).execute(db);
+  } catch (error) {
+    const exists = await sql<{ n: number }>`select count(*)::int as n from pg_proc where proname = 'pn_fold'`.execute(db);
+    if (!exists.rows[0]?.n) throw error;
+  }
 }
 
 export async function ping(db: DB): Promise<void> {

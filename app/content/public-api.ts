@@ -5,7 +5,7 @@ import { flattenItem } from "./flatten";
 import { MAX_COLLECTION_URL_LENGTH } from "./limits";
 import { assertQueryUses, parseCollectionUrl } from "./query";
 import type { ContentStore } from "./store";
-import type { Asset, ContentItem, FlatItem, Schema } from "./types";
+import type { Asset, ContentItem, ContentQuery, FilterNode, FlatItem, Schema } from "./types";
 
 /**
  * The internal content API (spec §7) as plain functions: the `/api/*` resource routes only parse
@@ -104,51 +104,71 @@ export function isVisiblePractitioner(data: Record<string, unknown>, siteName: s
   return data.display === true && Array.isArray(websites) && websites.includes(siteName.toUpperCase());
 }
 
-async function visiblePractitionerIds(ctx: ApiContext): Promise<Set<string>> {
-  const { items } = await ctx.store.query("gm-content-practitioners", {}, {});
-  return new Set(items.filter((i) => isVisiblePractitioner(flattenItem(i, "de").data, ctx.siteName)).map((i) => i.id));
+/**
+ * What a visitor may see of a collection, as a filter the database applies before counting and
+ * paging: practitioners shown on this site, appointments of those practitioners only.
+ */
+export function visibilityRule(collection: Collection, siteName: string): FilterNode | undefined {
+  const practitioner: FilterNode = {
+    and: [
+      { path: "data.display", op: "eq", value: true },
+      { path: "data.websites", op: "eq", value: siteName.toUpperCase() },
+    ],
+  };
+  if (collection === "gm-content-practitioners") return practitioner;
+  if (collection === "gm-appointments") return { refersTo: { path: "data.practitioner", schema: "gm-content-practitioners", filter: practitioner } };
+  return undefined;
 }
 
 /** Turns stored items into what this caller may see, flattened to one language. */
-async function present(collection: Collection, items: ContentItem[], lang: string, ctx: ApiContext, editor: boolean): Promise<FlatItem[]> {
+async function present(collection: Collection, items: ContentItem[], lang: string, ctx: ApiContext): Promise<FlatItem[]> {
   const schema = await ctx.store.getSchema(collection);
   const flat = items.map((i) => flattenItem(i, lang, schema));
-  if (editor) return flat;
+  if (ctx.isEditor) return flat;
   const fields = visitorFields(collection, schema);
-  let shown = flat;
-  if (collection === "gm-content-practitioners") shown = flat.filter((i) => isVisiblePractitioner(i.data, ctx.siteName));
-  if (collection === "gm-appointments") {
-    const visible = await visiblePractitionerIds(ctx);
-    shown = flat
-      .filter((i) => Array.isArray(i.data.practitioner) && visible.has(String(i.data.practitioner[0])))
-      .map((i) => ({ ...i, data: { ...i.data, booked: i.data.booked === true } }));
-  }
-  return shown.map((i) => ({ ...i, data: pick(i.data, fields) }));
+  return flat.map((i) => {
+    const data = pick(i.data, fields);
+    if (collection === "gm-appointments") data.booked = data.booked === true;
+    return { ...i, data };
+  });
 }
 
 function cached<T>(ctx: ApiContext, useCache: boolean | undefined, key: string, load: () => Promise<T>): Promise<T> {
   return useCache === false ? load() : ctx.cache.getOrLoad(key, load);
 }
 
+/**
+ * Items of a collection as this caller may see them: for visitors only published, visible items
+ * and fields, with the visibility rules applied in the database before counting and paging. `all`
+ * is for internal callers that need every match (no page limit); the HTTP edge never sets it.
+ */
+export async function listItems(
+  collection: Collection,
+  ctx: ApiContext,
+  opts: { language: string; query?: ContentQuery; unpublished?: boolean; all?: boolean },
+): Promise<{ total: number; items: FlatItem[] }> {
+  const editor = ctx.isEditor;
+  const query = opts.query ?? {};
+  const searchFields = editor ? undefined : visitorFields(collection, await ctx.store.getSchema(collection));
+  if (searchFields) assertQueryUses(query, searchFields, collection);
+  const result = await ctx.store.query(collection, query, {
+    unpublished: editor && opts.unpublished === true,
+    language: opts.language,
+    searchFields,
+    where: editor ? undefined : visibilityRule(collection, ctx.siteName),
+    all: opts.all,
+  });
+  return { total: result.total, items: await present(collection, result.items, opts.language, ctx) };
+}
+
 export async function restItems(body: unknown, ctx: ApiContext): Promise<{ total: number; items: FlatItem[] }> {
   const input = parseBody(restBody, body);
   const { collection: name, query } = parseCollectionUrl(input.url);
   const collection = requireCollection(name, ctx);
-  const editor = ctx.isEditor;
-  const unpublished = editor && input.unpublished === true;
-  const searchFields = editor ? undefined : visitorFields(collection, await ctx.store.getSchema(collection));
-  if (searchFields) assertQueryUses(query, searchFields, collection);
-  const key = `rest:${editor}:${unpublished}:${input.language}:${input.url}`;
-  return cached(ctx, input.cache, key, async () => {
-    // Visibility rules apply before paging, so a visitor's page is never short of items.
-    const pagingLater = !editor && (collection === "gm-content-practitioners" || collection === "gm-appointments");
-    const { skip, take, ...rest } = query;
-    const result = await ctx.store.query(collection, pagingLater ? rest : query, { unpublished, language: input.language, searchFields });
-    const items = await present(collection, result.items, input.language, ctx, editor);
-    if (!pagingLater) return { total: result.total, items };
-    const from = skip ?? 0;
-    return { total: items.length, items: items.slice(from, from + (take ?? 200)) };
-  });
+  const unpublished = ctx.isEditor && input.unpublished === true;
+  const key = `rest:${ctx.isEditor}:${unpublished}:${input.language}:${input.url}`;
+  if (!ctx.isEditor) assertQueryUses(query, visitorFields(collection, await ctx.store.getSchema(collection)), collection);
+  return cached(ctx, input.cache, key, () => listItems(collection, ctx, { language: input.language, query, unpublished }));
 }
 
 export async function contentItem(body: unknown, ctx: ApiContext): Promise<FlatItem> {
@@ -157,9 +177,8 @@ export async function contentItem(body: unknown, ctx: ApiContext): Promise<FlatI
   const unpublished = ctx.isEditor && input.unpublished === true;
   const key = `item:${ctx.isEditor}:${unpublished}:${input.language}:${collection}:${input.id}`;
   const item = await cached(ctx, input.cache, key, async () => {
-    const found = await ctx.store.get(collection, input.id, { unpublished });
-    if (!found) return null;
-    return (await present(collection, [found], input.language, ctx, ctx.isEditor))[0] ?? null;
+    const { items } = await listItems(collection, ctx, { language: input.language, query: { ids: [input.id] }, unpublished });
+    return items[0] ?? null;
   });
   if (!item) throw notFound(`No item "${input.id}" in "${collection}".`);
   return item;

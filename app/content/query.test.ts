@@ -281,8 +281,9 @@ describe("parseCollectionUrl", () => {
     });
   });
 
-  it("caps $top at MAX_TAKE", () => {
-    expect(parseCollectionUrl("x?$top=5000").query.take).toBe(MAX_TAKE);
+  it("refuses $top beyond MAX_TAKE with a 400 instead of capping it silently", () => {
+    expect(parseCollectionUrl(`x?$top=${MAX_TAKE}`).query.take).toBe(MAX_TAKE);
+    expect400(() => parseCollectionUrl(`x?$top=${MAX_TAKE + 1}`), `Query parameter "$top" may be at most ${MAX_TAKE}; page with "$skip" for more.`);
   });
 
   it("keeps an unencoded '?' inside the query string", () => {

@@ -2,6 +2,7 @@ import { badRequest } from "./errors";
 import { fieldValue } from "./flatten";
 import { parseODataFilter } from "./odata";
 import { own } from "../lib/input";
+import { fold } from "./fold";
 import { MAX_COLLECTION_URL_LENGTH, MAX_FILTER_DEPTH, MAX_IDS, MAX_QUERY_JSON_LENGTH } from "./limits";
 import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
@@ -23,46 +24,85 @@ export function resolvePath(item: ContentItem, path: string, language: string): 
   const parts = path.split(/[./]/).filter(Boolean);
   if (parts.length === 1 && META.has(parts[0]!)) return (item as unknown as Record<string, unknown>)[parts[0]!];
   if (parts[0] !== "data" || parts.length < 2) return undefined;
-  const partitions = own(item.data, parts[1]!) ?? own(item.data, parts[1]!.replace(/_/g, "-"));
-  if (!partitions) return undefined;
+  const partitions = present(own(item.data, parts[1]!)) ?? own(item.data, parts[1]!.replace(/_/g, "-"));
+  if (!isObject(partitions)) return undefined;
   if (parts.length === 2) return fieldValue(partitions, language);
-  let value: unknown = partitions[parts[2]!];
-  for (const p of parts.slice(3)) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = own(value as Record<string, unknown>, p);
+  let value: unknown = partitions;
+  for (const p of parts.slice(2)) {
+    // Paths name object keys; arrays are matched element by element, never indexed.
+    if (!isObject(value)) return undefined;
+    value = own(value, p);
   }
   return value;
 }
 
-function compare(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === undefined || a === null) return -1;
-  if (b === undefined || b === null) return 1;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
-  return String(a).localeCompare(String(b), "de");
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const present = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+/**
+ * The one order of JSON values, for sorting (the SQL compiler emits the same): missing and null
+ * first, then booleans (false, true), numbers, strings (case- and accent-insensitive via `fold`,
+ * then by code point), arrays, objects (arrays and objects tie among themselves).
+ */
+export function rank(v: unknown): number {
+  if (v === undefined || v === null) return 0;
+  if (typeof v === "boolean") return 1;
+  if (typeof v === "number") return 2;
+  if (typeof v === "string") return 3;
+  return Array.isArray(v) ? 4 : 5;
 }
 
+/** Code point order, as SQLite's BINARY and PostgreSQL's "C" collation compare UTF-8. */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  const r = rank(a) - rank(b);
+  if (r !== 0) return r;
+  if (typeof a === "boolean") return Number(a) - Number(b as boolean);
+  if (typeof a === "number") return a - (b as number);
+  if (typeof a === "string") return compareCodePoints(fold(a), fold(b as string)) || compareCodePoints(a, b as string);
+  return 0;
+}
+
+const sameType = (a: unknown, b: unknown) => a !== null && b !== null && typeof a === typeof b && !Array.isArray(a) && typeof a !== "object";
+
+/**
+ * One operator on one (non-array) value. Null and missing are alike (`eq null` matches both); order
+ * comparisons hold only between values of the same type (strings by code point); `contains`,
+ * `startsWith` and `endsWith` ignore case and accents.
+ */
 function matchScalar(op: FilterOp, actual: unknown, expected: unknown): boolean {
   switch (op) {
     case "eq":
-      return actual === expected || (actual != null && expected != null && compare(actual, expected) === 0 && typeof actual === typeof expected);
+      if (expected === null || expected === undefined) return actual === null || actual === undefined;
+      return sameType(actual, expected) && actual === expected;
     case "ne":
       return !matchScalar("eq", actual, expected);
     case "lt":
-      return actual != null && compare(actual, expected) < 0;
     case "le":
-      return actual != null && compare(actual, expected) <= 0;
     case "gt":
-      return actual != null && compare(actual, expected) > 0;
-    case "ge":
-      return actual != null && compare(actual, expected) >= 0;
+    case "ge": {
+      if (!sameType(actual, expected)) return false;
+      const c = typeof actual === "string" ? compareCodePoints(actual, expected as string) : Number(actual) - Number(expected);
+      return op === "lt" ? c < 0 : op === "le" ? c <= 0 : op === "gt" ? c > 0 : c >= 0;
+    }
     case "contains":
-      return typeof actual === "string" && actual.toLowerCase().includes(String(expected).toLowerCase());
     case "startsWith":
-      return typeof actual === "string" && actual.toLowerCase().startsWith(String(expected).toLowerCase());
-    case "endsWith":
-      return typeof actual === "string" && actual.toLowerCase().endsWith(String(expected).toLowerCase());
+    case "endsWith": {
+      if (typeof actual !== "string" || expected === null || expected === undefined) return false;
+      const hay = fold(actual);
+      const needle = fold(String(expected));
+      return op === "contains" ? hay.includes(needle) : op === "startsWith" ? hay.startsWith(needle) : hay.endsWith(needle);
+    }
     case "in":
       return Array.isArray(expected) && expected.some((e) => matchScalar("eq", actual, e));
     default:
@@ -74,6 +114,7 @@ export function matches(item: ContentItem, node: FilterNode, language: string): 
   if ("and" in node) return node.and.every((n) => matches(item, n, language));
   if ("or" in node) return node.or.some((n) => matches(item, n, language));
   if ("not" in node) return !matches(item, node.not, language);
+  if ("refersTo" in node) throw new Error("refersTo filters run in the database only.");
   const actual = resolvePath(item, node.path, language);
   if (node.op === "exists") return actual !== undefined && actual !== null;
   if (node.op === "empty") return actual === undefined || actual === null || actual === "" || (Array.isArray(actual) && actual.length === 0);
@@ -84,26 +125,37 @@ export function matches(item: ContentItem, node: FilterNode, language: string): 
   return matchScalar(node.op, actual, node.value);
 }
 
-/** Full-text match over the item's data, or only over `fields` when given (what a visitor may see). */
+/** Full-text match (ignoring case and accents) over the item's data, or only over `fields` when given. */
 function fullTextMatch(item: ContentItem, text: string, fields?: ReadonlySet<string>): boolean {
-  const needle = text.toLowerCase();
+  const needle = fold(text);
   const walk = (v: unknown): boolean =>
-    typeof v === "string" ? v.toLowerCase().includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
+    typeof v === "string" ? fold(v).includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
   if (!fields) return walk(item.data);
   return Object.entries(item.data).some(([name, partitions]) => fields.has(name) && walk(partitions));
 }
 
+export const DEFAULT_SORT: SortNode[] = [{ path: "lastModified", order: "descending" }];
+
 export function sortItems(items: ContentItem[], sort: SortNode[] | undefined, language: string): ContentItem[] {
-  const order: SortNode[] = [...(sort?.length ? sort : [{ path: "lastModified", order: "descending" as const }]), { path: "id", order: "ascending" }];
+  const order = sort?.length ? sort : DEFAULT_SORT;
   return [...items].sort((a, b) => {
     for (const s of order) {
-      const c = compare(resolvePath(a, s.path, language), resolvePath(b, s.path, language));
+      const c = compareValues(resolvePath(a, s.path, language), resolvePath(b, s.path, language));
       if (c !== 0) return s.order === "descending" ? -c : c;
     }
-    return 0;
+    return compareCodePoints(a.id, b.id);
   });
 }
 
+/** How many items a query returns at most: `take`, else all ids asked for, else MAX_TAKE; never more than MAX_TAKE. */
+export function pageSize(query: ContentQuery): number {
+  return Math.min(query.take ?? (query.ids ? new Set(query.ids).size : MAX_TAKE), MAX_TAKE);
+}
+
+/**
+ * The reference semantics of a query, evaluated in memory: the test oracle the SQL compiler
+ * (`sql-query.ts`) is checked against on SQLite and PostgreSQL.
+ */
 export function runQuery(
   items: ContentItem[],
   query: ContentQuery,
@@ -113,15 +165,14 @@ export function runQuery(
   let result = items;
   if (query.ids) {
     const byId = new Map(items.map((i) => [i.id, i]));
-    result = query.ids.map((id) => byId.get(id)).filter((i): i is ContentItem => !!i);
+    result = [...new Set(query.ids)].map((id) => byId.get(id)).filter((i): i is ContentItem => !!i);
   }
   if (query.filter) result = result.filter((i) => matches(i, query.filter!, language));
   if (query.fullText) result = result.filter((i) => fullTextMatch(i, query.fullText!, searchFields));
   if (!query.ids || query.sort?.length) result = sortItems(result, query.sort, language);
   const total = result.length;
   const skip = query.skip ?? 0;
-  const take = Math.min(query.take ?? (query.ids ? query.ids.length : MAX_TAKE), MAX_TAKE);
-  return { total, items: result.slice(skip, skip + take) };
+  return { total, items: result.slice(skip, skip + pageSize(query)) };
 }
 
 /** Checks a query that arrived from outside (JSON) and returns it typed, or throws a 400. */
@@ -214,7 +265,8 @@ export function parseCollectionUrl(url: string): { collection: string; query: Co
       return Number(v);
     };
     const top = num("$top");
-    if (top !== undefined) query.take = Math.min(top, MAX_TAKE);
+    if (top !== undefined && top > MAX_TAKE) throw badRequest(`Query parameter "$top" may be at most ${MAX_TAKE}; page with "$skip" for more.`);
+    if (top !== undefined) query.take = top;
     const skip = num("$skip");
     if (skip !== undefined) query.skip = skip;
     const orderby = params.get("$orderby");
@@ -271,6 +323,7 @@ export function assertQueryUses(query: ContentQuery, fields: ReadonlySet<string>
     if ("and" in node) node.and.forEach(walk);
     else if ("or" in node) node.or.forEach(walk);
     else if ("not" in node) walk(node.not);
+    else if ("refersTo" in node) check(node.refersTo.path, "filter");
     else check(node.path, "filter");
   };
   if (query.filter) walk(query.filter);

@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { Database, DB, Dialect } from "./db";
-import { migrate, ping } from "./db";
+import { createPostgresFunctions, migrate, ping } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { requireValidId } from "./ids";
-import { checkIds, runQuery } from "./query";
+import { checkIds, pageSize } from "./query";
+import { compileWhere, SqlCompiler } from "./sql-query";
 import type { AssetStore } from "./assets";
+import type { RawBuilder, SqlBool } from "kysely";
 import type {
   ContentData,
+  FilterNode,
   ContentItem,
   ContentQuery,
   CreateOptions,
@@ -57,7 +60,9 @@ export class ContentStore {
   }
 
   async migrate(): Promise<string[]> {
-    return migrate(this.db);
+    const applied = await migrate(this.db);
+    if (this.dialect === "postgres") await createPostgresFunctions(this.db);
+    return applied;
   }
 
   ping(): Promise<void> {
@@ -223,18 +228,41 @@ export class ContentStore {
     };
   }
 
+  /**
+   * One page of a schema's items matching `query`, with the exact total, computed in the database
+   * (see sql-query.ts). `where` adds conditions the caller imposes (a visitor's visibility rules);
+   * `all` lifts the page size limit for internal callers that state they need everything.
+   */
   async query(
     schemaName: string,
     query: ContentQuery = {},
-    opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string> } = {},
+    opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string>; where?: FilterNode; all?: boolean } = {},
   ): Promise<{ total: number; items: ContentItem[] }> {
     const schema = await this.requireSchema(schemaName, opts);
-    let q = this.db.selectFrom("contents").selectAll().where("schema_name", "=", schema.name);
-    if (!opts.unpublished) q = q.where("status", "=", "Published");
-    if (query.ids?.length) q = q.where("id", "in", checkIds(query.ids));
+    const published = !opts.unpublished;
+    const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published, language: opts.language ?? MASTER_LANGUAGE });
+    const ids = query.ids ? [...new Set(checkIds(query.ids))] : undefined;
+    if (ids && !ids.length) return { total: 0, items: [] };
+    let base = this.db.selectFrom("contents as c").where("c.schema_name", "=", schema.name);
+    if (published) base = base.where("c.status", "=", "Published");
+    if (ids) base = base.where("c.id", "in", ids);
+    const conditions = compileWhere(compiler, query, opts.searchFields);
+    if (opts.where) conditions.push(compiler.filter(opts.where));
+    for (const condition of conditions) base = base.where(condition as RawBuilder<SqlBool>);
+
+    const counted = await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    const skip = query.skip ?? 0;
+    const take = opts.all && query.take === undefined ? Infinity : pageSize(query);
+    if (take === 0 || skip >= total) return { total, items: [] };
+    let q = base.selectAll("c");
+    if (ids && !query.sort?.length) q = q.orderBy(compiler.idPosition(ids));
+    else for (const term of compiler.orderBy(query.sort)) q = q.orderBy(term);
+    if (Number.isFinite(take)) q = q.limit(take);
+    else if (skip && this.dialect === "sqlite") q = q.limit(-1);
+    if (skip) q = q.offset(skip);
     const rows = await q.execute();
-    const items = rows.map((r) => this.toItem(r, schema, !opts.unpublished));
-    return runQuery(items, query, opts.language ?? MASTER_LANGUAGE, opts.searchFields);
+    return { total, items: rows.map((r) => this.toItem(r, schema, published)) };
   }
 
   async get(schemaName: string, id: string, opts: ReadOptions = {}): Promise<ContentItem | undefined> {

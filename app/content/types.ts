@@ -135,7 +135,12 @@ export type FilterNode =
   | { path: string; op: FilterOp; value?: unknown }
   | { and: FilterNode[] }
   | { or: FilterNode[] }
-  | { not: FilterNode };
+  | { not: FilterNode }
+  /**
+   * Internal only (no parser produces it): the value at `path` (or any element of it) is the id of a
+   * published item of `schema` that matches `filter`. Runs in the database as a semi-join.
+   */
+  | { refersTo: { path: string; schema: string; filter: FilterNode } };
 
 export interface SortNode {
   path: string;

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "react-router";
-import { restItems } from "~/content/public-api";
+import { listItems } from "~/content/public-api";
+import type { ContentQuery } from "~/content/types";
 import type { Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
 import type { PractitionerSummary } from "./directory";
@@ -11,9 +12,9 @@ import { assignSlugs } from "./slug";
  */
 export function loadPractitioners(context: AppLoadContext, language: Language): Promise<PractitionerSummary[]> {
   return context.services.cache.getOrLoad(`practitioners:${language}`, async () => {
-    let items: Awaited<ReturnType<typeof restItems>>["items"] = [];
+    let items: Awaited<ReturnType<typeof listItems>>["items"] = [];
     try {
-      items = (await restItems({ url: "gm-content-practitioners", language }, apiContext(context))).items;
+      items = (await listItems("gm-content-practitioners", apiContext(context), { language, all: true })).items;
     } catch (error) {
       context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Practitioners");
     }
@@ -56,17 +57,14 @@ export interface AppointmentSlot {
 export function loadAppointments(context: AppLoadContext): Promise<AppointmentSlot[]> {
   return context.services.cache.getOrLoad("appointments", async () => {
     try {
-      const { items } = await restItems({ url: "gm-appointments", language: "de" }, apiContext(context));
-      const now = Date.now();
-      return items
-        .map((i) => ({
-          id: i.id,
-          practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
-          start: String(i.data.start ?? ""),
-          booked: i.data.booked === true,
-        }))
-        .filter((a) => Date.parse(a.start) > now)
-        .sort((a, b) => a.start.localeCompare(b.start));
+      const upcoming = { filter: { path: "data.start", op: "gt", value: new Date().toISOString() }, sort: [{ path: "data.start" }] } satisfies ContentQuery;
+      const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query: upcoming, all: true });
+      return items.map((i) => ({
+        id: i.id,
+        practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
+        start: String(i.data.start ?? ""),
+        booked: i.data.booked === true,
+      }));
     } catch (error) {
       context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");
       return [];

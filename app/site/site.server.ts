@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { restItems, type ThirdPartyScript } from "~/content/public-api";
+import { listItems, type Collection, type ThirdPartyScript } from "~/content/public-api";
 import type { FlatItem } from "~/content/types";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
@@ -61,9 +61,9 @@ export const DEFAULT_SETTINGS: GlobalSettings = {
  * Reads one collection through the content client. A failure is logged with the spec's message and
  * the page goes on with the fallback, so a broken collection never takes the site down.
  */
-export async function fetchCollection(context: AppLoadContext, collection: string, language: Language, failure: string): Promise<Flat[]> {
+export async function fetchCollection(context: AppLoadContext, collection: Collection, language: Language, failure: string): Promise<Flat[]> {
   try {
-    return (await restItems({ url: collection, language }, apiContext(context))).items;
+    return (await listItems(collection, apiContext(context), { language, all: true })).items;
   } catch (error) {
     context.services.logger.error({ err: error, collection, requestId: context.requestId }, failure);
     return [];

@@ -1,0 +1,325 @@
+import { sql, type RawBuilder } from "kysely";
+import type { Dialect } from "./db";
+import { fold } from "./fold";
+import { DEFAULT_SORT } from "./query";
+import type { ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
+
+/**
+ * Compiles a content query (Squidex filter, sort, ids, full text) to SQL over the JSON documents in
+ * `contents`, for SQLite (json_extract / json_type / json_each / json_tree) and PostgreSQL (jsonb).
+ * The semantics are those of the in-memory evaluator in `query.ts` (the test oracle), operator by
+ * operator: null and missing alike, array-any matching, language fallback, one total order of JSON
+ * values for sorting, case- and accent-insensitive text operators through `pn_fold` (see fold.ts).
+ *
+ * Every predicate compiles to a definite true/false (never SQL NULL), so `not` means "does not match".
+ * User values are bound parameters; field names and path segments are inlined only after checking
+ * them against a strict pattern (anything else names a value that does not exist).
+ */
+type Sql = RawBuilder<unknown>;
+
+const META_COLUMNS: ReadonlyMap<string, { column: string; number?: boolean }> = new Map([
+  ["id", { column: "id" }],
+  ["created", { column: "created" }],
+  ["createdBy", { column: "created_by" }],
+  ["lastModified", { column: "last_modified" }],
+  ["lastModifiedBy", { column: "last_modified_by" }],
+  ["status", { column: "status" }],
+  ["newStatus", { column: "new_status" }],
+  ["version", { column: "version", number: true }],
+]);
+const SEGMENT = /^[A-Za-z0-9_-]{1,100}$/;
+const MASTER = "de";
+
+/** Where a value lives: a place in the JSON document, a column, or nowhere. */
+type Value =
+  | { kind: "json"; sqlite: { doc: Sql; path: Sql }; pg: Sql }
+  | { kind: "column"; column: Sql; number: boolean }
+  | { kind: "missing" };
+
+export interface CompileContext {
+  dialect: Dialect;
+  /** The table alias the query reads (`c`), and whether it reads live (published) or editor data. */
+  alias: string;
+  published: boolean;
+  language: string;
+}
+
+export class SqlCompiler {
+  constructor(private readonly ctx: CompileContext) {}
+
+  private get pg() {
+    return this.ctx.dialect === "postgres";
+  }
+
+  private doc(alias = this.ctx.alias, published = this.ctx.published): Sql {
+    const column = sql.ref(`${alias}.${published ? "published_data" : "data"}`);
+    return this.pg ? sql`(${column}::jsonb)` : sql`${column}`;
+  }
+
+  // ---- values ----------------------------------------------------------------------------------
+
+  /** The value a Squidex path names (see resolvePath in query.ts). */
+  valueAt(path: string, alias = this.ctx.alias, published = this.ctx.published): Value {
+    const parts = path.split(/[./]/).filter(Boolean);
+    if (parts.length === 1) {
+      const meta = META_COLUMNS.get(parts[0]!);
+      if (!meta) return { kind: "missing" };
+      if (meta.column === "new_status" && published) return { kind: "missing" };
+      return { kind: "column", column: sql.ref(`${alias}.${meta.column}`), number: !!meta.number };
+    }
+    if (parts[0] !== "data" || !parts.every((p) => SEGMENT.test(p))) return { kind: "missing" };
+    const doc = this.doc(alias, published);
+    const field = parts[1]!;
+    const alt = field.replace(/_/g, "-");
+    const rest = parts.slice(2);
+    if (this.pg) {
+      const at = (name: string) => sql`(${doc} -> ${sql.lit(name)})`;
+      let partitions = at(field);
+      if (alt !== field) partitions = sql`(case when coalesce(${at(field)}, 'null'::jsonb) <> 'null'::jsonb then ${at(field)} else ${at(alt)} end)`;
+      let value: Sql;
+      if (rest.length === 0) value = this.pgFallback(partitions);
+      else value = rest.reduce<Sql>((v, key) => sql`(case when jsonb_typeof(${v}) = 'object' then ${v} -> ${sql.lit(key)} end)`, partitions);
+      return { kind: "json", sqlite: { doc, path: sql`null` }, pg: value };
+    }
+    const pathOf = (keys: string[]) => sql.lit(`$${keys.map((k) => `."${k}"`).join("")}`);
+    let base: Sql = pathOf([field]);
+    if (alt !== field) base = sql`(case when coalesce(json_type(${doc}, ${pathOf([field])}), 'null') <> 'null' then ${pathOf([field])} else ${pathOf([alt])} end)`;
+    let at: Sql;
+    if (rest.length === 0) at = this.sqliteFallback(doc, base);
+    else {
+      // Descend only through objects: a path never indexes into an array.
+      at = base;
+      for (const key of rest) {
+        const parent = at;
+        at = sql`(case when json_type(${doc}, ${parent}) = 'object' then ${parent} || ${sql.lit(`."${key}"`)} else null end)`;
+      }
+    }
+    return { kind: "json", sqlite: { doc, path: at }, pg: sql`null` };
+  }
+
+  /** `data.field` without a partition: iv, else the query language unless empty, else German. */
+  private sqliteFallback(doc: Sql, base: Sql): Sql {
+    const sub = (key: string) => sql`(${base} || ${sql.lit(`."${key}"`)})`;
+    const object = sql`json_type(${doc}, ${base}) = 'object'`;
+    const lang = this.ctx.language;
+    if (lang === MASTER || !SEGMENT.test(lang))
+      return sql`(case when ${object} and json_type(${doc}, ${sub("iv")}) is not null then ${sub("iv")} when ${object} then ${sub(MASTER)} else null end)`;
+    const t = sql`json_type(${doc}, ${sub(lang)})`;
+    return sql`(case when not (${object}) then null when json_type(${doc}, ${sub("iv")}) is not null then ${sub("iv")} when coalesce(${t}, 'null') <> 'null' and not (${t} = 'text' and json_extract(${doc}, ${sub(lang)}) = '') then ${sub(lang)} else ${sub(MASTER)} end)`;
+  }
+
+  private pgFallback(partitions: Sql): Sql {
+    const object = sql`jsonb_typeof(${partitions}) = 'object'`;
+    const lang = this.ctx.language;
+    const key = (k: string) => sql`(${partitions} -> ${sql.lit(k)})`;
+    if (lang === MASTER || !SEGMENT.test(lang)) return sql`(case when ${object} and ${partitions} ? 'iv' then ${key("iv")} when ${object} then ${key(MASTER)} end)`;
+    return sql`(case when not coalesce(${object}, false) then null when ${partitions} ? 'iv' then ${key("iv")} when coalesce(${key(lang)}, 'null'::jsonb) not in ('null'::jsonb, '""'::jsonb) then ${key(lang)} else ${key(MASTER)} end)`;
+  }
+
+  /** 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object', or NULL when missing. */
+  private typeOf(v: Value): Sql {
+    if (v.kind === "missing") return sql`null`;
+    if (v.kind === "column") return v.number ? sql`(case when ${v.column} is null then null else 'number' end)` : sql`(case when ${v.column} is null then null else 'string' end)`;
+    if (this.pg) return sql`jsonb_typeof(${v.pg})`;
+    return sql`(case json_type(${v.sqlite.doc}, ${v.sqlite.path}) when 'true' then 'boolean' when 'false' then 'boolean' when 'integer' then 'number' when 'real' then 'number' when 'text' then 'string' else json_type(${v.sqlite.doc}, ${v.sqlite.path}) end)`;
+  }
+
+  private text(v: Value): Sql {
+    if (v.kind === "missing") return sql`null`;
+    if (v.kind === "column") return this.pg ? sql`(${v.column}::text collate "C")` : sql`${v.column}`;
+    return this.pg ? sql`((${v.pg} #>> '{}') collate "C")` : sql`json_extract(${v.sqlite.doc}, ${v.sqlite.path})`;
+  }
+
+  private number(v: Value): Sql {
+    if (v.kind === "missing") return sql`null`;
+    if (v.kind === "column") return sql`${v.column}`;
+    return this.pg ? sql`(case when jsonb_typeof(${v.pg}) = 'number' then (${v.pg} #>> '{}')::numeric end)` : sql`json_extract(${v.sqlite.doc}, ${v.sqlite.path})`;
+  }
+
+  /** 0 for false, 1 for true (only meaningful when the type is boolean). */
+  private bool(v: Value): Sql {
+    if (v.kind !== "json") return sql`null`;
+    return this.pg ? sql`(case when ${v.pg} = 'true'::jsonb then 1 else 0 end)` : sql`(case when json_type(${v.sqlite.doc}, ${v.sqlite.path}) = 'true' then 1 else 0 end)`;
+  }
+
+  /** EXISTS over the elements of an array value. */
+  private anyElement(v: Value, predicate: (element: Value) => Sql): Sql {
+    if (v.kind !== "json") return this.false();
+    if (this.pg) {
+      const e: Value = { kind: "json", sqlite: v.sqlite, pg: sql`e.value` };
+      return sql`exists (select 1 from jsonb_array_elements(${v.pg}) as e(value) where ${predicate(e)})`;
+    }
+    const e: Value = { kind: "json", sqlite: { doc: v.sqlite.doc, path: sql`e.fullkey` }, pg: v.pg };
+    return sql`exists (select 1 from json_each(${v.sqlite.doc}, ${v.sqlite.path}) as e where ${predicate(e)})`;
+  }
+
+  private collate(text: Sql): Sql {
+    return this.pg ? sql`(${text} collate "C")` : text;
+  }
+
+  private true(): Sql {
+    return this.pg ? sql`true` : sql`1`;
+  }
+  private false(): Sql {
+    return this.pg ? sql`false` : sql`0`;
+  }
+  /** A predicate that is never NULL. */
+  private definite(p: Sql): Sql {
+    return this.pg ? sql`coalesce((${p}), false)` : sql`coalesce((${p}), 0)`;
+  }
+
+  // ---- predicates --------------------------------------------------------------------------------
+
+  private isNullish(v: Value): Sql {
+    const t = this.typeOf(v);
+    return sql`(${t} is null or ${t} = 'null')`;
+  }
+
+  private eq(v: Value, x: unknown): Sql {
+    const t = this.typeOf(v);
+    if (x === null || x === undefined) return this.isNullish(v);
+    if (typeof x === "string") return this.definite(sql`${t} = 'string' and ${this.text(v)} = ${x}`);
+    if (typeof x === "number") return this.definite(sql`${t} = 'number' and ${this.number(v)} = ${x}`);
+    if (typeof x === "boolean") return this.definite(sql`${t} = 'boolean' and ${this.bool(v)} = ${x ? 1 : 0}`);
+    return this.false();
+  }
+
+  private scalar(op: FilterOp, v: Value, x: unknown): Sql {
+    const t = this.typeOf(v);
+    switch (op) {
+      case "eq":
+        return this.eq(v, x);
+      case "ne":
+        return sql`not ${this.eq(v, x)}`;
+      case "lt":
+      case "le":
+      case "gt":
+      case "ge": {
+        const cmp = sql.raw(op === "lt" ? "<" : op === "le" ? "<=" : op === "gt" ? ">" : ">=");
+        if (typeof x === "string") return this.definite(sql`${t} = 'string' and ${this.text(v)} ${cmp} ${x}`);
+        if (typeof x === "number") return this.definite(sql`${t} = 'number' and ${this.number(v)} ${cmp} ${x}`);
+        if (typeof x === "boolean") return this.definite(sql`${t} = 'boolean' and ${this.bool(v)} ${cmp} ${x ? 1 : 0}`);
+        return this.false();
+      }
+      case "contains":
+      case "startsWith":
+      case "endsWith": {
+        if (x === null || x === undefined) return this.false();
+        const needle = fold(String(x));
+        const hay = sql`pn_fold(${this.text(v)})`;
+        const test =
+          op === "contains"
+            ? this.pg
+              ? sql`strpos(${hay}, ${needle}) > 0`
+              : sql`instr(${hay}, ${needle}) > 0`
+            : op === "startsWith"
+              ? this.pg
+                ? sql`left(${hay}, ${[...needle].length}) = ${needle}`
+                : sql`substr(${hay}, 1, ${[...needle].length}) = ${needle}`
+              : needle === ""
+                ? this.true()
+                : this.pg
+                  ? sql`right(${hay}, ${[...needle].length}) = ${needle}`
+                  : sql`substr(${hay}, ${-[...needle].length}) = ${needle}`;
+        return this.definite(sql`${t} = 'string' and ${test}`);
+      }
+      case "in": {
+        const values = Array.isArray(x) ? x : [];
+        if (!values.length) return this.false();
+        return sql`(${sql.join(values.map((e) => this.eq(v, e)), sql` or `)})`;
+      }
+      default:
+        return this.false();
+    }
+  }
+
+  private leaf(node: { path: string; op: FilterOp; value?: unknown }): Sql {
+    const v = this.valueAt(node.path);
+    const t = this.typeOf(v);
+    if (node.op === "exists") return sql`not ${this.isNullish(v)}`;
+    if (node.op === "empty") {
+      const length = v.kind === "json" ? (this.pg ? sql`jsonb_array_length(${v.pg})` : sql`json_array_length(${v.sqlite.doc}, ${v.sqlite.path})`) : sql`null`;
+      return this.definite(sql`${this.isNullish(v)} or (${t} = 'string' and ${this.text(v)} = '') or (${t} = 'array' and ${length} = 0)`);
+    }
+    if (v.kind !== "json") return this.scalar(node.op, v, node.value);
+    const isArray = sql`coalesce(${t} = 'array', ${this.false()})`;
+    if (node.op === "ne") return sql`(case when ${isArray} then not ${this.anyElement(v, (e) => this.eq(e, node.value))} else ${this.scalar("ne", v, node.value)} end)`;
+    return sql`(case when ${isArray} then ${this.anyElement(v, (e) => this.scalar(node.op, e, node.value))} else ${this.scalar(node.op, v, node.value)} end)`;
+  }
+
+  filter(node: FilterNode): Sql {
+    if ("and" in node) return node.and.length ? sql`(${sql.join(node.and.map((n) => this.filter(n)), sql` and `)})` : this.true();
+    if ("or" in node) return node.or.length ? sql`(${sql.join(node.or.map((n) => this.filter(n)), sql` or `)})` : this.false();
+    if ("not" in node) return sql`(not ${this.filter(node.not)})`;
+    if ("refersTo" in node) return this.refersTo(node.refersTo);
+    return this.leaf(node);
+  }
+
+  /** The value (or an element of it) is the id of a published item of `schema` matching `filter`. */
+  private refersTo(ref: { path: string; schema: string; filter: FilterNode }): Sql {
+    const v = this.valueAt(ref.path);
+    const inner = new SqlCompiler({ ...this.ctx, alias: "r", published: true });
+    const target = (id: Sql) =>
+      sql`exists (select 1 from contents as r where r.schema_name = ${ref.schema} and r.status = 'Published' and r.id = ${id} and ${inner.filter(ref.filter)})`;
+    if (v.kind !== "json") return this.definite(target(this.text(v)));
+    const t = this.typeOf(v);
+    return sql`(case when coalesce(${t} = 'array', ${this.false()}) then ${this.anyElement(v, (e) => this.definite(target(this.text(e))))} when ${t} = 'string' then ${this.definite(target(this.text(v)))} else ${this.false()} end)`;
+  }
+
+  /** Any string in the document (or in the given fields) contains the needle, ignoring case and accents. */
+  fullText(text: string, fields?: ReadonlySet<string>): Sql {
+    const needle = fold(text);
+    const doc = this.doc();
+    const names = fields ? [...fields].filter((f) => SEGMENT.test(f)) : undefined;
+    if (names && !names.length) return this.false();
+    if (this.pg) {
+      const roots = names ? names.map((f) => sql`(${doc} -> ${sql.lit(f)})`) : [doc];
+      return sql`(${sql.join(
+        roots.map((root) => sql`exists (select 1 from jsonb_path_query(${root}, 'strict $.** ? (@.type() == "string")') as s(value) where strpos(pn_fold(s.value #>> '{}'), ${needle}) > 0)`),
+        sql` or `,
+      )})`;
+    }
+    const roots = names ? names.map((f) => sql.lit(`$."${f}"`)) : [sql.lit("$")];
+    return sql`(${sql.join(
+      roots.map((root) => sql`exists (select 1 from json_tree(${doc}, ${root}) as t where t.type = 'text' and instr(pn_fold(t.value), ${needle}) > 0)`),
+      sql` or `,
+    )})`;
+  }
+
+  /** ORDER BY terms for the sort nodes (or the default order), then the id as the tie-breaker. */
+  orderBy(sort: SortNode[] | undefined): Sql[] {
+    const id = this.pg ? sql`${sql.ref(`${this.ctx.alias}.id`)} collate "C"` : sql.ref(`${this.ctx.alias}.id`);
+    const terms: Sql[] = [];
+    for (const node of sort?.length ? sort : DEFAULT_SORT) {
+      const dir = sql.raw(node.order === "descending" ? "desc" : "asc");
+      const v = this.valueAt(node.path);
+      const t = this.typeOf(v);
+      const rank = sql`(case ${t} when 'boolean' then 1 when 'number' then 2 when 'string' then 3 when 'array' then 4 when 'object' then 5 else 0 end)`;
+      terms.push(sql`${rank} ${dir}`);
+      if (v.kind === "missing") continue;
+      if (v.kind === "json") terms.push(sql`(case when ${t} = 'boolean' then ${this.bool(v)} end) ${dir}`);
+      terms.push(sql`(case when ${t} = 'number' then ${this.number(v)} end) ${dir}`);
+      terms.push(sql`(case when ${t} = 'string' then ${this.collate(sql`pn_fold(${this.text(v)})`)} end) ${dir}`);
+      terms.push(sql`(case when ${t} = 'string' then ${this.text(v)} end) ${dir}`);
+    }
+    terms.push(sql`${id} asc`);
+    return terms;
+  }
+
+  /** Given ids in the order given (no sort): their position in the list. */
+  idPosition(ids: string[]): Sql {
+    const column = sql.ref(`${this.ctx.alias}.id`);
+    return sql`(case ${column} ${sql.join(
+      ids.map((id, i) => sql`when ${id} then ${i}`),
+      sql` `,
+    )} end)`;
+  }
+}
+
+/** The WHERE of a content query beyond schema and status: filter, ids, full text. */
+export function compileWhere(compiler: SqlCompiler, query: ContentQuery, searchFields?: ReadonlySet<string>): Sql[] {
+  const where: Sql[] = [];
+  if (query.filter) where.push(compiler.filter(query.filter));
+  if (query.fullText) where.push(compiler.fullText(query.fullText, searchFields));
+  return where;
+}
