@@ -132,7 +132,7 @@ export class SqlCompiler {
 
   private number(v: Value): Sql {
     if (v.kind === "missing") return sql`null`;
-    if (v.kind === "column") return sql`${v.column}`;
+    if (v.kind === "column") return this.pg ? sql`(${v.column})::numeric` : sql`${v.column}`;
     return this.pg ? sql`(case when jsonb_typeof(${v.pg}) = 'number' then (${v.pg} #>> '{}')::numeric end)` : sql`json_extract(${v.sqlite.doc}, ${v.sqlite.path})`;
   }
 
@@ -310,7 +310,7 @@ export class SqlCompiler {
   idPosition(ids: string[]): Sql {
     const column = sql.ref(`${this.ctx.alias}.id`);
     return sql`(case ${column} ${sql.join(
-      ids.map((id, i) => sql`when ${id} then ${i}`),
+      ids.map((id, i) => sql`when ${id} then ${sql.lit(i)}`),
       sql` `,
     )} end)`;
   }
