@@ -543,6 +543,7 @@ function filterPaths(node: FilterNode | undefined): string[] {
   if ("and" in node) return node.and.flatMap(filterPaths);
   if ("or" in node) return node.or.flatMap(filterPaths);
   if ("not" in node) return filterPaths(node.not);
+  if ("refersTo" in node) return [node.refersTo.path];
   return [node.path];
 }
 
