@@ -32,9 +32,11 @@ export async function createServices(env: Env, logger: Logger): Promise<Services
   }
   const cache = new ContentCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
   const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
-  store.onChange(() => {
-    cache.clear();
-    pageCache.clear();
+  // A change drops only the cached reads and pages that read what changed (on every app node: the
+  // change feed below replays other nodes' changes here).
+  store.onChange((change) => {
+    cache.invalidate(change);
+    pageCache.invalidate(change);
   });
   const squidexAuth = await SquidexAuth.create(store, {
     appName: env.SQUIDEX_APP_NAME,

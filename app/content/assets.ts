@@ -7,6 +7,7 @@ import { imageSize } from "image-size";
 import type { Database, DB } from "./db";
 import { ContentError, badRequest, notFound } from "./errors";
 import { pathInside, requireValidId } from "./ids";
+import { ASSETS_TAG, recordRead } from "./read-tags";
 import type { Asset } from "./types";
 import type { ContentChange } from "./store";
 
@@ -68,6 +69,7 @@ export class AssetStore {
   }
 
   async list(opts: { ids?: string[]; skip?: number; take?: number } = {}): Promise<{ total: number; items: Asset[] }> {
+    recordRead(ASSETS_TAG);
     let q = this.db.selectFrom("assets").selectAll();
     if (opts.ids?.length) q = q.where("id", "in", opts.ids);
     const rows = await q.orderBy("last_modified", "desc").orderBy("id").execute();
@@ -77,6 +79,7 @@ export class AssetStore {
   }
 
   async get(id: string): Promise<Asset | undefined> {
+    recordRead(ASSETS_TAG);
     const row = await this.db.selectFrom("assets").selectAll().where("id", "=", id).executeTakeFirst();
     return row ? this.toAsset(row) : undefined;
   }

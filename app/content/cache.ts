@@ -1,11 +1,16 @@
 import { LRUCache } from "lru-cache";
+import { changedTags, recordRead, withReadTags } from "./read-tags";
+import type { ContentChange } from "./store";
 
 /**
- * The one server-side cache for content reads. Entries expire after `ttlMs`; the whole cache is
- * cleared whenever content changes, so a cached answer is never older than the last write.
+ * The one server-side cache for content reads and what is built from them (site data, practitioner
+ * lists). Each entry remembers which schemas its loader read (see read-tags.ts); a change drops
+ * only the entries that read what changed. Entries also expire after `ttlMs`.
  */
 export class ContentCache {
-  private readonly lru: LRUCache<string, { value: unknown }>;
+  private readonly lru: LRUCache<string, { value: unknown; tags: Set<string> }>;
+  /** Bumped by every invalidation: a load that overlapped one may hold old data and is not kept. */
+  private epoch = 0;
   hits = 0;
   misses = 0;
 
@@ -17,15 +22,27 @@ export class ContentCache {
     const hit = this.lru.get(key);
     if (hit) {
       this.hits++;
+      // Whoever uses this value read what it was built from.
+      recordRead(...hit.tags);
       return hit.value as T;
     }
     this.misses++;
-    const value = await load();
-    this.lru.set(key, { value });
+    const epoch = this.epoch;
+    const { value, tags } = await withReadTags(load);
+    if (epoch === this.epoch) this.lru.set(key, { value, tags });
     return value;
   }
 
+  /** Drops the entries that read what `change` changed. */
+  invalidate(change: ContentChange) {
+    this.epoch++;
+    const tags = changedTags(change);
+    if (tags === "all") return this.lru.clear();
+    for (const [key, entry] of this.lru.entries()) if ([...entry.tags].some((t) => tags.has(t))) this.lru.delete(key);
+  }
+
   clear() {
+    this.epoch++;
     this.lru.clear();
   }
 

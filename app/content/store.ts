@@ -5,6 +5,7 @@ import { createPostgresFunctions, migrate, ping } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { requireValidId } from "./ids";
 import { checkIds, pageSize } from "./query";
+import { recordRead } from "./read-tags";
 import { compileWhere, SqlCompiler } from "./sql-query";
 import type { AssetStore } from "./assets";
 import type { RawBuilder, SqlBool } from "kysely";
@@ -239,6 +240,7 @@ export class ContentStore {
     opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string>; where?: FilterNode; all?: boolean } = {},
   ): Promise<{ total: number; items: ContentItem[] }> {
     const schema = await this.requireSchema(schemaName, opts);
+    recordRead(schema.name, ...referencedSchemas(query.filter), ...referencedSchemas(opts.where));
     const published = !opts.unpublished;
     const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published, language: opts.language ?? MASTER_LANGUAGE });
     const ids = query.ids ? [...new Set(checkIds(query.ids))] : undefined;
@@ -267,6 +269,7 @@ export class ContentStore {
 
   async get(schemaName: string, id: string, opts: ReadOptions = {}): Promise<ContentItem | undefined> {
     const schema = await this.requireSchema(schemaName, opts);
+    recordRead(schema.name);
     const row = await this.findRow(schema.name, id);
     if (!row || (!opts.unpublished && row.status !== "Published")) return undefined;
     return this.toItem(row, schema, !opts.unpublished);
@@ -439,6 +442,16 @@ export class ContentStore {
       return (await this.getSetting(key)) ?? value;
     }
   }
+}
+
+/** Schemas a filter reads besides its own (the targets of `refersTo`). */
+function referencedSchemas(node: FilterNode | undefined): string[] {
+  if (!node) return [];
+  if ("and" in node) return node.and.flatMap(referencedSchemas);
+  if ("or" in node) return node.or.flatMap(referencedSchemas);
+  if ("not" in node) return referencedSchemas(node.not);
+  if ("refersTo" in node) return [node.refersTo.schema, ...referencedSchemas(node.refersTo.filter)];
+  return [];
 }
 
 function assertEditable(row: ContentRow) {

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { CONSENT_COOKIE, parseConsent } from "~/consent/consent";
+import { changedTags, runWithReadTags } from "~/content/read-tags";
+import type { ContentChange } from "~/content/store";
 import { requestOrigin } from "~/lib/request-origin.server";
 import { LANGUAGES } from "~/i18n/languages";
 import type { Services } from "~/services.server";
@@ -23,6 +25,8 @@ interface Entry {
   body: string;
   type: string;
   etag: string;
+  /** What rendering the page read (schema names, "assets"): a change to anything else keeps it. */
+  tags: Set<string>;
 }
 
 export class PageCache {
@@ -33,8 +37,20 @@ export class PageCache {
   }
 
   clear() {
+    this.epoch++;
     this.lru.clear();
   }
+
+  /** Drops the pages that read what `change` changed. */
+  invalidate(change: ContentChange) {
+    this.epoch++;
+    const tags = changedTags(change);
+    if (tags === "all") return this.lru.clear();
+    for (const [key, entry] of this.lru.entries()) if ([...entry.tags].some((t) => tags.has(t))) this.lru.delete(key);
+  }
+
+  /** Bumped by every invalidation: a page rendered across one may show old data and is not kept. */
+  private epoch = 0;
 
   get size() {
     return this.lru.size;
@@ -71,6 +87,8 @@ export class PageCache {
         return void res.send(hit.body.split(NONCE_SLOT).join(nonce));
       }
       res.setHeader("X-Page-Cache", "miss");
+      const tags = new Set<string>();
+      const epoch = this.epoch;
       const chunks: Buffer[] = [];
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;
       const end = res.end.bind(res) as (...args: unknown[]) => Response;
@@ -85,14 +103,15 @@ export class PageCache {
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
         keep(chunk, rest[0]);
         const type = String(res.getHeader("content-type") ?? "");
-        if (res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(type)) {
+        if (res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(type) && epoch === this.epoch) {
           const body = Buffer.concat(chunks).toString("utf8");
           const stored = nonce ? body.split(nonce).join(NONCE_SLOT) : body;
-          this.lru.set(key, { body: stored, type, etag: `W/"${createHash("sha1").update(stored).digest("base64url")}"` });
+          this.lru.set(key, { body: stored, type, tags, etag: `W/"${createHash("sha1").update(stored).digest("base64url")}"` });
         }
         return end(chunk, ...rest);
       }) as Response["end"];
-      next();
+      // Everything the rendering reads is recorded into `tags` (see content/read-tags.ts).
+      runWithReadTags(tags, () => next());
     };
   }
 }
