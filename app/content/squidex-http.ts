@@ -1,4 +1,4 @@
-import { ContentError, badRequest, notFound } from "./errors";
+import { ContentError, alreadyExists, badRequest, notFound } from "./errors";
 import { assetUrl } from "./public-api";
 import { MAX_JSON_DEPTH } from "./limits";
 import { checkIds, jsonNestingExceeds, parseCollectionUrl, parseQuery } from "./query";
@@ -195,6 +195,10 @@ async function contents(request: Request, method: string, rest: string[], actor:
     }
     throw new ContentError(405, "Use GET or POST.");
   }
+  if (id === "bulk") {
+    if (method !== "POST") throw new ContentError(405, "Use POST for bulk jobs.");
+    return json(await bulk(schema.name, await readJsonBody(request, ctx), actor, store));
+  }
   if (id === "query" && method === "POST") {
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body)) throw badRequest("The query body must be an object.");
@@ -244,6 +248,123 @@ async function contents(request: Request, method: string, rest: string[], actor:
       return new Response(null, { status: 204 });
   }
   throw new ContentError(405, `Method ${method} is not allowed here.`);
+}
+
+// ---- bulk -------------------------------------------------------------------------------------
+
+const BULK_TYPES = ["Upsert", "Create", "Update", "Patch", "ChangeStatus", "Delete"] as const;
+type BulkType = (typeof BULK_TYPES)[number];
+export const MAX_BULK_JOBS = 1000;
+
+interface BulkJob {
+  type: BulkType;
+  id?: string;
+  data?: unknown;
+  status?: string;
+  expectedVersion?: number;
+  patch?: boolean;
+}
+
+interface BulkResult {
+  jobIndex: number;
+  id?: string;
+  contentId?: string;
+  error?: ReturnType<ContentError["toJSON"]>;
+}
+
+function parseBulk(body: unknown): { jobs: BulkJob[]; continueOnError: boolean; publish: boolean } {
+  if (!isPlainObject(body) || !Array.isArray(body.jobs)) throw badRequest('Send {"jobs": [...]} with one entry per job.');
+  if (body.jobs.length > MAX_BULK_JOBS) throw badRequest(`Send at most ${MAX_BULK_JOBS} jobs per request (got ${body.jobs.length}).`);
+  const jobs = body.jobs.map((job, i): BulkJob => {
+    if (!isPlainObject(job)) throw badRequest(`jobs[${i}] must be an object.`);
+    const type = BULK_TYPES.find((t) => t.toLowerCase() === String(job.type).toLowerCase());
+    if (!type) throw badRequest(`jobs[${i}].type must be one of ${BULK_TYPES.join(", ")}.`);
+    if (job.id !== undefined && typeof job.id !== "string") throw badRequest(`jobs[${i}].id must be a string.`);
+    if (job.status !== undefined && typeof job.status !== "string") throw badRequest(`jobs[${i}].status must be a string.`);
+    const version = job.expectedVersion;
+    if (version !== undefined && version !== null && !Number.isInteger(version)) throw badRequest(`jobs[${i}].expectedVersion must be a whole number.`);
+    if (type !== "Create" && type !== "Upsert" && job.id === undefined) throw badRequest(`jobs[${i}] (${type}) needs an id.`);
+    if (type === "ChangeStatus" && job.status === undefined) throw badRequest(`jobs[${i}] (ChangeStatus) needs a status.`);
+    // Squidex sends -2 for "any version".
+    const expectedVersion = typeof version === "number" && version >= 0 ? version : undefined;
+    return { type, id: job.id as string | undefined, data: job.data, status: job.status as string | undefined, expectedVersion, patch: job.patch === true };
+  });
+  return { jobs, continueOnError: body.continueOnError === true, publish: body.publish === true };
+}
+
+async function runJob(store: ContentStore, schema: string, job: BulkJob, publishAll: boolean, actor: string): Promise<string> {
+  const opts = { expectedVersion: job.expectedVersion, actor };
+  const publish = job.status === "Published" || (job.status === undefined && publishAll);
+  switch (job.type) {
+    case "Create":
+      // Checked before the insert: on PostgreSQL a failed insert would abort the whole transaction.
+      if (job.id !== undefined && (await store.get(schema, job.id, { unpublished: true }))) throw alreadyExists(`An item with id "${job.id}" already exists.`);
+      return (await store.create(schema, job.data, { id: job.id, publish, actor })).id;
+    case "Upsert": {
+      const existing = job.id === undefined ? undefined : await store.get(schema, job.id, { unpublished: true });
+      if (!existing) return (await store.create(schema, job.data, { id: job.id, publish, actor })).id;
+      const item = job.patch ? await store.patch(schema, existing.id, job.data, opts) : await store.update(schema, existing.id, job.data, opts);
+      if (job.status && job.status !== item.status) await store.changeStatus(schema, item.id, job.status, { actor });
+      return item.id;
+    }
+    case "Update":
+      return (await store.update(schema, job.id!, job.data, opts)).id;
+    case "Patch":
+      return (await store.patch(schema, job.id!, job.data, opts)).id;
+    case "ChangeStatus":
+      return (await store.changeStatus(schema, job.id!, job.status!, opts)).id;
+    case "Delete":
+      await store.delete(schema, job.id!, opts);
+      return job.id!;
+  }
+}
+
+/**
+ * Squidex bulk jobs. By default all jobs run in one transaction: a failing job leaves nothing
+ * written, and every job is reported as not applied. With `continueOnError` each job stands alone.
+ */
+async function bulk(schema: string, body: unknown, actor: string, store: ContentStore): Promise<BulkResult[]> {
+  const { jobs, continueOnError, publish } = parseBulk(body);
+  const failure = (e: unknown) => {
+    if (e instanceof ContentError) return e.toJSON();
+    throw e;
+  };
+  if (continueOnError) {
+    const results: BulkResult[] = [];
+    for (const [jobIndex, job] of jobs.entries()) {
+      try {
+        const id = await runJob(store, schema, job, publish, actor);
+        results.push({ jobIndex, id, contentId: id });
+      } catch (e) {
+        results.push({ jobIndex, ...(job.id ? { id: job.id, contentId: job.id } : {}), error: failure(e) });
+      }
+    }
+    return results;
+  }
+  let failed: { index: number; error: ReturnType<ContentError["toJSON"]> } | undefined;
+  const ids: string[] = [];
+  try {
+    await store.transaction(async (tx) => {
+      for (const [index, job] of jobs.entries()) {
+        try {
+          ids.push(await runJob(tx, schema, job, publish, actor));
+        } catch (e) {
+          failed = { index, error: failure(e) };
+          throw e;
+        }
+      }
+    });
+  } catch (e) {
+    if (!failed) throw e;
+  }
+  return jobs.map((job, jobIndex) => {
+    const id = ids[jobIndex] ?? job.id;
+    const base = { jobIndex, ...(id ? { id, contentId: id } : {}) };
+    if (!failed) return base;
+    if (jobIndex === failed.index) return { ...base, error: failed.error };
+    const message = `Not applied: job ${failed.index} failed, and without continueOnError all jobs are applied together or not at all.`;
+    return { ...base, error: new ContentError(409, message, undefined, "OBJECT_CONFLICT").toJSON() };
+  });
 }
 
 // ---- apps: schemas, languages, assets ---------------------------------------------------------

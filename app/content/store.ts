@@ -36,6 +36,8 @@ export interface ContentChange {
 export const LANGUAGES = ["de", "en"] as const;
 export const MASTER_LANGUAGE = "de";
 const SYSTEM_ACTOR = "client:praxisnetz:default";
+/** Path segments the content API uses after a schema name: never item ids. */
+const RESERVED_IDS = new Set(["bulk", "import", "query"]);
 const SCHEMA_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const FIELD_NAME = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
 
@@ -210,6 +212,22 @@ export class ContentStore {
     return data as ContentData;
   }
 
+  /**
+   * Runs `fn` against this store inside one database transaction: every write in it is kept, or
+   * none. Change events go out after the commit (and not at all after a rollback).
+   */
+  async transaction<T>(fn: (store: ContentStore) => Promise<T>): Promise<T> {
+    const pending: ContentChange[] = [];
+    const result = await this.db.transaction().execute(async (trx) => {
+      const scoped = Object.create(this) as ContentStore;
+      Object.defineProperty(scoped, "db", { value: trx });
+      Object.defineProperty(scoped, "emit", { value: (change: ContentChange) => pending.push(change) });
+      return fn(scoped);
+    });
+    for (const change of pending) this.emit(change);
+    return result;
+  }
+
   // ---- contents ------------------------------------------------------------------------------
 
   private toItem(row: ContentRow, schema: Schema, published: boolean): ContentItem {
@@ -283,6 +301,7 @@ export class ContentStore {
     const schema = await this.requireSchema(schemaName, { unpublished: true });
     const valid = await this.validate(schema, data);
     const id = opts.id === undefined ? randomUUID() : requireValidId(opts.id);
+    if (RESERVED_IDS.has(id)) throw badRequest(`"${id}" is a reserved name in the content API and cannot be an id.`);
     const now = new Date().toISOString();
     const actor = opts.actor ?? SYSTEM_ACTOR;
     const json = JSON.stringify(valid);

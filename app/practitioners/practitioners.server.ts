@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import { listItems } from "~/content/public-api";
-import type { ContentQuery } from "~/content/types";
+import type { ContentQuery, FilterNode } from "~/content/types";
 import type { Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
 import type { PractitionerSummary } from "./directory";
@@ -53,17 +53,30 @@ export interface AppointmentSlot {
   booked: boolean;
 }
 
-/** Upcoming appointment slots (public shape: id, practitioner, start, booked), soonest first. */
-export function loadAppointments(context: AppLoadContext): Promise<AppointmentSlot[]> {
-  return context.services.cache.getOrLoad("appointments", async () => {
+/**
+ * Upcoming free slots, soonest first: of the given practitioners only (when given), at most `limit`
+ * (when given). Asked for per page — the slots a page shows, never every slot in the store.
+ */
+export function loadFreeSlots(context: AppLoadContext, opts: { practitioners?: string[]; limit?: number } = {}): Promise<AppointmentSlot[]> {
+  const ids = opts.practitioners ? [...new Set(opts.practitioners)].sort() : undefined;
+  if (ids && !ids.length) return Promise.resolve([]);
+  const key = `free-slots:${ids?.join(",") ?? "*"}:${opts.limit ?? "all"}`;
+  return context.services.cache.getOrLoad(key, async () => {
     try {
-      const upcoming = { filter: { path: "data.start", op: "gt", value: new Date().toISOString() }, sort: [{ path: "data.start" }] } satisfies ContentQuery;
-      const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query: upcoming, all: true });
+      const filter: FilterNode = {
+        and: [
+          { path: "data.start", op: "gt", value: new Date().toISOString() },
+          { path: "data.booked", op: "ne", value: true },
+          ...(ids ? [{ path: "data.practitioner", op: "in" as const, value: ids }] : []),
+        ],
+      };
+      const query: ContentQuery = { filter, sort: [{ path: "data.start" }], ...(opts.limit !== undefined ? { take: opts.limit } : {}) };
+      const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query, all: opts.limit === undefined });
       return items.map((i) => ({
         id: i.id,
         practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
         start: String(i.data.start ?? ""),
-        booked: i.data.booked === true,
+        booked: false,
       }));
     } catch (error) {
       context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");

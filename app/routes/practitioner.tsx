@@ -6,7 +6,7 @@ import { notFound } from "~/site/page.server";
 import { FreeAppointments, PractitionerMap, profilePath } from "~/practitioners/components";
 import { neighbours } from "~/practitioners/directory";
 import { practitionerJsonLd } from "~/practitioners/json-ld";
-import { loadAppointments, loadPractitioners } from "~/practitioners/practitioners.server";
+import { loadFreeSlots, loadPractitioners } from "~/practitioners/practitioners.server";
 import { SLUG_PATTERN } from "~/practitioners/slug";
 import { originOf, seoMeta } from "~/site/seo";
 import { useSite } from "~/site/site-context";
@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!practitioner) notFound(`Page Not Found: ${url.pathname}`);
   const around = neighbours(all, practitioner.id)!;
   const appointments =
-    context.services.env.SITE_VARIANT === "booking" ? (await loadAppointments(context)).filter((a) => a.practitioner === practitioner.id && !a.booked).slice(0, 8) : [];
+    context.services.env.SITE_VARIANT === "booking" ? await loadFreeSlots(context, { practitioners: [practitioner.id], limit: 8 }) : [];
   const origin = originOf(request, context);
   const alternates = { de: profilePath("de", slug), en: profilePath("en", slug) };
   return {

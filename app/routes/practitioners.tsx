@@ -3,7 +3,7 @@ import { localizedPath, splitLanguage } from "~/i18n/languages";
 import { messages } from "~/i18n/messages";
 import { Directory } from "~/practitioners/components";
 import { facetValues, filterPractitioners, nextFreeSlots, paginate, parseDirectoryQuery } from "~/practitioners/directory";
-import { loadAppointments, loadPractitioners } from "~/practitioners/practitioners.server";
+import { loadFreeSlots, loadPractitioners } from "~/practitioners/practitioners.server";
 import { originOf, seoMeta } from "~/site/seo";
 
 /** The practitioner directory: search by name and city, filter by language and country, pages. */
@@ -13,7 +13,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const all = await loadPractitioners(context, language);
   const query = parseDirectoryQuery(url.searchParams);
   const page = paginate(filterPractitioners(all, query), query.page);
-  const nextSlots = context.services.env.SITE_VARIANT === "booking" ? nextFreeSlots(await loadAppointments(context), page.items.map((p) => p.id)) : undefined;
+  const ids = page.items.map((p) => p.id);
+  const nextSlots = context.services.env.SITE_VARIANT === "booking" ? nextFreeSlots(await loadFreeSlots(context, { practitioners: ids }), ids) : undefined;
   const result = { query, ...page, nextSlots };
   // The same search in the other language: the switcher keeps the query.
   const alternates = { de: localizedPath("de", "/practitioners") + url.search, en: localizedPath("en", "/practitioners") + url.search };

@@ -4,7 +4,7 @@ import { PRACTITIONER_BLOCKS, type Block, type PageBlockData } from "~/blocks/ty
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
 import { filterPractitioners, nextFreeSlots, paginate, parseDirectoryQuery } from "~/practitioners/directory";
-import { loadAppointments, loadPractitioners } from "~/practitioners/practitioners.server";
+import { loadFreeSlots, loadPractitioners } from "~/practitioners/practitioners.server";
 import { findPageBySlug, loadSite, pagePath } from "./site.server";
 
 /** A page path a slug can have: lower-case words, digits and hyphens, separated by slashes. */
@@ -40,6 +40,11 @@ export async function loadContentPage(request: Request, context: AppLoadContext)
   };
 }
 
+function paginatedDirectory(practitioners: PageBlockData["practitioners"], url: URL) {
+  const query = parseDirectoryQuery(url.searchParams);
+  return { query, page: paginate(filterPractitioners(practitioners, query), query.page) };
+}
+
 /** Loads only what the blocks on this page use: one read per kind, from the shared cache. */
 export async function loadBlockData(context: AppLoadContext, language: Language, blocks: Block[], url: URL): Promise<PageBlockData> {
   const result: PageBlockData = { practitioners: [], appointments: [], assets: {}, directory: null };
@@ -48,12 +53,23 @@ export async function loadBlockData(context: AppLoadContext, language: Language,
     result.practitioners = await loadPractitioners(context, language);
   }
   const booking = context.services.env.SITE_VARIANT === "booking";
-  if (booking && ["block-book-appointment", "block-practitioner-single", "block-practitioner-overview"].some((k) => kinds.has(k))) {
-    result.appointments = await loadAppointments(context);
+  const directory = kinds.has("block-practitioner-overview") ? paginatedDirectory(result.practitioners, url) : null;
+  if (booking) {
+    // Only the slots the blocks show: the single practitioners' and the directory page's free
+    // slots, and the soonest free ones for the booking block.
+    const shown = [
+      ...blocks.filter((b) => b.schemaId === "block-practitioner-single").flatMap((b) => (Array.isArray(b.practitioner) ? b.practitioner.map(String) : [])),
+      ...(directory?.page.items.map((p) => p.id) ?? []),
+    ];
+    const lists = await Promise.all([
+      shown.length ? loadFreeSlots(context, { practitioners: shown }) : [],
+      kinds.has("block-book-appointment") ? loadFreeSlots(context, { limit: 12 }) : [],
+    ]);
+    const byId = new Map(lists.flat().map((slot) => [slot.id, slot]));
+    result.appointments = [...byId.values()].sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
   }
-  if (kinds.has("block-practitioner-overview")) {
-    const query = parseDirectoryQuery(url.searchParams);
-    const page = paginate(filterPractitioners(result.practitioners, query), query.page);
+  if (directory) {
+    const { query, page } = directory;
     result.directory = { query, ...page, ...(booking ? { nextSlots: nextFreeSlots(result.appointments, page.items.map((p) => p.id)) } : {}) };
   }
   const assetIds = new Set(blocks.flatMap((b) => [b.image, b.images].flat().filter((v): v is string => typeof v === "string")));
