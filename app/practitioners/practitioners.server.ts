@@ -55,23 +55,29 @@ export interface AppointmentSlot {
 
 /**
  * Upcoming free slots, soonest first: of the given practitioners only (when given), at most `limit`
- * (when given). Asked for per page — the slots a page shows, never every slot in the store.
+ * (when given). Pages ask for the slots they show. For now the answer comes from one cached list of
+ * all upcoming free slots (read again after a change to appointments or practitioners): a query per
+ * page needs the index on the slots' practitioner that is still to come.
  */
-export function loadFreeSlots(context: AppLoadContext, opts: { practitioners?: string[]; limit?: number } = {}): Promise<AppointmentSlot[]> {
-  const ids = opts.practitioners ? [...new Set(opts.practitioners)].sort() : undefined;
-  if (ids && !ids.length) return Promise.resolve([]);
-  const key = `free-slots:${ids?.join(",") ?? "*"}:${opts.limit ?? "all"}`;
-  return context.services.cache.getOrLoad(key, async () => {
+export async function loadFreeSlots(context: AppLoadContext, opts: { practitioners?: string[]; limit?: number } = {}): Promise<AppointmentSlot[]> {
+  const wanted = opts.practitioners ? new Set(opts.practitioners) : undefined;
+  if (wanted && !wanted.size) return [];
+  const all = await upcomingFreeSlots(context);
+  const slots = wanted ? all.filter((s) => wanted.has(s.practitioner)) : all;
+  return opts.limit === undefined ? slots : slots.slice(0, opts.limit);
+}
+
+function upcomingFreeSlots(context: AppLoadContext): Promise<AppointmentSlot[]> {
+  return context.services.cache.getOrLoad("free-slots", async () => {
     try {
       const filter: FilterNode = {
         and: [
           { path: "data.start", op: "gt", value: new Date().toISOString() },
           { path: "data.booked", op: "ne", value: true },
-          ...(ids ? [{ path: "data.practitioner", op: "in" as const, value: ids }] : []),
         ],
       };
-      const query: ContentQuery = { filter, sort: [{ path: "data.start" }], ...(opts.limit !== undefined ? { take: opts.limit } : {}) };
-      const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query, all: opts.limit === undefined });
+      const query: ContentQuery = { filter, sort: [{ path: "data.start" }] };
+      const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query, all: true });
       return items.map((i) => ({
         id: i.id,
         practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
