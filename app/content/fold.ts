@@ -58,3 +58,12 @@ export function postgresFoldFunction(): string {
   for (const [from, to] of FOLD_EXPANSIONS) expr = `replace(${expr}, ${quote(from)}, ${quote(to)})`;
   return `create or replace function pn_fold(t text) returns text language sql immutable strict parallel safe as $$ select translate(${expr}, ${quote(FOLD_TABLE.from)}, ${quote(FOLD_TABLE.to)}) $$`;
 }
+
+/**
+ * The fold for searching: also reads the German transcriptions ae, oe, ue as the plain vowel, so
+ * "Mueller", "Müller" and "Muller" all find each other ("Koeln" ~ "Köln"). Applied to the text and the
+ * search alike; in SQL it is `replace(replace(replace(pn_fold(x), 'ae', 'a'), 'oe', 'o'), 'ue', 'u')`.
+ */
+export function searchFold(text: string): string {
+  return fold(text).replace(/ae/g, "a").replace(/oe/g, "o").replace(/ue/g, "u");
+}

@@ -2,7 +2,7 @@ import { badRequest } from "./errors";
 import { fieldValue } from "./flatten";
 import { parseODataFilter } from "./odata";
 import { own } from "../lib/input";
-import { fold } from "./fold";
+import { fold, searchFold } from "./fold";
 import { MAX_COLLECTION_URL_LENGTH, MAX_FILTER_DEPTH, MAX_IDS, MAX_QUERY_JSON_LENGTH } from "./limits";
 import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
@@ -125,11 +125,11 @@ export function matches(item: ContentItem, node: FilterNode, language: string): 
   return matchScalar(node.op, actual, node.value);
 }
 
-/** Full-text match (ignoring case and accents) over the item's data, or only over `fields` when given. */
+/** Full-text match (ignoring case, accents and ae/oe/ue spellings) over the item's data, or only over `fields` when given. */
 function fullTextMatch(item: ContentItem, text: string, fields?: ReadonlySet<string>): boolean {
-  const needle = fold(text);
+  const needle = searchFold(text);
   const walk = (v: unknown): boolean =>
-    typeof v === "string" ? fold(v).includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
+    typeof v === "string" ? searchFold(v).includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
   if (!fields) return walk(item.data);
   return Object.entries(item.data).some(([name, partitions]) => fields.has(name) && walk(partitions));
 }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Dialect } from "./db";
-import { fold } from "./fold";
+import { fold, searchFold } from "./fold";
 import { DEFAULT_SORT } from "./query";
 import type { ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
@@ -266,22 +266,23 @@ export class SqlCompiler {
     return sql`(case when coalesce(${t} = 'array', ${this.false()}) then ${this.anyElement(v, (e) => this.definite(target(this.text(e))))} when ${t} = 'string' then ${this.definite(target(this.text(v)))} else ${this.false()} end)`;
   }
 
-  /** Any string in the document (or in the given fields) contains the needle, ignoring case and accents. */
+  /** Any string in the document (or in the given fields) contains the needle, ignoring case, accents and ae/oe/ue spellings. */
   fullText(text: string, fields?: ReadonlySet<string>): Sql {
-    const needle = fold(text);
+    const needle = searchFold(text);
+    const folded = (value: Sql) => sql`replace(replace(replace(pn_fold(${value}), 'ae', 'a'), 'oe', 'o'), 'ue', 'u')`;
     const doc = this.doc();
     const names = fields ? [...fields].filter((f) => SEGMENT.test(f)) : undefined;
     if (names && !names.length) return this.false();
     if (this.pg) {
       const roots = names ? names.map((f) => sql`(${doc} -> ${sql.lit(f)})`) : [doc];
       return sql`(${sql.join(
-        roots.map((root) => sql`exists (select 1 from jsonb_path_query(${root}, 'strict $.** ? (@.type() == "string")') as s(value) where strpos(pn_fold(s.value #>> '{}'), ${needle}) > 0)`),
+        roots.map((root) => sql`exists (select 1 from jsonb_path_query(${root}, 'strict $.** ? (@.type() == "string")') as s(value) where strpos(${folded(sql`s.value #>> '{}'`)}, ${needle}) > 0)`),
         sql` or `,
       )})`;
     }
     const roots = names ? names.map((f) => sql.lit(`$."${f}"`)) : [sql.lit("$")];
     return sql`(${sql.join(
-      roots.map((root) => sql`exists (select 1 from json_tree(${doc}, ${root}) as t where t.type = 'text' and instr(pn_fold(t.value), ${needle}) > 0)`),
+      roots.map((root) => sql`exists (select 1 from json_tree(${doc}, ${root}) as t where t.type = 'text' and instr(${folded(sql`t.value`)}, ${needle}) > 0)`),
       sql` or `,
     )})`;
   }

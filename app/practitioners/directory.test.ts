@@ -21,6 +21,12 @@ describe("directory", () => {
     expect(filterPractitioners(list, { q: "nobody" })).toEqual([]);
   });
 
+  it("finds German names however they are typed: Müller, Mueller, Muller; Köln, Koeln, Koln; by prefix", () => {
+    const more = [...list, { ...p("d", "Özlem Größer", "Köln", ["de", "tr"]), speciality: "Physiotherapie" }];
+    for (const q of ["Müller", "Mueller", "muller", "MUELLER", "Mül"]) expect(filterPractitioners(more, { q }).map((x) => x.id), q).toEqual(["b"]);
+    for (const q of ["Köln", "Koeln", "koln", "Groesser", "grosser", "Oezlem", "phys", "Physio koeln"]) expect(filterPractitioners(more, { q }).map((x) => x.id), q).toEqual(["d"]);
+  });
+
   it("filters by language and country", () => {
     expect(filterPractitioners(list, { language: "en" }).map((x) => x.id)).toEqual(["a"]);
     expect(filterPractitioners(list, { country: "AT" }).map((x) => x.id)).toEqual(["c"]);

@@ -1,3 +1,5 @@
+import { searchFold } from "~/content/fold";
+
 /**
  * The practitioner directory as pure functions: what a visitor sees of a practitioner, searching
  * and filtering, paging, and browsing that wraps around. Shared by the server and the browser.
@@ -35,18 +37,14 @@ export interface DirectoryQuery {
 
 export const PAGE_SIZE = 12;
 
-const fold = (s: string) =>
-  s
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/ß/g, "ss");
-
-/** Matches every word of `q` against name or city, ignoring case and accents (Müller ~ muller). */
+/**
+ * Matches every word of `q` (as a prefix or anywhere) against name, city and speciality, ignoring
+ * case, accents and the ae/oe/ue spellings (Müller ~ Mueller ~ Muller, Köln ~ Koeln ~ Koln).
+ */
 export function filterPractitioners(list: readonly PractitionerSummary[], query: DirectoryQuery): PractitionerSummary[] {
-  const words = fold(query.q ?? "").split(/\s+/).filter(Boolean);
+  const words = searchFold(query.q ?? "").split(/\s+/).filter(Boolean);
   return list.filter((p) => {
-    const haystack = fold(`${p.name} ${p.city}`);
+    const haystack = searchFold(`${p.name} ${p.city} ${p.speciality ?? ""}`);
     if (!words.every((w) => haystack.includes(w))) return false;
     if (query.language && !p.languages.includes(query.language)) return false;
     if (query.country && p.country !== query.country) return false;

@@ -99,6 +99,14 @@ describe("POST /api/rest", () => {
     expect(paged.json.items).toHaveLength(5);
   });
 
+  it("searches ignoring case, accents and ae/oe/ue spellings, and by prefix", async () => {
+    const names = async (search: string) =>
+      ((await postJson(`${server.url}/api/rest`, { url: `gm-content-practitioners?$search=${encodeURIComponent(search)}`, language: "de" })).json.items as Array<{ data: { name: string } }>).map((i) => i.data.name);
+    for (const search of ["Ömer", "Oemer", "omer", "Yildiz"]) expect(await names(search), search).toContain("Ömer Yıldız");
+    for (const search of ["Köln", "Koeln", "koln"]) expect(await names(search), search).toContain("Ömer Yıldız");
+    expect((await names("Phys")).length).toBeGreaterThan(0);
+  });
+
   it("shows only practitioners listed on this site, without private fields", async () => {
     const res = await postJson(`${server.url}/api/rest`, { url: "gm-content-practitioners", language: "de" });
     const all = rows("gm-content-practitioners");
