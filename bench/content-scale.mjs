@@ -190,7 +190,8 @@ function* generatedRows(n, slots, meta) {
 function demoVisible(rows, siteName) {
   const out = [];
   for (const r of rows) {
-    const d = JSON.parse(r.published_data);
+    // Text on SQLite, already parsed from PostgreSQL's jsonb.
+    const d = typeof r.published_data === "string" ? JSON.parse(r.published_data) : r.published_data;
     if (d.display?.iv === true && Array.isArray(d.websites?.iv) && d.websites.iv.includes(siteName)) out.push({ id: r.id, name: String(d.name?.iv ?? "") });
   }
   return out;
@@ -226,7 +227,7 @@ async function fillPostgres(url, n, slots) {
       if (!chunk[0].length) return;
       await client.query(
         `insert into contents (id, schema_name, status, new_status, version, data, published_data, created, created_by, last_modified, last_modified_by)
-         select id, s, 'Published', null, 1, d, d, at, $5, at, $5 from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as t(id, s, d, at)`,
+         select id, s, 'Published', null, 1, d::jsonb, d::jsonb, at, $5, at, $5 from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as t(id, s, d, at)`,
         [...chunk, ACTOR],
       );
       chunk = [[], [], [], []];

@@ -25,7 +25,7 @@ export interface Database {
     status: string;
     new_status: string | null;
     version: number;
-    /** What an editor sees: the pending draft when there is one. */
+    /** What an editor sees: the pending draft when there is one. JSON: text on SQLite, jsonb on PostgreSQL (read as parsed values). */
     data: string;
     /** What visitors see: set only while the item is Published. */
     published_data: string | null;
@@ -246,6 +246,22 @@ migrations["0002_bookings_beside_slots"] = {
 };
 
 /** Runs the migrations not yet applied, all of them or up to and including `target` (tests). */
+/**
+ * On PostgreSQL the documents become jsonb: queries (sql-query.ts) read into them many times per
+ * row, and a text column would be parsed again for every one of those reads. SQLite keeps text,
+ * which its JSON functions read directly.
+ */
+migrations["0003_jsonb_documents"] = {
+  async up(db: Kysely<any>) {
+    const dialect = await sql<{ v: string }>`select version() as v`.execute(db).then(
+      (r) => (String(r.rows[0]?.v ?? "").startsWith("PostgreSQL") ? "postgres" : "sqlite"),
+      () => "sqlite",
+    );
+    if (dialect !== "postgres") return;
+    await sql`alter table contents alter column data type jsonb using data::jsonb, alter column published_data type jsonb using published_data::jsonb`.execute(db);
+  },
+};
+
 export async function migrate(db: DB, target?: string): Promise<string[]> {
   // On PostgreSQL, Kysely looks for its migration tables in every schema of the database; name ours,
   // or another store in the same database (tests, a second site) makes it skip creating them.

@@ -10,6 +10,7 @@ import { openDatabase } from "./db";
 import { MAX_TAKE, resolvePath, runQuery, sortItems } from "./query";
 import { ContentStore } from "./store";
 import type { ContentData, ContentItem, ContentQuery, FilterNode, FilterOp, SchemaInput, SortNode } from "./types";
+import { envInt } from "../../tests/support/env";
 
 /**
  * Conformance of `ContentStore.query` with the in-memory evaluator `runQuery`, the oracle, on SQLite
@@ -39,13 +40,6 @@ const PARALLEL = 8;
 const LANGUAGES = ["de", "en"] as const;
 type Lang = (typeof LANGUAGES)[number];
 
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 // ---- fixture -------------------------------------------------------------------------------------
 

@@ -52,8 +52,7 @@ export class SqlCompiler {
   }
 
   private doc(alias = this.ctx.alias, published = this.ctx.published): Sql {
-    const column = sql.ref(`${alias}.${published ? "published_data" : "data"}`);
-    return this.pg ? sql`(${column}::jsonb)` : sql`${column}`;
+    return sql.ref(`${alias}.${published ? "published_data" : "data"}`);
   }
 
   // ---- values ----------------------------------------------------------------------------------

@@ -239,7 +239,7 @@ export class ContentStore {
       status: row.status as Status,
       ...(!published && row.new_status ? { newStatus: row.new_status as Status } : {}),
       version: row.version,
-      data: JSON.parse(data ?? "{}") as ContentData,
+      data: (data === null ? {} : readJsonColumn(data)) as ContentData,
       created: row.created,
       createdBy: row.created_by,
       lastModified: row.last_modified,
@@ -388,7 +388,7 @@ export class ContentStore {
     if (!isPlainObject(data)) throw validationError(["Request body has an invalid format: data must be an object."]);
     return this.mutate(schemaName, id, opts, async (row, schema) => {
       assertEditable(row);
-      const merged = JSON.parse(row.data) as ContentData;
+      const merged = readJsonColumn(row.data) as ContentData;
       for (const [field, partitions] of Object.entries(data)) {
         if (partitions === null) delete merged[field];
         else if (isPlainObject(partitions) && isPlainObject(merged[field])) merged[field] = { ...merged[field], ...partitions };
@@ -403,8 +403,8 @@ export class ContentStore {
     if (!STATUSES.includes(status as Status)) throw badRequest(`Unknown status "${status}"; use ${STATUSES.join(", ")}.`);
     return this.mutate(schemaName, id, opts, async (row, schema) => {
       if (status === "Published") {
-        await this.validate(schema, JSON.parse(row.data));
-        return { status, new_status: null, published_data: row.data };
+        await this.validate(schema, readJsonColumn(row.data));
+        return { status, new_status: null, published_data: jsonText(row.data) };
       }
       return { status, new_status: null, published_data: null };
     });
@@ -422,7 +422,7 @@ export class ContentStore {
   async discardDraft(schemaName: string, id: string, opts: WriteOptions = {}): Promise<ContentItem> {
     return this.mutate(schemaName, id, opts, (row) => {
       if (!row.new_status || row.published_data === null) throw badRequest("The item has no draft to discard.");
-      return { new_status: null, data: row.published_data };
+      return { new_status: null, data: jsonText(row.published_data) };
     });
   }
 
@@ -461,6 +461,16 @@ export class ContentStore {
       return (await this.getSetting(key)) ?? value;
     }
   }
+}
+
+/** A JSON column as read: text from SQLite, already parsed from PostgreSQL's jsonb. */
+function readJsonColumn(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
+}
+
+/** A JSON column's value as JSON text again, to write it back (either database takes text). */
+function jsonText(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 /** Schemas a filter reads besides its own (the targets of `refersTo`). */

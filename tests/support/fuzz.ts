@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { buildAppointmentSeed } from "~/content/seed/appointments";
 import { buildDemoContent, type DemoItem } from "~/content/seed/content";
 import type { RunningServer } from "./server";
+import { envInt } from "./env";
 
 /**
  * Harness for the HTTP fuzz suite (tests/fuzz): sends generated requests to the one started server
@@ -17,13 +18,6 @@ export const FUZZ_RUNS = envInt("FUZZ_RUNS", 50);
 /** An answer that takes longer than this counts as a hang. */
 export const FUZZ_TIMEOUT_MS = envInt("FUZZ_TIMEOUT_MS", 5000);
 
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 /** fc.assert options shared by every property: fixed seed by default, verbose counterexamples. */
 export function fuzzParams<T>(overrides: fc.Parameters<T> = {}): fc.Parameters<T> {
