@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { localizedPath } from "~/i18n/languages";
 import { facetValues } from "~/practitioners/directory";
-import { AppointmentList, Directory, FreeAppointments, PractitionerCard, profilePath } from "~/practitioners/components";
+import { AppointmentList, Directory, FreeAppointments, PractitionerCard } from "~/practitioners/components";
+import { profilePath } from "~/practitioners/paths";
 import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "./block-section";
 import type { BlockProps } from "./types";

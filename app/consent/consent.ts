@@ -1,11 +1,20 @@
 import { decodeComponent } from "~/lib/input";
-import type { ConsentState } from "~/site/site-context";
-import { NO_CONSENT } from "~/site/site-context";
 
 /**
  * Cookie consent (German privacy law): necessary is always on; functional, statistic, marketing and
  * unclassified are off until the visitor says yes. Stored in one first-party cookie, path "/".
  */
+export interface ConsentState {
+  /** False until the visitor has chosen; the banner shows until then. */
+  decided: boolean;
+  functional: boolean;
+  statistic: boolean;
+  marketing: boolean;
+  unclassified: boolean;
+}
+
+export const NO_CONSENT: ConsentState = { decided: false, functional: false, statistic: false, marketing: false, unclassified: false };
+
 export const CONSENT_COOKIE = "pn_consent";
 export const OPTIONAL_CATEGORIES = ["functional", "statistic", "marketing", "unclassified"] as const;
 export type OptionalCategory = (typeof OPTIONAL_CATEGORIES)[number];

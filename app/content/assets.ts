@@ -9,7 +9,7 @@ import { ContentError, badRequest, notFound } from "./errors";
 import { pathInside, requireValidId } from "./ids";
 import { ASSETS_TAG, recordRead } from "./read-tags";
 import type { Asset } from "./types";
-import type { ContentChange } from "./store";
+import type { ContentChange } from "./types";
 
 /** Widths image variants are made in: a fixed set, so nobody can make us store endless sizes. */
 export const VARIANT_WIDTHS = [320, 480, 640, 960, 1280, 1440, 1920];

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { changedTags, recordRead, withReadTags } from "./read-tags";
-import type { ContentChange } from "./store";
+import type { ContentChange } from "./types";
 
 /**
  * The one server-side cache for content reads and what is built from them (site data, practitioner

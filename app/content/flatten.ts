@@ -1,6 +1,7 @@
+import { DEFAULT_LANGUAGE } from "../i18n/languages";
 import type { ContentData, ContentItem, FlatItem, Schema } from "./types";
 
-export const DEFAULT_LANGUAGE = "de";
+export { DEFAULT_LANGUAGE } from "../i18n/languages";
 
 /**
  * Reads one field for one language: invariant fields give their `iv` value; localised fields give the

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ContentChange } from "./store";
+import type { ContentChange } from "./types";
 
 /**
  * What a piece of work read, as tags (a schema's name; "assets"), so whatever it produced — a

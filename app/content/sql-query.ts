@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
+import { DEFAULT_LANGUAGE } from "../i18n/languages";
 import type { Dialect } from "./db";
 import { fold, searchFold } from "./fold";
 import { DEFAULT_SORT } from "./query";
@@ -28,7 +29,7 @@ const META_COLUMNS: ReadonlyMap<string, { column: string; number?: boolean }> = 
   ["version", { column: "version", number: true }],
 ]);
 const SEGMENT = /^[A-Za-z0-9_-]{1,100}$/;
-const MASTER = "de";
+const MASTER = DEFAULT_LANGUAGE;
 
 /** Where a value lives: a place in the JSON document, a column, or nowhere. */
 type Value =

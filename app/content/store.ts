@@ -3,6 +3,7 @@ import { EventEmitter } from "node:events";
 import type { Database, DB, Dialect } from "./db";
 import { createPostgresFunctions, migrate, ping } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
 import { requireValidId } from "./ids";
 import { checkIds, pageSize } from "./query";
 import { recordRead } from "./read-tags";
@@ -10,6 +11,7 @@ import { compileWhere, SqlCompiler } from "./sql-query";
 import type { AssetStore } from "./assets";
 import type { RawBuilder, SqlBool } from "kysely";
 import type {
+  ContentChange,
   ContentData,
   FilterNode,
   ContentItem,
@@ -25,16 +27,11 @@ import type {
 import { STATUSES } from "./types";
 import { isPlainObject, validateData, type ValidationContext } from "./validate";
 
-export interface ContentChange {
-  kind: "schema" | "content" | "asset";
-  schemaName?: string;
-  id: string;
-  /** Reported by another app node (see change-feed.ts), not made here. */
-  remote?: boolean;
-}
+export type { ContentChange } from "./types";
 
-export const LANGUAGES = ["de", "en"] as const;
-export const MASTER_LANGUAGE = "de";
+/** The content languages are the site's (one list, in i18n/languages.ts); German is the master. */
+export { LANGUAGES } from "../i18n/languages";
+export const MASTER_LANGUAGE = DEFAULT_LANGUAGE;
 const SYSTEM_ACTOR = "client:praxisnetz:default";
 /** Path segments the content API uses after a schema name: never item ids. */
 const RESERVED_IDS = new Set(["bulk", "import", "query"]);

@@ -192,3 +192,12 @@ export interface Asset {
   lastModified: string;
   lastModifiedBy: string;
 }
+
+/** What changed in the store: told to caches (and, through the change feed, to the other app nodes). */
+export interface ContentChange {
+  kind: "schema" | "content" | "asset";
+  schemaName?: string;
+  id: string;
+  /** Reported by another app node (see change-feed.ts), not made here. */
+  remote?: boolean;
+}

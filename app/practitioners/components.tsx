@@ -6,10 +6,10 @@ import { useSite } from "~/site/site-context";
 import type { DirectoryQuery, PractitionerSummary } from "./directory";
 import type { AppointmentSlot } from "./practitioners.server";
 import { own } from "~/lib/input";
+import { profilePath } from "./paths";
 
 const MapView = lazy(() => import("~/maps/map-view"));
 
-export const profilePath = (language: Language, slug: string) => localizedPath(language, `/practitioners/${slug}`);
 
 /** True once React runs in the browser: the map only ever renders there. */
 export function useHydrated() {

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/sitemap";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
-import { profilePath } from "~/practitioners/components";
+import { profilePath } from "~/practitioners/paths";
 import { loadPractitioners } from "~/practitioners/practitioners.server";
 import { originOf } from "~/site/seo";
 import { loadSite, pagePath } from "~/site/site.server";

@@ -1,6 +1,9 @@
 import { createContext, useContext } from "react";
 import type { Language } from "~/i18n/languages";
 import { messages, type Messages } from "~/i18n/messages";
+import { NO_CONSENT, type ConsentState } from "~/consent/consent";
+
+export type { ConsentState };
 import { own } from "~/lib/input";
 
 /** What every block and site component may need, provided once by the site layout. */
@@ -18,17 +21,6 @@ export interface SiteContextValue {
   mapStyleUrl: string;
   siteVariant: "directory" | "booking";
 }
-
-export interface ConsentState {
-  /** False until the visitor has chosen; the banner shows until then. */
-  decided: boolean;
-  functional: boolean;
-  statistic: boolean;
-  marketing: boolean;
-  unclassified: boolean;
-}
-
-export const NO_CONSENT: ConsentState = { decided: false, functional: false, statistic: false, marketing: false, unclassified: false };
 
 export const SiteContext = createContext<SiteContextValue>({
   language: "de",

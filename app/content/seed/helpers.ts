@@ -1,8 +1,9 @@
 /** Small builders for the store's data shape, shared by the seed modules. */
+import { LANGUAGES, type Language } from "../../i18n/languages";
 import type { ContentData } from "../types";
 
-export type Lang = "de" | "en";
-export const LANGS: readonly Lang[] = ["de", "en"];
+export type Lang = Language;
+export const LANGS: readonly Lang[] = LANGUAGES;
 
 /** A type alias, not an interface, so it stays assignable to the store's Record-shaped data. */
 export type Localized<T> = { de: T; en: T };
