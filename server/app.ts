@@ -12,7 +12,7 @@ import { parseConsent } from "../app/consent/consent";
 import { parseEnv, type Env } from "../app/env.server";
 import { logger } from "../app/lib/logger.server";
 import { createServices, type Services } from "../app/services.server";
-import { criticalPaths } from "../app/site/page-cache.server";
+import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import { crossSiteGuard, PERMISSIONS_POLICY, transportSecurity } from "./security";
 

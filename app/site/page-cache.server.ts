@@ -3,11 +3,8 @@ import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { CONSENT_COOKIE, parseConsent } from "~/consent/consent";
 import { changedTags, runWithReadTags } from "~/content/read-tags";
-import type { ContentChange } from "~/content/store";
+import type { ContentChange } from "~/content/types";
 import { requestOrigin } from "~/lib/request-origin.server";
-import { LANGUAGES } from "~/i18n/languages";
-import type { Services } from "~/services.server";
-import { loadSite, pagePath } from "./site.server";
 
 /**
  * Rendered responses for anonymous visitors, reused until content changes: the rendering cost of a
@@ -114,10 +111,4 @@ export class PageCache {
       runWithReadTags(tags, () => next());
     };
   }
-}
-
-/** The URLs of pages marked critical, in every language (from the same site data pages render from). */
-export async function criticalPaths(services: Services): Promise<string[]> {
-  const site = await loadSite({ services, cspNonce: "", requestId: "warm-up" });
-  return site.pages.filter((p) => p.critical).flatMap((p) => LANGUAGES.map((l) => pagePath(p, l)).filter((path): path is string => !!path));
 }
