@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { changedTags, recordRead, withReadTags } from "./read-tags";
+import { dropChanged, recordRead, withReadTags } from "./read-tags";
 import type { ContentChange } from "./types";
 
 /**
@@ -36,9 +36,7 @@ export class ContentCache {
   /** Drops the entries that read what `change` changed. */
   invalidate(change: ContentChange) {
     this.epoch++;
-    const tags = changedTags(change);
-    if (tags === "all") return this.lru.clear();
-    for (const [key, entry] of this.lru.entries()) if ([...entry.tags].some((t) => tags.has(t))) this.lru.delete(key);
+    dropChanged(this.lru, change);
   }
 
   clear() {

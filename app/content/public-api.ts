@@ -98,12 +98,6 @@ function requireCollection(name: string, ctx: ApiContext): Collection {
   return collection;
 }
 
-/** Practitioners a visitor may see: display on and this site in their websites list. */
-export function isVisiblePractitioner(data: Record<string, unknown>, siteName: string): boolean {
-  const websites = data.websites;
-  return data.display === true && Array.isArray(websites) && websites.includes(siteName.toUpperCase());
-}
-
 /**
  * What a visitor may see of a collection, as a filter the database applies before counting and
  * paging: practitioners shown on this site, appointments of those practitioners only.
@@ -167,7 +161,6 @@ export async function restItems(body: unknown, ctx: ApiContext): Promise<{ total
   const collection = requireCollection(name, ctx);
   const unpublished = ctx.isEditor && input.unpublished === true;
   const key = `rest:${ctx.isEditor}:${unpublished}:${input.language}:${input.url}`;
-  if (!ctx.isEditor) assertQueryUses(query, visitorFields(collection, await ctx.store.getSchema(collection)), collection);
   return cached(ctx, input.cache, key, () => listItems(collection, ctx, { language: input.language, query, unpublished }));
 }
 

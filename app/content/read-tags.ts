@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { LRUCache } from "lru-cache";
 import type { ContentChange } from "./types";
 
 /**
@@ -37,4 +38,11 @@ export function changedTags(change: ContentChange): Set<string> | "all" {
   if (change.kind === "schema") return "all";
   if (change.kind === "asset") return new Set([ASSETS_TAG]);
   return change.schemaName ? new Set([change.schemaName]) : "all";
+}
+
+/** Drops the entries of a tagged cache (cached reads, rendered pages) that read what `change` changed. */
+export function dropChanged<V extends { tags: ReadonlySet<string> }>(lru: LRUCache<string, V>, change: ContentChange): void {
+  const tags = changedTags(change);
+  if (tags === "all") return lru.clear();
+  for (const [key, entry] of lru.entries()) if ([...entry.tags].some((t) => tags.has(t))) lru.delete(key);
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { CONSENT_COOKIE, parseConsent } from "~/consent/consent";
-import { changedTags, runWithReadTags } from "~/content/read-tags";
+import { dropChanged, runWithReadTags } from "~/content/read-tags";
 import type { ContentChange } from "~/content/types";
 import { requestOrigin } from "~/lib/request-origin.server";
 
@@ -41,9 +41,7 @@ export class PageCache {
   /** Drops the pages that read what `change` changed. */
   invalidate(change: ContentChange) {
     this.epoch++;
-    const tags = changedTags(change);
-    if (tags === "all") return this.lru.clear();
-    for (const [key, entry] of this.lru.entries()) if ([...entry.tags].some((t) => tags.has(t))) this.lru.delete(key);
+    dropChanged(this.lru, change);
   }
 
   /** Bumped by every invalidation: a page rendered across one may show old data and is not kept. */
