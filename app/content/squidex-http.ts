@@ -1,14 +1,13 @@
 import { ContentError, alreadyExists, badRequest, notFound } from "./errors";
 import { assetUrl } from "./public-api";
-import { MAX_JSON_DEPTH } from "./limits";
-import { checkIds, jsonNestingExceeds, parseCollectionUrl, parseQuery } from "./query";
+import { checkIds, parseCollectionUrl, parseQuery } from "./query";
 import type { SquidexAuth } from "./squidex-auth";
 import { TOKEN_SECONDS } from "./squidex-auth";
 import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "./store";
 import type { Asset, ContentData, ContentItem, ContentQuery, Schema } from "./types";
 import { isPlainObject } from "./validate";
 import { decodeComponent } from "../lib/input";
-import { readBody, readForm } from "../lib/body";
+import { parseJsonText, readBody, readForm } from "../lib/body";
 
 /**
  * The Squidex HTTP API answered by the embedded store, under `/api/squidex` (so a Squidex client's
@@ -91,13 +90,8 @@ async function token(request: Request, ctx: SquidexHttpContext): Promise<Respons
 }
 
 async function readJsonBody(request: Request, ctx: SquidexHttpContext): Promise<unknown> {
-  const text = (await readBody(request, ctx.jsonLimit)).toString("utf8");
-  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) throw new ContentError(400, "Validation error", [`Request body nests deeper than ${MAX_JSON_DEPTH} levels.`]);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ContentError(400, "Validation error", ["Request body has an invalid format."]);
-  }
+  // Squidex answers a body it cannot read as a validation error with the reason in the details.
+  return parseJsonText((await readBody(request, ctx.jsonLimit)).toString("utf8"), (reason) => new ContentError(400, "Validation error", [reason]));
 }
 
 function expectedVersion(request: Request): number | undefined {

@@ -23,18 +23,25 @@ export async function readBody(request: Request, limit: number): Promise<Buffer>
   return Buffer.concat(chunks);
 }
 
-/** Reads a JSON body of at most `limit` bytes. */
+/**
+ * Parses JSON text from a request, nesting checked before parsing (so no body can exhaust the stack).
+ * `invalid` shapes the 400 for the caller's API (our `{message}` or Squidex's validation error).
+ */
+export function parseJsonText(text: string, invalid: (reason: string) => ContentError = (reason) => new ContentError(400, reason)): unknown {
+  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) throw invalid(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalid("The request body is not valid JSON.");
+  }
+}
+
+/** Reads a JSON body of at most `limit` bytes (an empty body is `{}`). */
 export async function readJson(request: Request, limit: number): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) throw new ContentError(415, "Send the body as application/json.");
   const text = (await readBody(request, limit)).toString("utf8");
-  if (!text.trim()) return {};
-  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) throw new ContentError(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ContentError(400, "The request body is not valid JSON.");
-  }
+  return text.trim() ? parseJsonText(text) : {};
 }
 
 /** Reads an `application/x-www-form-urlencoded` body of at most `limit` bytes (415 for any other type). */
