@@ -267,11 +267,10 @@ export class ContentStore {
     if (opts.where) conditions.push(compiler.filter(opts.where));
     for (const condition of conditions) base = base.where(condition as RawBuilder<SqlBool>);
 
-    const counted = await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
-    const total = Number(counted.n);
     const skip = query.skip ?? 0;
     const take = opts.all && query.take === undefined ? Infinity : pageSize(query);
-    if (take === 0 || skip >= total) return { total, items: [] };
+    const count = async () => Number((await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n);
+    if (take === 0) return { total: await count(), items: [] };
     let q = base.selectAll("c");
     if (ids && !query.sort?.length) q = q.orderBy(compiler.idPosition(ids));
     else for (const term of compiler.orderBy(query.sort)) q = q.orderBy(term);
@@ -279,6 +278,8 @@ export class ContentStore {
     else if (skip && this.dialect === "sqlite") q = q.limit(-1);
     if (skip) q = q.offset(skip);
     const rows = await q.execute();
+    // A page that is not full (or everything) tells the total itself: count only when it cannot.
+    const total = rows.length < take && (rows.length > 0 || skip === 0) ? skip + rows.length : await count();
     return { total, items: rows.map((r) => this.toItem(r, schema, published)) };
   }
 

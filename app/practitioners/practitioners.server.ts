@@ -60,33 +60,48 @@ export interface AppointmentSlot {
  * page needs the index on the slots' practitioner that is still to come.
  */
 export async function loadFreeSlots(context: AppLoadContext, opts: { practitioners?: string[]; limit?: number } = {}): Promise<AppointmentSlot[]> {
-  const wanted = opts.practitioners ? new Set(opts.practitioners) : undefined;
-  if (wanted && !wanted.size) return [];
-  const all = await upcomingFreeSlots(context);
-  const slots = wanted ? all.filter((s) => wanted.has(s.practitioner)) : all;
-  return opts.limit === undefined ? slots : slots.slice(0, opts.limit);
+  const { all, byPractitioner } = await upcomingFreeSlots(context);
+  const slots = opts.practitioners
+    ? [...new Set(opts.practitioners)].flatMap((id) => byPractitioner.get(id) ?? []).sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id))
+    : all;
+  // The list was read at some point before now: slots that have begun since are no longer free.
+  const now = new Date().toISOString();
+  const upcoming = slots.filter((s) => s.start > now);
+  return opts.limit === undefined ? upcoming : upcoming.slice(0, opts.limit);
 }
 
-function upcomingFreeSlots(context: AppLoadContext): Promise<AppointmentSlot[]> {
+/** All upcoming free slots, read once per change to appointments or practitioners, and by practitioner. */
+function upcomingFreeSlots(context: AppLoadContext): Promise<{ all: AppointmentSlot[]; byPractitioner: Map<string, AppointmentSlot[]> }> {
   return context.services.cache.getOrLoad("free-slots", async () => {
-    try {
-      const filter: FilterNode = {
-        and: [
-          { path: "data.start", op: "gt", value: new Date().toISOString() },
-          { path: "data.booked", op: "ne", value: true },
-        ],
-      };
-      const query: ContentQuery = { filter, sort: [{ path: "data.start" }] };
-      const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query, all: true });
-      return items.map((i) => ({
-        id: i.id,
-        practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
-        start: String(i.data.start ?? ""),
-        booked: false,
-      }));
-    } catch (error) {
-      context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");
-      return [];
+    const byPractitioner = new Map<string, AppointmentSlot[]>();
+    const all = await readUpcomingFreeSlots(context);
+    for (const slot of all) {
+      const list = byPractitioner.get(slot.practitioner);
+      if (list) list.push(slot);
+      else byPractitioner.set(slot.practitioner, [slot]);
     }
+    return { all, byPractitioner };
   });
+}
+
+async function readUpcomingFreeSlots(context: AppLoadContext): Promise<AppointmentSlot[]> {
+  try {
+    const filter: FilterNode = {
+      and: [
+        { path: "data.start", op: "gt", value: new Date().toISOString() },
+        { path: "data.booked", op: "ne", value: true },
+      ],
+    };
+    const query: ContentQuery = { filter, sort: [{ path: "data.start" }] };
+    const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query, all: true });
+    return items.map((i) => ({
+      id: i.id,
+      practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
+      start: String(i.data.start ?? ""),
+      booked: false,
+    }));
+  } catch (error) {
+    context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");
+    return [];
+  }
 }
