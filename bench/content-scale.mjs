@@ -245,42 +245,6 @@ async function fillPostgres(url, n, slots) {
   }
 }
 
-// ---- slugs, as app/practitioners/slug.ts makes them ----------------------------------------------
-
-function practitionerSlug(name) {
-  return name
-    .toLowerCase()
-    .replace(/ä/g, "ae")
-    .replace(/ö/g, "oe")
-    .replace(/ü/g, "ue")
-    .replace(/ß/g, "ss")
-    .replace(/\s+/g, "-")
-    .replace(/[^a-z0-9-]/g, "")
-    .replace(/-+/g, "-")
-    .replace(/^-|-$/g, "");
-}
-
-function assignSlugs(items) {
-  const byBase = new Map();
-  for (const item of [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
-    const base = practitionerSlug(item.name) || "praxis";
-    if (!byBase.has(base)) byBase.set(base, []);
-    byBase.get(base).push(item.id);
-  }
-  const slugs = new Map();
-  const taken = new Set(byBase.keys());
-  for (const [base, ids] of byBase) {
-    slugs.set(ids[0], base);
-    let k = 2;
-    for (const id of ids.slice(1)) {
-      while (taken.has(`${base}-${k}`)) k++;
-      slugs.set(id, `${base}-${k}`);
-      taken.add(`${base}-${k}`);
-      k++;
-    }
-  }
-  return slugs;
-}
 
 // ---- the server --------------------------------------------------------------------------------
 
@@ -425,11 +389,14 @@ async function measure(server, { dataDir, n, meta, settings, log }, row) {
 
   // Directory pages the page cache has not seen: distinct city+letter searches and page numbers.
   let pageCacheHits = 0;
+  const shownSlugs = new Set();
   const dir = await sequential(samples, budgetMs, async (i) => {
     const qs = i % 2 === 0 ? `q=${encodeURIComponent(`${CITIES[(i >> 1) % CITIES.length].name} ${LETTERS[Math.floor(i / 2 / CITIES.length) % LETTERS.length]}`)}` : `page=${(i >> 1) + 1}`;
     const r = await timed(`${base}/practitioners?${qs}`);
     if (r.headers.get("x-page-cache") === "hit") pageCacheHits++;
     if (r.status !== 200) throw new Error(`directory ?${qs}: HTTP ${r.status}`);
+    // The profile links the directory shows are the slugs the profile bench asks for.
+    for (const m of r.body.matchAll(/data-practitioner="([^"]+)"/g)) shownSlugs.add(m[1]);
     return { ms: r.ms, bytes: Buffer.byteLength(r.body) };
   });
   const dirKb = dir.results.reduce((s, r) => s + r.bytes, 0) / Math.max(1, dir.results.length) / 1024;
@@ -437,12 +404,11 @@ async function measure(server, { dataDir, n, meta, settings, log }, row) {
   row["dir KB"] = dirKb.toFixed(0);
   log(`directory: ${latency(dir)} ms, ${dirKb.toFixed(0)} KB${pageCacheHits ? `, ${pageCacheHits} page-cache hits (!)` : ""}`);
 
-  // Profiles of distinct visible practitioners, slugs as the app makes them.
-  const slugs = assignSlugs(meta.visible);
-  const picks = meta.visible.map((p) => [rand(), p]).sort((a, b) => a[0] - b[0]).slice(0, samples).map(([, p]) => p);
+  // Profiles of distinct practitioners, by the links the directory pages showed.
+  const picks = [...shownSlugs].map((slug) => [rand(), slug]).sort((a, b) => a[0] - b[0]).slice(0, samples).map(([, slug]) => slug);
   const statuses = {};
   const profile = await sequential(picks.length, budgetMs, async (i) => {
-    const r = await timed(`${base}/practitioners/${slugs.get(picks[i].id)}`);
+    const r = await timed(`${base}/practitioners/${picks[i]}`);
     statuses[r.status] = (statuses[r.status] ?? 0) + 1;
     return r;
   });

@@ -1,24 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withPgRole } from "../support/pg-role";
 import { postJson, squidexToken, startServer, type RunningServer } from "../support/server";
 
-/** Squidex bulk jobs: mixed job lists, continueOnError on and off, and reserved ids. */
-describe("POST /api/squidex/api/content/{app}/{schema}/bulk", () => {
-  let server: RunningServer;
-  let auth: Record<string, string>;
-  const base = () => `${server.url}/api/squidex/api/content/praxisnetz/core-theme-colors`;
+/**
+ * Squidex bulk jobs: mixed job lists, continueOnError on and off, and reserved ids. The job lists
+ * run on SQLite and, with TEST_DATABASE_URL, on PostgreSQL too (where a failed statement would
+ * abort the whole transaction).
+ */
+function bulkScenarios(current: () => { server: RunningServer; auth: Record<string, string> }) {
+  const base = () => `${current().server.url}/api/squidex/api/content/praxisnetz/core-theme-colors`;
   const color = (name: string, hexcode: string) => ({ name: { iv: name }, hexcode: { iv: hexcode } });
-  const bulk = (body: unknown) => postJson(`${base()}/bulk`, body, { headers: auth });
-  const exists = async (id: string) => (await fetch(`${base()}/${id}`, { headers: { ...auth, "x-unpublished": "1" } })).status === 200;
+  const bulk = (body: unknown) => postJson(`${base()}/bulk`, body, { headers: current().auth });
+  const exists = async (id: string) => (await fetch(`${base()}/${id}`, { headers: { ...current().auth, "x-unpublished": "1" } })).status === 200;
 
-  beforeAll(async () => {
-    server = await startServer();
-    auth = { authorization: `Bearer ${await squidexToken(server)}` };
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  it("runs a mixed job list and reports one result per job in Squidex's shape", async () => {
+  const mixed = async () => {
     const res = await bulk({
       jobs: [
         { type: "Create", id: "bulk-a", data: color("Bulk A", "#111111") },
@@ -37,28 +32,31 @@ describe("POST /api/squidex/api/content/{app}/{schema}/bulk", () => {
       expect(r.error).toBeUndefined();
       expect(typeof r.id).toBe("string");
     });
-    const a = await (await fetch(`${base()}/bulk-a`, { headers: auth })).json();
+    const a = await (await fetch(`${base()}/bulk-a`, { headers: current().auth })).json();
     expect(a).toMatchObject({ status: "Published", data: { hexcode: { iv: "#333333" } } });
     expect(await exists("bulk-b")).toBe(false);
     expect(await exists(res.json[5].id)).toBe(true);
-  });
+  };
 
-  it("without continueOnError, a failing job in the middle leaves nothing written", async () => {
-    const res = await bulk({
-      jobs: [
-        { type: "Create", id: "tx-1", data: color("Tx 1", "#101010") },
-        { type: "Create", id: "tx-2", data: { name: { iv: 42 } } },
-        { type: "Create", id: "tx-3", data: color("Tx 3", "#303030") },
-      ],
-    });
-    expect(res.status).toBe(200);
-    expect(res.json[1].error).toMatchObject({ statusCode: 400 });
-    expect(res.json[0].error).toMatchObject({ statusCode: 409 });
-    expect(res.json[2].error).toMatchObject({ statusCode: 409 });
-    for (const id of ["tx-1", "tx-2", "tx-3"]) expect(await exists(id), id).toBe(false);
-  });
+  const allOrNothing = async () => {
+    // A validation error, a duplicate id and a stale version, each after a job that did write.
+    const failing = [
+      { type: "Create", id: "tx-2", data: { name: { iv: 42 } } },
+      { type: "Create", id: "bulk-a", data: color("Again", "#202020") },
+      { type: "Update", id: "bulk-a", data: color("Stale", "#202020"), expectedVersion: 0 },
+    ];
+    for (const [n, middle] of failing.entries()) {
+      const res = await bulk({ jobs: [{ type: "Create", id: `tx-1-${n}`, data: color("Tx 1", "#101010") }, middle, { type: "Create", id: `tx-3-${n}`, data: color("Tx 3", "#303030") }] });
+      expect(res.status).toBe(200);
+      expect(res.json[1].error?.statusCode, middle.type).toBeGreaterThanOrEqual(400);
+      expect(res.json[0].error).toMatchObject({ statusCode: 409 });
+      expect(res.json[2].error).toMatchObject({ statusCode: 409 });
+      for (const id of [`tx-1-${n}`, `tx-3-${n}`]) expect(await exists(id), id).toBe(false);
+    }
+    expect(await exists("tx-2")).toBe(false);
+  };
 
-  it("with continueOnError, every job stands alone", async () => {
+  const standAlone = async () => {
     const res = await bulk({
       continueOnError: true,
       jobs: [
@@ -71,19 +69,55 @@ describe("POST /api/squidex/api/content/{app}/{schema}/bulk", () => {
     expect(res.json.map((r: { error?: { statusCode: number } }) => r.error?.statusCode ?? 200)).toEqual([200, 409, 404, 200]);
     expect(await exists("co-1")).toBe(true);
     expect(await exists("co-3")).toBe(true);
-  });
+  };
 
-  it("refuses bad job lists with a 400 and never takes bulk, import or query as an id", async () => {
+  const refusals = async () => {
     expect((await bulk({ jobs: "no" })).status).toBe(400);
     expect((await bulk({ jobs: [{ type: "Explode", id: "x" }] })).status).toBe(400);
     expect((await bulk({ jobs: [{ type: "Delete" }] })).status).toBe(400);
     expect((await bulk({ jobs: Array.from({ length: 1001 }, () => ({ type: "Create", data: {} })) })).status).toBe(400);
-    expect((await fetch(`${base()}/bulk`, { headers: auth })).status).toBe(405);
+    expect((await fetch(`${base()}/bulk`, { headers: current().auth })).status).toBe(405);
     for (const id of ["bulk", "import", "query"]) {
-      const res = await postJson(`${base()}?id=${id}`, color("Reserved", "#abcdef"), { headers: auth });
+      const res = await postJson(`${base()}?id=${id}`, color("Reserved", "#abcdef"), { headers: current().auth });
       expect(res.status, id).toBe(400);
     }
-    const upsert = await postJson(`${base()}/import`, color("Reserved", "#abcdef"), { headers: auth });
+    const upsert = await postJson(`${base()}/import`, color("Reserved", "#abcdef"), { headers: current().auth });
     expect(upsert.status).toBe(400);
+  };
+
+  return { mixed, allOrNothing, standAlone, refusals };
+}
+
+const connect = async (server: RunningServer) => ({ server, auth: { authorization: `Bearer ${await squidexToken(server)}` } });
+
+describe("POST /api/squidex/api/content/{app}/{schema}/bulk on SQLite", () => {
+  let ctx: { server: RunningServer; auth: Record<string, string> };
+  beforeAll(async () => {
+    ctx = await connect(await startServer());
   });
+  afterAll(async () => {
+    await ctx?.server.stop();
+  });
+  const scenarios = bulkScenarios(() => ctx);
+
+  it("runs a mixed job list and reports one result per job in Squidex's shape", scenarios.mixed);
+  it("without continueOnError, a failing job in the middle leaves nothing written", scenarios.allOrNothing);
+  it("with continueOnError, every job stands alone", scenarios.standAlone);
+  it("refuses bad job lists with a 400 and never takes bulk, import or query as an id", scenarios.refusals);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("bulk jobs on PostgreSQL", () => {
+  it("runs the same job lists, all or nothing without continueOnError", async () => {
+    await withPgRole("praxis_bulk", async ({ url }) => {
+      const ctx = await connect(await startServer({ env: { DATABASE_URL: url } }));
+      try {
+        const scenarios = bulkScenarios(() => ctx);
+        await scenarios.mixed();
+        await scenarios.allOrNothing();
+        await scenarios.standAlone();
+      } finally {
+        await ctx.server.stop();
+      }
+    });
+  }, 60_000);
 });

@@ -65,9 +65,23 @@ test("searching by city narrows the results: Köln", async ({ page }) => {
   expect(await shownSlugs(page)).toEqual(expect.arrayContaining(["maria-schneider", "oemer-yldz"]));
   expect(await shownSlugs(page)).not.toContain("maria-schneider-2");
   for (const text of await cardTexts(page)) expect(text).toContain("Köln");
-  // Without the umlaut too.
+  // Without the umlaut, and spelled with "oe", too.
   await search(page, "koln");
   expect(await resultCount(page)).toBe(n);
+  await search(page, "Koeln");
+  expect(await resultCount(page)).toBe(n);
+});
+
+test("names are found however the umlaut is typed, and by the start of a speciality", async ({ page }) => {
+  await page.goto("/practitioners");
+  for (const q of ["Ömer", "Oemer", "omer"]) {
+    await search(page, q);
+    await expectEveryCard(page, "Ömer Yıldız");
+    expect(await shownSlugs(page), q).toEqual(["oemer-yldz"]);
+  }
+  await search(page, "Phys");
+  await expectEveryCard(page, /Physiotherapie/);
+  expect(await resultCount(page)).toBeGreaterThan(1);
 });
 
 test("the search form works without JavaScript (GET)", async ({ browser, baseURL }) => {
