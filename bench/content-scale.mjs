@@ -210,6 +210,8 @@ export function fillSqlite(file, n, slots) {
   db.transaction(() => {
     for (const [id, schema, json, at] of generatedRows(n, slots, meta)) insert.run(id, schema, json, json, at, ACTOR, at, ACTOR);
   })();
+  // Rows written past the store: its side tables (field-index.ts) are made anew at the next start.
+  db.exec("delete from content_indexes");
   db.exec("analyze");
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
@@ -237,6 +239,7 @@ async function fillPostgres(url, n, slots) {
       if (chunk[0].length >= 5000) await flush();
     }
     await flush();
+    await client.query("delete from content_indexes");
     await client.query("commit");
     await client.query("analyze contents");
     return meta;

@@ -1,6 +1,5 @@
 import { Link } from "react-router";
 import { localizedPath } from "~/i18n/languages";
-import { facetValues } from "~/practitioners/directory";
 import { AppointmentList, Directory, FreeAppointments, PractitionerCard } from "~/practitioners/components";
 import { profilePath } from "~/practitioners/paths";
 import { useSite } from "~/site/site-context";
@@ -64,7 +63,7 @@ export function PractitionerOverviewBlock({ block, data }: BlockProps) {
   return (
     <BlockSection heading={text(block.heading)} width="wide">
       {block.intro ? <p className="mb-6 max-w-3xl">{text(block.intro)}</p> : null}
-      <Directory result={data.directory} facets={facetValues(data.practitioners)} action={localizedPath(language, "/practitioners")} />
+      <Directory result={data.directory} facets={data.facets} action={localizedPath(language, "/practitioners")} />
     </BlockSection>
   );
 }

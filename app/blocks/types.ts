@@ -22,10 +22,12 @@ export interface PageBlockData {
   practitioners: PractitionerSummary[];
   appointments: AppointmentSlot[];
   assets: Record<string, AssetInfo>;
-  directory: (ReturnType<typeof import("~/practitioners/directory").paginate<PractitionerSummary>> & {
+  directory: (import("~/practitioners/practitioners.server").DirectoryPage & {
     query: DirectoryQuery;
     nextSlots?: Record<string, string>;
   }) | null;
+  /** What the directory can filter by (only on pages with a directory). */
+  facets: { languages: string[]; countries: string[] };
 }
 
 export interface BlockProps<T = Record<string, unknown>> {
@@ -35,9 +37,3 @@ export interface BlockProps<T = Record<string, unknown>> {
   index: number;
 }
 
-export const PRACTITIONER_BLOCKS = new Set([
-  "block-practitioner-single",
-  "block-practitioner-list",
-  "block-practitioner-smalllist",
-  "block-practitioner-overview",
-]);

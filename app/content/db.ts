@@ -34,6 +34,12 @@ export interface Database {
     last_modified: string;
     last_modified_by: string;
   };
+  /** Which schemas have a typed side table (field-index.ts), and its shape when it was made. */
+  content_indexes: {
+    schema_name: string;
+    table_name: string;
+    signature: string;
+  };
   assets: {
     id: string;
     file_name: string;
@@ -245,7 +251,6 @@ migrations["0002_bookings_beside_slots"] = {
   },
 };
 
-/** Runs the migrations not yet applied, all of them or up to and including `target` (tests). */
 /**
  * On PostgreSQL the documents become jsonb: queries (sql-query.ts) read into them many times per
  * row, and a text column would be parsed again for every one of those reads. SQLite keeps text,
@@ -262,6 +267,32 @@ migrations["0003_jsonb_documents"] = {
   },
 };
 
+/** Side tables of the schemas read at size (field-index.ts); the tables themselves follow the schemas. */
+migrations["0004_content_indexes"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("content_indexes")
+      .addColumn("schema_name", "text", (c) => c.primaryKey())
+      .addColumn("table_name", "text", (c) => c.notNull())
+      .addColumn("signature", "text", (c) => c.notNull())
+      .execute();
+    // Stores made before: the fields the site reads at size get marked, as the seed now marks them.
+    const marks: Record<string, { fields: string[]; slugField?: string }> = {
+      "gm-content-practitioners": { fields: ["name", "websites", "languages", "country", "city"], slugField: "name" },
+      "gm-appointments": { fields: ["practitioner", "start"] },
+    };
+    for (const [name, mark] of Object.entries(marks)) {
+      const row = await db.selectFrom("schemas").select(["id", "definition"]).where("name", "=", name).executeTakeFirst();
+      if (!row) continue;
+      const def = JSON.parse(row.definition) as { properties?: Record<string, unknown>; fields: Array<{ name: string; properties: Record<string, unknown> }> };
+      for (const f of def.fields) if (mark.fields.includes(f.name)) f.properties.isIndexed = true;
+      if (mark.slugField) def.properties = { ...def.properties, slugField: mark.slugField };
+      await db.updateTable("schemas").set({ definition: JSON.stringify(def) }).where("id", "=", row.id).execute();
+    }
+  },
+};
+
+/** Runs the migrations not yet applied, all of them or up to and including `target` (tests). */
 export async function migrate(db: DB, target?: string): Promise<string[]> {
   // On PostgreSQL, Kysely looks for its migration tables in every schema of the database; name ours,
   // or another store in the same database (tests, a second site) makes it skip creating them.

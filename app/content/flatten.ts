@@ -35,6 +35,7 @@ export function flattenItem<T = Record<string, unknown>>(item: ContentItem, lang
     version: item.version,
     created: item.created,
     lastModified: item.lastModified,
+    ...(item.slug ? { slug: item.slug } : {}),
     data: flattenData(item.data, language, schema) as T,
   };
 }

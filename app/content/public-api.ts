@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ContentCache } from "./cache";
 import { badRequest, ContentError, notFound } from "./errors";
+import { publicFieldNames } from "./field-index";
 import { flattenItem } from "./flatten";
 import { MAX_COLLECTION_URL_LENGTH } from "./limits";
 import { assertQueryUses, parseCollectionUrl } from "./query";
@@ -45,7 +46,7 @@ const VISITOR_FIELDS: ReadonlyMap<Collection, readonly string[]> = new Map([["gm
 
 export function visitorFields(collection: Collection, schema: Schema | undefined): ReadonlySet<string> {
   const listed = VISITOR_FIELDS.get(collection);
-  const fields = (schema?.fields ?? []).filter((f) => !f.isHidden && !f.properties.tags?.includes("private")).map((f) => f.name);
+  const fields = schema ? publicFieldNames(schema) : [];
   return new Set(listed ? fields.filter((f) => listed.includes(f)) : fields);
 }
 
@@ -139,7 +140,7 @@ function cached<T>(ctx: ApiContext, useCache: boolean | undefined, key: string, 
 export async function listItems(
   collection: Collection,
   ctx: ApiContext,
-  opts: { language: string; query?: ContentQuery; unpublished?: boolean; all?: boolean },
+  opts: { language: string; query?: ContentQuery; unpublished?: boolean; all?: boolean; noTotal?: boolean },
 ): Promise<{ total: number; items: FlatItem[] }> {
   const editor = ctx.isEditor;
   const query = opts.query ?? {};
@@ -151,8 +152,34 @@ export async function listItems(
     searchFields,
     where: editor ? undefined : visibilityRule(collection, ctx.siteName),
     all: opts.all,
+    noTotal: opts.noTotal,
   });
   return { total: result.total, items: await present(collection, result.items, opts.language, ctx) };
+}
+
+/** Distinct values of a field among the items this caller may see (facets). */
+export async function distinctValues(collection: Collection, ctx: ApiContext, opts: { field: string; language: string }): Promise<unknown[]> {
+  if (!ctx.isEditor && !visitorFields(collection, await ctx.store.getSchema(collection)).has(opts.field))
+    throw badRequest(`"${opts.field}" is not a field visitors can see in "${collection}".`);
+  return ctx.store.distinctValues(collection, opts.field, { language: opts.language, where: ctx.isEditor ? undefined : visibilityRule(collection, ctx.siteName) });
+}
+
+/** The items before and after `id` (wrapping) in the order of `field`, among those this caller may see. */
+export async function adjacentItems(
+  collection: Collection,
+  ctx: ApiContext,
+  opts: { id: string; field: string; language: string },
+): Promise<{ previous: FlatItem; next: FlatItem } | undefined> {
+  if (!ctx.isEditor && !visitorFields(collection, await ctx.store.getSchema(collection)).has(opts.field))
+    throw badRequest(`"${opts.field}" is not a field visitors can see in "${collection}".`);
+  const around = await ctx.store.adjacent(collection, opts.id, {
+    field: opts.field,
+    language: opts.language,
+    where: ctx.isEditor ? undefined : visibilityRule(collection, ctx.siteName),
+  });
+  if (!around) return undefined;
+  const [previous, next] = await present(collection, [around.previous, around.next], opts.language, ctx);
+  return { previous: previous!, next: next! };
 }
 
 export async function restItems(body: unknown, ctx: ApiContext): Promise<{ total: number; items: FlatItem[] }> {

@@ -57,6 +57,13 @@ const FIELDS: SchemaInput["fields"] = [
   { name: "rank", partitioning: "language", properties: { fieldType: "Number" } },
 ];
 
+/**
+ * The same fixture with a side table (field-index.ts): every field it can hold becomes a column, and
+ * these get a database index too. The same queries must give the same answers.
+ */
+const INDEXED = new Set(["name", "num", "flag", "when", "tags", "refs", "zip-code"]);
+const INDEXED_FIELDS: SchemaInput["fields"] = FIELDS.map((f) => (INDEXED.has(f.name) ? { ...f, properties: { ...f.properties, isIndexed: true } } : f));
+
 // `undefined` in a pool leaves the field out of the item; `null` stores an explicit null. Only some
 // fields have both (zip-code, meta, title.en, rank.en): runQuery has no defined order between the two.
 const NAMES = [
@@ -132,8 +139,8 @@ function lifecycleOf(i: number): Lifecycle {
 }
 
 /** Creates the items in index order, then changes some of them (so their lastModified comes last). */
-async function seed(store: ContentStore): Promise<void> {
-  await store.upsertSchema({ name: SCHEMA, fields: FIELDS });
+async function seed(store: ContentStore, indexed: boolean): Promise<void> {
+  await store.upsertSchema({ name: SCHEMA, fields: indexed ? INDEXED_FIELDS : FIELDS });
   for (let i = 0; i < N; i++) await store.create(SCHEMA, dataFor(i), { id: idOf(i), publish: lifecycleOf(i) !== "draft" });
   for (let i = 0; i < N; i++) {
     const id = idOf(i);
@@ -696,6 +703,8 @@ function fullTextCases(): Case[] {
   FULL_TEXT.forEach((fullText, n) => {
     cases.push(...contexts({ fullText }, n, true));
     cases.push({ query: { fullText }, language: "de", unpublished: false, searchFields: ["name", "title"] });
+    // Every field: what a side table's search column holds.
+    cases.push({ query: { fullText }, language: "en", unpublished: false, searchFields: FIELDS.map((f) => f.name) });
     cases.push({ query: { fullText }, language: "en", unpublished: true, searchFields: ["tags", "meta", "zip-code"] });
   });
   cases.push(...contexts({ fullText: "" }, 0, true));
@@ -754,7 +763,7 @@ function caseArbitrary(rt: Runtime): fc.Arbitrary<Case> {
 
 // ---- the suite -----------------------------------------------------------------------------------
 
-function conformanceSuite(name: string, open: (() => Backend) | undefined) {
+function conformanceSuite(name: string, open: (() => Backend) | undefined, indexed = false) {
   (open ? describe : describe.skip)(`query conformance: ${name}`, () => {
     let backend: Backend;
     let store: ContentStore;
@@ -765,7 +774,7 @@ function conformanceSuite(name: string, open: (() => Backend) | undefined) {
       backend = open!();
       store = await backend.openStore();
       await store.migrate();
-      await seed(store);
+      await seed(store, indexed);
       input = { published: await readOracleInput(store, false), unpublished: await readOracleInput(store, true) };
       const created = input.unpublished.natural.map((i) => i.created).sort();
       const modified = input.unpublished.natural.map((i) => i.lastModified).sort();
@@ -831,9 +840,15 @@ function conformanceSuite(name: string, open: (() => Backend) | undefined) {
 }
 
 conformanceSuite("sqlite", () => sqliteBackend());
+conformanceSuite("sqlite, side table", () => sqliteBackend(), true);
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 conformanceSuite(
   databaseUrl ? "postgres" : "postgres (set TEST_DATABASE_URL to run)",
   databaseUrl ? () => postgresBackend(databaseUrl) : undefined,
+);
+conformanceSuite(
+  databaseUrl ? "postgres, side table" : "postgres, side table (set TEST_DATABASE_URL to run)",
+  databaseUrl ? () => postgresBackend(databaseUrl) : undefined,
+  true,
 );

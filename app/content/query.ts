@@ -16,9 +16,10 @@ import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "
 
 export const MAX_TAKE = 200;
 /** Meta fields anyone may filter and sort on; the others (who changed it, status) are for editors. */
-export const PUBLIC_META_FIELDS: ReadonlySet<string> = new Set(["id", "created", "lastModified", "version"]);
+export const PUBLIC_META_FIELDS: ReadonlySet<string> = new Set(["id", "created", "lastModified", "version", "slug"]);
 const OPS = new Set<FilterOp>(["eq", "ne", "lt", "le", "gt", "ge", "contains", "startsWith", "endsWith", "in", "empty", "exists"]);
-const META = new Set(["id", "created", "createdBy", "lastModified", "lastModifiedBy", "status", "newStatus", "version"]);
+/** `slug`: the stored slug of schemas that name a slug field (published items; field-index.ts). */
+const META = new Set(["id", "created", "createdBy", "lastModified", "lastModifiedBy", "status", "newStatus", "version", "slug"]);
 
 export function resolvePath(item: ContentItem, path: string, language: string): unknown {
   const parts = path.split(/[./]/).filter(Boolean);
@@ -125,13 +126,19 @@ export function matches(item: ContentItem, node: FilterNode, language: string): 
   return matchScalar(node.op, actual, node.value);
 }
 
-/** Full-text match (ignoring case, accents and ae/oe/ue spellings) over the item's data, or only over `fields` when given. */
+/**
+ * Full-text match: every word of `text` occurs in some string of the item's data (or of `fields`
+ * when given), ignoring case, accents and ae/oe/ue spellings. No words match every item.
+ */
 function fullTextMatch(item: ContentItem, text: string, fields?: ReadonlySet<string>): boolean {
-  const needle = searchFold(text);
-  const walk = (v: unknown): boolean =>
-    typeof v === "string" ? searchFold(v).includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
-  if (!fields) return walk(item.data);
-  return Object.entries(item.data).some(([name, partitions]) => fields.has(name) && walk(partitions));
+  const words = searchFold(text).split(/\s+/).filter(Boolean);
+  const has = (needle: string) => {
+    const walk = (v: unknown): boolean =>
+      typeof v === "string" ? searchFold(v).includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
+    if (!fields) return walk(item.data);
+    return Object.entries(item.data).some(([name, partitions]) => fields.has(name) && walk(partitions));
+  };
+  return words.every(has);
 }
 
 export const DEFAULT_SORT: SortNode[] = [{ path: "lastModified", order: "descending" }];

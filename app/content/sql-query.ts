@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { DEFAULT_LANGUAGE } from "../i18n/languages";
 import type { Dialect } from "./db";
+import { indexedField, listNeedle, type IndexedField, type IndexSpec } from "./field-index";
 import { fold, searchFold } from "./fold";
 import { DEFAULT_SORT } from "./query";
 import type { ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
@@ -34,8 +35,11 @@ const MASTER = DEFAULT_LANGUAGE;
 /** Where a value lives: a place in the JSON document, a column, or nowhere. */
 type Value =
   | { kind: "json"; sqlite: { doc: Sql; path: Sql }; pg: Sql }
-  | { kind: "column"; column: Sql; number: boolean }
+  | { kind: "indexed"; field: IndexedField; alias: string }
+  | { kind: "column"; column: Sql; number: boolean; /** A side table's id or slug: text, never NULL, "C"-collated. */ key?: boolean }
   | { kind: "missing" };
+/** A value read from the JSON document or a column (side-table columns are compiled apart). */
+type Plain = Exclude<Value, { kind: "indexed" }>;
 
 export interface CompileContext {
   dialect: Dialect;
@@ -43,9 +47,19 @@ export interface CompileContext {
   alias: string;
   published: boolean;
   language: string;
+  /**
+   * When the query reads a schema's side table (published items only): its alias and shape. Paths to
+   * its columns then read the column, which holds exactly the value the JSON path would give.
+   */
+  index?: { alias: string; spec: IndexSpec };
+  /** Side tables by schema name, for `refersTo` targets. */
+  indexes?: ReadonlyMap<string, IndexSpec>;
 }
 
 export class SqlCompiler {
+  /** Whether what was compiled so far reads the `contents` row (and not only the side table). */
+  needsContents = false;
+
   constructor(private readonly ctx: CompileContext) {}
 
   private get pg() {
@@ -53,18 +67,38 @@ export class SqlCompiler {
   }
 
   private doc(alias = this.ctx.alias, published = this.ctx.published): Sql {
+    this.needsContents = true;
     return sql.ref(`${alias}.${published ? "published_data" : "data"}`);
+  }
+
+  /** The column a path names in the side table, if the query has one and the path is a plain field. */
+  private indexed(parts: string[]): Value | undefined {
+    const index = this.ctx.index;
+    if (!index || !this.ctx.published) return undefined;
+    if (parts.length === 1) {
+      if (parts[0] === "id") return { kind: "column", column: sql.ref(`${index.alias}.id`), number: false, key: true };
+      if (parts[0] === "slug" && index.spec.slugField) return { kind: "column", column: sql.ref(`${index.alias}.slug`), number: false, key: true };
+      return undefined;
+    }
+    if (parts[0] !== "data" || parts.length > 3 || (parts.length === 3 && parts[2] !== "iv")) return undefined;
+    const field = indexedField(index.spec, parts[1]!);
+    return field ? { kind: "indexed", field, alias: index.alias } : undefined;
   }
 
   // ---- values ----------------------------------------------------------------------------------
 
   /** The value a Squidex path names (see resolvePath in query.ts). */
-  valueAt(path: string, alias = this.ctx.alias, published = this.ctx.published): Value {
+  valueAt(path: string, alias = this.ctx.alias, published = this.ctx.published, useIndex = true): Value {
     const parts = path.split(/[./]/).filter(Boolean);
+    if (useIndex && alias === this.ctx.alias && published === this.ctx.published) {
+      const column = this.indexed(parts);
+      if (column) return column;
+    }
     if (parts.length === 1) {
       const meta = META_COLUMNS.get(parts[0]!);
       if (!meta) return { kind: "missing" };
       if (meta.column === "new_status" && published) return { kind: "missing" };
+      this.needsContents = true;
       return { kind: "column", column: sql.ref(`${alias}.${meta.column}`), number: !!meta.number };
     }
     if (parts[0] !== "data" || !parts.every((p) => SEGMENT.test(p))) return { kind: "missing" };
@@ -116,40 +150,45 @@ export class SqlCompiler {
     return sql`(case when not coalesce(${object}, false) then null when ${partitions} ? 'iv' then ${key("iv")} when coalesce(${key(lang)}, 'null'::jsonb) not in ('null'::jsonb, '""'::jsonb) then ${key(lang)} else ${key(MASTER)} end)`;
   }
 
+  /** The value a path names in the JSON document, never a side-table column. */
+  private plainAt(path: string): Plain {
+    return this.valueAt(path, this.ctx.alias, this.ctx.published, false) as Plain;
+  }
+
   /** 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object', or NULL when missing. */
-  private typeOf(v: Value): Sql {
+  private typeOf(v: Plain): Sql {
     if (v.kind === "missing") return sql`null`;
     if (v.kind === "column") return v.number ? sql`(case when ${v.column} is null then null else 'number' end)` : sql`(case when ${v.column} is null then null else 'string' end)`;
     if (this.pg) return sql`jsonb_typeof(${v.pg})`;
     return sql`(case json_type(${v.sqlite.doc}, ${v.sqlite.path}) when 'true' then 'boolean' when 'false' then 'boolean' when 'integer' then 'number' when 'real' then 'number' when 'text' then 'string' else json_type(${v.sqlite.doc}, ${v.sqlite.path}) end)`;
   }
 
-  private text(v: Value): Sql {
+  private text(v: Plain): Sql {
     if (v.kind === "missing") return sql`null`;
     if (v.kind === "column") return this.pg ? sql`(${v.column}::text collate "C")` : sql`${v.column}`;
     return this.pg ? sql`((${v.pg} #>> '{}') collate "C")` : sql`json_extract(${v.sqlite.doc}, ${v.sqlite.path})`;
   }
 
-  private number(v: Value): Sql {
+  private number(v: Plain): Sql {
     if (v.kind === "missing") return sql`null`;
     if (v.kind === "column") return this.pg ? sql`(${v.column})::numeric` : sql`${v.column}`;
     return this.pg ? sql`(case when jsonb_typeof(${v.pg}) = 'number' then (${v.pg} #>> '{}')::numeric end)` : sql`json_extract(${v.sqlite.doc}, ${v.sqlite.path})`;
   }
 
   /** 0 for false, 1 for true (only meaningful when the type is boolean). */
-  private bool(v: Value): Sql {
+  private bool(v: Plain): Sql {
     if (v.kind !== "json") return sql`null`;
     return this.pg ? sql`(case when ${v.pg} = 'true'::jsonb then 1 else 0 end)` : sql`(case when json_type(${v.sqlite.doc}, ${v.sqlite.path}) = 'true' then 1 else 0 end)`;
   }
 
   /** EXISTS over the elements of an array value. */
-  private anyElement(v: Value, predicate: (element: Value) => Sql): Sql {
+  private anyElement(v: Plain, predicate: (element: Plain) => Sql): Sql {
     if (v.kind !== "json") return this.false();
     if (this.pg) {
-      const e: Value = { kind: "json", sqlite: v.sqlite, pg: sql`e.value` };
+      const e: Plain = { kind: "json", sqlite: v.sqlite, pg: sql`e.value` };
       return sql`exists (select 1 from jsonb_array_elements(${v.pg}) as e(value) where ${predicate(e)})`;
     }
-    const e: Value = { kind: "json", sqlite: { doc: v.sqlite.doc, path: sql`e.fullkey` }, pg: v.pg };
+    const e: Plain = { kind: "json", sqlite: { doc: v.sqlite.doc, path: sql`e.fullkey` }, pg: v.pg };
     return sql`exists (select 1 from json_each(${v.sqlite.doc}, ${v.sqlite.path}) as e where ${predicate(e)})`;
   }
 
@@ -170,12 +209,14 @@ export class SqlCompiler {
 
   // ---- predicates --------------------------------------------------------------------------------
 
-  private isNullish(v: Value): Sql {
+  private isNullish(v: Plain): Sql {
     const t = this.typeOf(v);
     return sql`(${t} is null or ${t} = 'null')`;
   }
 
-  private eq(v: Value, x: unknown): Sql {
+  private eq(v: Plain, x: unknown): Sql {
+    // A side table's key column: a plain comparison its index can answer.
+    if (v.kind === "column" && v.key) return typeof x === "string" ? sql`(${v.column} = ${x})` : this.false();
     const t = this.typeOf(v);
     if (x === null || x === undefined) return this.isNullish(v);
     if (typeof x === "string") return this.definite(sql`${t} = 'string' and ${this.text(v)} = ${x}`);
@@ -184,7 +225,7 @@ export class SqlCompiler {
     return this.false();
   }
 
-  private scalar(op: FilterOp, v: Value, x: unknown): Sql {
+  private scalar(op: FilterOp, v: Plain, x: unknown): Sql {
     const t = this.typeOf(v);
     switch (op) {
       case "eq":
@@ -205,23 +246,7 @@ export class SqlCompiler {
       case "startsWith":
       case "endsWith": {
         if (x === null || x === undefined) return this.false();
-        const needle = fold(String(x));
-        const hay = sql`pn_fold(${this.text(v)})`;
-        const test =
-          op === "contains"
-            ? this.pg
-              ? sql`strpos(${hay}, ${needle}) > 0`
-              : sql`instr(${hay}, ${needle}) > 0`
-            : op === "startsWith"
-              ? this.pg
-                ? sql`left(${hay}, ${[...needle].length}) = ${needle}`
-                : sql`substr(${hay}, 1, ${[...needle].length}) = ${needle}`
-              : needle === ""
-                ? this.true()
-                : this.pg
-                  ? sql`right(${hay}, ${[...needle].length}) = ${needle}`
-                  : sql`substr(${hay}, ${-[...needle].length}) = ${needle}`;
-        return this.definite(sql`${t} = 'string' and ${test}`);
+        return this.definite(sql`${t} = 'string' and ${this.textTest(op, sql`pn_fold(${this.text(v)})`, fold(String(x)))}`);
       }
       case "in": {
         const values = Array.isArray(x) ? x : [];
@@ -234,7 +259,12 @@ export class SqlCompiler {
   }
 
   private leaf(node: { path: string; op: FilterOp; value?: unknown }): Sql {
-    const v = this.valueAt(node.path);
+    const resolved = this.valueAt(node.path);
+    if (resolved.kind === "indexed") {
+      const compiled = this.indexedLeaf(resolved, node.op, node.value);
+      if (compiled) return compiled;
+    }
+    const v = resolved.kind === "indexed" ? this.plainAt(node.path) : resolved;
     const t = this.typeOf(v);
     if (node.op === "exists") return sql`not ${this.isNullish(v)}`;
     if (node.op === "empty") {
@@ -247,6 +277,80 @@ export class SqlCompiler {
     return sql`(case when ${isArray} then ${this.anyElement(v, (e) => this.scalar(node.op, e, node.value))} else ${this.scalar(node.op, v, node.value)} end)`;
   }
 
+  /**
+   * A leaf over a side-table column, with the JSON path's semantics for the values the column can
+   * hold (validation keeps a String field a string or null, a Tags field a list of strings…).
+   * Undefined where only the JSON path can answer (ordering or text tests on list elements).
+   */
+  private indexedLeaf(v: { field: IndexedField; alias: string }, op: FilterOp, x: unknown): Sql | undefined {
+    const f = v.field;
+    const col = sql.ref(`${v.alias}.${f.column}`);
+    const extra = sql.ref(`${v.alias}.${f.extra}`);
+    const type = f.kind === "string" || f.kind === "date" ? "string" : f.kind === "number" ? "number" : "boolean";
+    const param = (value: unknown) => (typeof value === "boolean" ? (value ? 1 : 0) : value);
+    // `(p and c is not null)` is never NULL (NULL and false is false) and, unlike coalesce(p, 0),
+    // leaves `c = ?` visible to the planner, so the column's index can answer it.
+    const definite = (column: Sql, p: Sql) => sql`(${p} and ${column} is not null)`;
+    const single = f.single ? sql.ref(`${v.alias}.${f.single}`) : undefined;
+    const eqAny = (values: unknown[]): Sql => {
+      const parts: Sql[] = [];
+      if (values.some((value) => value === null || value === undefined)) parts.push(sql`(${col} is null)`);
+      if (f.kind === "list") {
+        const strings = [...new Set(values.filter((value): value is string => typeof value === "string"))];
+        if (strings.length && single) parts.push(definite(single, sql`${single} in (${sql.join(strings)})`));
+        else for (const value of strings) parts.push(definite(col, this.pg ? sql`strpos(${col}, ${listNeedle(value)}) > 0` : sql`instr(${col}, ${listNeedle(value)}) > 0`));
+      } else {
+        const typed = [...new Set(values.filter((value) => typeof value === type))];
+        if (typed.length) parts.push(definite(col, typed.length === 1 ? sql`${col} = ${param(typed[0])}` : sql`${col} in (${sql.join(typed.map(param))})`));
+      }
+      if (!parts.length) return this.false();
+      return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
+    };
+    switch (op) {
+      case "exists":
+        return sql`(${col} is not null)`;
+      case "empty":
+        if (f.kind === "list") return sql`(${col} is null or ${extra} = 0)`;
+        return type === "string" ? sql`(${col} is null or ${col} = '')` : sql`(${col} is null)`;
+      case "eq":
+        return eqAny([x]);
+      case "ne":
+        return sql`not ${eqAny([x])}`;
+      case "in":
+        return eqAny(Array.isArray(x) ? x : []);
+    }
+    if (f.kind === "list") return undefined;
+    if (op === "lt" || op === "le" || op === "gt" || op === "ge") {
+      const cmp = sql.raw(op === "lt" ? "<" : op === "le" ? "<=" : op === "gt" ? ">" : ">=");
+      return typeof x === type ? definite(col, sql`${col} ${cmp} ${param(x)}`) : this.false();
+    }
+    if (op === "contains" || op === "startsWith" || op === "endsWith") {
+      if (type !== "string" || x === null || x === undefined) return this.false();
+      return this.textTest(op, f.kind === "date" ? sql`pn_fold(${col})` : extra, fold(String(x)));
+    }
+    return this.false();
+  }
+
+  /** contains / startsWith / endsWith of a folded needle in folded text (never NULL). */
+  private textTest(op: "contains" | "startsWith" | "endsWith", hay: Sql, needle: string): Sql {
+    const length = [...needle].length;
+    const test =
+      op === "contains"
+        ? this.pg
+          ? sql`strpos(${hay}, ${needle}) > 0`
+          : sql`instr(${hay}, ${needle}) > 0`
+        : op === "startsWith"
+          ? this.pg
+            ? sql`left(${hay}, ${length}) = ${needle}`
+            : sql`substr(${hay}, 1, ${length}) = ${needle}`
+          : needle === ""
+            ? this.true()
+            : this.pg
+              ? sql`right(${hay}, ${length}) = ${needle}`
+              : sql`substr(${hay}, ${-length}) = ${needle}`;
+    return this.definite(test);
+  }
+
   filter(node: FilterNode): Sql {
     if ("and" in node) return node.and.length ? sql`(${sql.join(node.and.map((n) => this.filter(n)), sql` and `)})` : this.true();
     if ("or" in node) return node.or.length ? sql`(${sql.join(node.or.map((n) => this.filter(n)), sql` or `)})` : this.false();
@@ -257,43 +361,79 @@ export class SqlCompiler {
 
   /** The value (or an element of it) is the id of a published item of `schema` matching `filter`. */
   private refersTo(ref: { path: string; schema: string; filter: FilterNode }): Sql {
-    const v = this.valueAt(ref.path);
-    const inner = new SqlCompiler({ ...this.ctx, alias: "r", published: true });
-    const target = (id: Sql) =>
-      sql`exists (select 1 from contents as r where r.schema_name = ${ref.schema} and r.status = 'Published' and r.id = ${id} and ${inner.filter(ref.filter)})`;
+    const resolved = this.valueAt(ref.path);
+    const spec = this.ctx.indexes?.get(ref.schema);
+    const inner = new SqlCompiler({ ...this.ctx, alias: "r", published: true, index: spec ? { alias: "ri", spec } : undefined });
+    const condition = inner.filter(ref.filter);
+    const target = (id: Sql) => {
+      if (!spec) return sql`exists (select 1 from contents as r where r.schema_name = ${ref.schema} and r.status = 'Published' and r.id = ${id} and ${condition})`;
+      const join = inner.needsContents ? sql` join contents as r on r.id = ri.id` : sql``;
+      return sql`exists (select 1 from ${sql.table(spec.table)} as ri${join} where ri.id = ${id} and ${condition})`;
+    };
+    if (resolved.kind === "indexed" && resolved.field.single) return this.definite(target(sql.ref(`${resolved.alias}.${resolved.field.single}`)));
+    const v = resolved.kind === "indexed" ? this.plainAt(ref.path) : resolved;
     if (v.kind !== "json") return this.definite(target(this.text(v)));
     const t = this.typeOf(v);
     return sql`(case when coalesce(${t} = 'array', ${this.false()}) then ${this.anyElement(v, (e) => this.definite(target(this.text(e))))} when ${t} = 'string' then ${this.definite(target(this.text(v)))} else ${this.false()} end)`;
   }
 
-  /** Any string in the document (or in the given fields) contains the needle, ignoring case, accents and ae/oe/ue spellings. */
+  /**
+   * Every word of `text` occurs in some string of the document (or of the given fields), ignoring
+   * case, accents and ae/oe/ue spellings. With a side table whose search column holds exactly those
+   * fields, each word is one test of that column (its lines are the strings, searchFold-ed).
+   */
   fullText(text: string, fields?: ReadonlySet<string>): Sql {
-    const needle = searchFold(text);
+    const words = searchWords(text);
+    if (!words.length) return this.true();
+    const index = this.ctx.index;
+    if (index && this.ctx.published && fields && sameSet(fields, index.spec.searchFields)) {
+      const text = sql.table(index.spec.textTable);
+      const rowid = sql.ref(`${index.alias}.rowid`);
+      const id = sql.ref(`${index.alias}.id`);
+      return sql`(${sql.join(
+        words.map((w) => {
+          if (this.pg) return sql`${id} in (select t.id from ${text} as t where t.search like ${`%${w.replace(/[\\%_]/g, "\\$&")}%`})`;
+          // The trigram index finds words of three or more characters; shorter ones are read per row.
+          if ([...w].length >= 3) return sql`${rowid} in (select rowid from ${text} where ${text} match ${`"${w.replace(/"/g, '""')}"`})`;
+          return sql`exists (select 1 from ${text} as t where t.rowid = ${rowid} and instr(t.search, ${w}) > 0)`;
+        }),
+        sql` and `,
+      )})`;
+    }
     const folded = (value: Sql) => sql`replace(replace(replace(pn_fold(${value}), 'ae', 'a'), 'oe', 'o'), 'ue', 'u')`;
     const doc = this.doc();
     const names = fields ? [...fields].filter((f) => SEGMENT.test(f)) : undefined;
     if (names && !names.length) return this.false();
-    if (this.pg) {
-      const roots = names ? names.map((f) => sql`(${doc} -> ${sql.lit(f)})`) : [doc];
+    const one = (needle: string): Sql => {
+      if (this.pg) {
+        const roots = names ? names.map((f) => sql`(${doc} -> ${sql.lit(f)})`) : [doc];
+        return sql`(${sql.join(
+          roots.map((root) => sql`exists (select 1 from jsonb_path_query(${root}, 'strict $.** ? (@.type() == "string")') as s(value) where strpos(${folded(sql`s.value #>> '{}'`)}, ${needle}) > 0)`),
+          sql` or `,
+        )})`;
+      }
+      const roots = names ? names.map((f) => sql.lit(`$."${f}"`)) : [sql.lit("$")];
       return sql`(${sql.join(
-        roots.map((root) => sql`exists (select 1 from jsonb_path_query(${root}, 'strict $.** ? (@.type() == "string")') as s(value) where strpos(${folded(sql`s.value #>> '{}'`)}, ${needle}) > 0)`),
+        roots.map((root) => sql`exists (select 1 from json_tree(${doc}, ${root}) as t where t.type = 'text' and instr(${folded(sql`t.value`)}, ${needle}) > 0)`),
         sql` or `,
       )})`;
-    }
-    const roots = names ? names.map((f) => sql.lit(`$."${f}"`)) : [sql.lit("$")];
-    return sql`(${sql.join(
-      roots.map((root) => sql`exists (select 1 from json_tree(${doc}, ${root}) as t where t.type = 'text' and instr(${folded(sql`t.value`)}, ${needle}) > 0)`),
-      sql` or `,
-    )})`;
+    };
+    return sql`(${sql.join(words.map(one), sql` and `)})`;
   }
 
   /** ORDER BY terms for the sort nodes (or the default order), then the id as the tie-breaker. */
   orderBy(sort: SortNode[] | undefined): Sql[] {
-    const id = this.pg ? sql`${sql.ref(`${this.ctx.alias}.id`)} collate "C"` : sql.ref(`${this.ctx.alias}.id`);
+    const idAlias = this.ctx.index && this.ctx.published ? this.ctx.index.alias : this.ctx.alias;
+    // Side-table ids are "C"-collated columns already (an explicit collation would hide the index).
+    const id = this.pg && idAlias === this.ctx.alias ? sql`${sql.ref(`${idAlias}.id`)} collate "C"` : sql.ref(`${idAlias}.id`);
     const terms: Sql[] = [];
     for (const node of sort?.length ? sort : DEFAULT_SORT) {
       const dir = sql.raw(node.order === "descending" ? "desc" : "asc");
       const v = this.valueAt(node.path);
+      if (v.kind === "indexed") {
+        terms.push(...this.indexedOrder(v, node.order === "descending"));
+        continue;
+      }
       const t = this.typeOf(v);
       const rank = sql`(case ${t} when 'boolean' then 1 when 'number' then 2 when 'string' then 3 when 'array' then 4 when 'object' then 5 else 0 end)`;
       terms.push(sql`${rank} ${dir}`);
@@ -307,9 +447,19 @@ export class SqlCompiler {
     return terms;
   }
 
+  /** The JSON order (missing and null first, then by value) from side-table columns, index-friendly. */
+  private indexedOrder(v: { field: IndexedField; alias: string }, descending: boolean): Sql[] {
+    const dir = sql.raw(descending ? "desc" : "asc");
+    const nulls = this.pg ? sql.raw(descending ? " nulls last" : " nulls first") : sql.raw("");
+    const col = sql.ref(`${v.alias}.${v.field.column}`);
+    if (v.field.kind === "list") return [sql`(case when ${col} is null then 0 else 1 end) ${dir}`];
+    if (v.field.kind === "string") return [sql`${sql.ref(`${v.alias}.${v.field.extra}`)} ${dir}${nulls}`, sql`${col} ${dir}`];
+    return [sql`${col} ${dir}${nulls}`];
+  }
+
   /** Given ids in the order given (no sort): their position in the list. */
   idPosition(ids: string[]): Sql {
-    const column = sql.ref(`${this.ctx.alias}.id`);
+    const column = sql.ref(`${this.ctx.index && this.ctx.published ? this.ctx.index.alias : this.ctx.alias}.id`);
     return sql`(case ${column} ${sql.join(
       ids.map((id, i) => sql`when ${id} then ${sql.lit(i)}`),
       sql` `,
@@ -323,4 +473,13 @@ export function compileWhere(compiler: SqlCompiler, query: ContentQuery, searchF
   if (query.filter) where.push(compiler.filter(query.filter));
   if (query.fullText) where.push(compiler.fullText(query.fullText, searchFields));
   return where;
+}
+
+/** The words of a full-text search, folded for search; an item matches when it has every one. */
+export function searchWords(text: string): string[] {
+  return searchFold(text).split(/\s+/).filter(Boolean);
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
 }

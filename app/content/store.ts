@@ -4,12 +4,13 @@ import type { Database, DB, Dialect } from "./db";
 import { createPostgresFunctions, migrate, ping } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
+import { ensureIndexes, indexSpec, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
 import { requireValidId } from "./ids";
 import { checkIds, pageSize } from "./query";
 import { recordRead } from "./read-tags";
 import { compileWhere, SqlCompiler } from "./sql-query";
 import type { AssetStore } from "./assets";
-import type { RawBuilder, SqlBool } from "kysely";
+import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type {
   ContentChange,
   ContentData,
@@ -62,6 +63,7 @@ export class ContentStore {
   async migrate(): Promise<string[]> {
     const applied = await migrate(this.db);
     if (this.dialect === "postgres") await createPostgresFunctions(this.db);
+    await ensureIndexes(this.db, this.dialect, await this.listSchemas());
     return applied;
   }
 
@@ -190,8 +192,11 @@ export class ContentStore {
         })
         .execute();
     }
+    this.schemaCache = null;
+    const schema = (await this.getSchema(input.name))!;
+    await ensureIndexes(this.db, this.dialect, [schema]);
     this.emit({ kind: "schema", id: input.name });
-    return (await this.getSchema(input.name))!;
+    return schema;
   }
 
   private async validationContext(): Promise<ValidationContext> {
@@ -225,11 +230,35 @@ export class ContentStore {
     return result;
   }
 
+  /** Runs `fn` in the current transaction, or in a new one. */
+  private atomically<T>(fn: (store: ContentStore) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? fn(this) : this.transaction(fn);
+  }
+
+  /** Side tables by schema name (field-index.ts). */
+  private async indexSpecs(): Promise<Map<string, IndexSpec>> {
+    const specs = new Map<string, IndexSpec>();
+    for (const schema of (await this.schemaMap()).values()) {
+      const spec = indexSpec(schema);
+      if (spec) specs.set(schema.name, spec);
+    }
+    return specs;
+  }
+
+  /** Rewrites the item's side-table row from what is stored now (inside the write's transaction). */
+  private async syncIndex(schema: Schema, id: string) {
+    const spec = indexSpec(schema);
+    if (!spec) return;
+    const row = await this.db.selectFrom("contents").select(["status", "published_data"]).where("id", "=", id).executeTakeFirst();
+    await syncIndexRow(this.db, this.dialect, spec, id, row?.status === "Published" ? row.published_data : null);
+  }
+
   // ---- contents ------------------------------------------------------------------------------
 
-  private toItem(row: ContentRow, schema: Schema, published: boolean): ContentItem {
+  private toItem(row: ContentRow & { __slug?: string | null }, schema: Schema, published: boolean): ContentItem {
     const data = published ? row.published_data : row.data;
     return {
+      ...(row.__slug ? { slug: row.__slug } : {}),
       id: row.id,
       schemaName: row.schema_name,
       schemaId: schema.id,
@@ -248,28 +277,39 @@ export class ContentStore {
    * One page of a schema's items matching `query`, with the exact total, computed in the database
    * (see sql-query.ts). `where` adds conditions the caller imposes (a visitor's visibility rules);
    * `all` lifts the page size limit for internal callers that state they need everything.
+   * `noTotal` skips counting (total -1 unless the page tells it), as Squidex's `X-NoTotal`.
    */
   async query(
     schemaName: string,
     query: ContentQuery = {},
-    opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string>; where?: FilterNode; all?: boolean } = {},
+    opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string>; where?: FilterNode; all?: boolean; noTotal?: boolean } = {},
   ): Promise<{ total: number; items: ContentItem[] }> {
     const schema = await this.requireSchema(schemaName, opts);
     recordRead(schema.name, ...referencedSchemas(query.filter), ...referencedSchemas(opts.where));
     const published = !opts.unpublished;
-    const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published, language: opts.language ?? MASTER_LANGUAGE });
+    const indexes = await this.indexSpecs();
+    const spec = published ? indexes.get(schema.name) : undefined;
+    const compiler = new SqlCompiler({
+      dialect: this.dialect,
+      alias: "c",
+      published,
+      language: opts.language ?? MASTER_LANGUAGE,
+      indexes,
+      ...(spec ? { index: { alias: "x", spec } } : {}),
+    });
     const ids = query.ids ? [...new Set(checkIds(query.ids))] : undefined;
     if (ids && !ids.length) return { total: 0, items: [] };
+    const conditions = compileWhere(compiler, query, opts.searchFields);
+    if (opts.where) conditions.push(compiler.filter(opts.where));
+    const skip = query.skip ?? 0;
+    const take = opts.all && query.take === undefined ? Infinity : pageSize(query);
+    if (spec) return this.indexedQuery(schema, spec, compiler, conditions, { ids, sort: query.sort, skip, take, noTotal: opts.noTotal });
+
     let base = this.db.selectFrom("contents as c").where("c.schema_name", "=", schema.name);
     if (published) base = base.where("c.status", "=", "Published");
     if (ids) base = base.where("c.id", "in", ids);
-    const conditions = compileWhere(compiler, query, opts.searchFields);
-    if (opts.where) conditions.push(compiler.filter(opts.where));
     for (const condition of conditions) base = base.where(condition as RawBuilder<SqlBool>);
-
-    const skip = query.skip ?? 0;
-    const take = opts.all && query.take === undefined ? Infinity : pageSize(query);
-    const count = async () => Number((await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async () => (opts.noTotal ? -1 : Number((await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n));
     if (take === 0) return { total: await count(), items: [] };
     let q = base.selectAll("c");
     if (ids && !query.sort?.length) q = q.orderBy(compiler.idPosition(ids));
@@ -281,6 +321,105 @@ export class ContentStore {
     // A page that is not full (or everything) tells the total itself: count only when it cannot.
     const total = rows.length < take && (rows.length > 0 || skip === 0) ? skip + rows.length : await count();
     return { total, items: rows.map((r) => this.toItem(r, schema, published)) };
+  }
+
+  /**
+   * The same query over the schema's side table (published items only): conditions on its columns
+   * need no JSON, the count reads only the side table when it can, and sorting by an indexed field
+   * walks its index.
+   */
+  private async indexedQuery(
+    schema: Schema,
+    spec: IndexSpec,
+    compiler: SqlCompiler,
+    conditions: RawBuilder<unknown>[],
+    page: { ids?: string[]; sort?: ContentQuery["sort"]; skip: number; take: number; noTotal?: boolean },
+  ): Promise<{ total: number; items: ContentItem[] }> {
+    const where = [...conditions];
+    if (page.ids) where.push(sql`x.id in (${sql.join(page.ids)})`);
+    const condition = where.length ? sql.join(where, sql` and `) : sql`1 = 1`;
+    const countNeedsContents = compiler.needsContents;
+    const table = sql.table(spec.table);
+    const count = async () => {
+      if (page.noTotal) return -1;
+      const from = countNeedsContents ? sql`${table} as x join contents as c on c.id = x.id` : sql`${table} as x`;
+      const r = await sql<{ n: number | string }>`select count(*) as n from ${from} where ${condition}`.execute(this.db);
+      return Number(r.rows[0]?.n ?? 0);
+    };
+    if (page.take === 0) return { total: await count(), items: [] };
+    const order = page.ids && !page.sort?.length ? [compiler.idPosition(page.ids)] : compiler.orderBy(page.sort);
+    const slug = spec.slugField ? sql`, x.slug as __slug` : sql``;
+    const limit = Number.isFinite(page.take) ? sql` limit ${page.take}` : this.dialect === "sqlite" && page.skip ? sql` limit -1` : sql``;
+    const offset = page.skip ? sql` offset ${page.skip}` : sql``;
+    const result = await sql<ContentRow & { __slug?: string }>`select c.*${slug} from ${table} as x join contents as c on c.id = x.id where ${condition} order by ${sql.join(order)}${limit}${offset}`.execute(this.db);
+    const rows = result.rows;
+    const total = rows.length < page.take && (rows.length > 0 || page.skip === 0) ? page.skip + rows.length : await count();
+    return { total, items: rows.map((r) => this.toItem(r, schema, true)) };
+  }
+
+  /**
+   * The distinct values of a field over the published items matching `where` (list fields give their
+   * elements), for facets. Read from the side table when the field is in one; else from every item.
+   */
+  async distinctValues(schemaName: string, field: string, opts: { where?: FilterNode; language?: string } = {}): Promise<unknown[]> {
+    const schema = await this.requireSchema(schemaName);
+    recordRead(schema.name, ...referencedSchemas(opts.where));
+    const indexes = await this.indexSpecs();
+    const spec = indexes.get(schema.name);
+    const f = spec?.fields.get(field);
+    if (!spec || !f) {
+      const { items } = await this.query(schema.name, {}, { where: opts.where, language: opts.language, all: true });
+      const values = items.flatMap((i) => {
+        const v = (i.data[field] as Record<string, unknown> | undefined)?.iv;
+        return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+      });
+      return [...new Set(values)];
+    }
+    const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published: true, language: opts.language ?? MASTER_LANGUAGE, indexes, index: { alias: "x", spec } });
+    const condition = opts.where ? compiler.filter(opts.where) : sql`1 = 1`;
+    const from = compiler.needsContents ? sql`${sql.table(spec.table)} as x join contents as c on c.id = x.id` : sql`${sql.table(spec.table)} as x`;
+    const column = sql.ref(`x.${f.column}`);
+    const rows = await sql<{ v: unknown }>`select distinct ${column} as v from ${from} where ${condition} and ${column} is not null`.execute(this.db);
+    const values = rows.rows.flatMap((r) => (f.kind === "list" ? parseListText(String(r.v)) : [f.kind === "boolean" ? r.v === 1 : r.v]));
+    return [...new Set(values)];
+  }
+
+  /**
+   * The items before and after `id` in the order of an indexed String field (then the id), among the
+   * published items matching `where`, wrapping around at both ends. Undefined when `id` is not among them.
+   */
+  async adjacent(
+    schemaName: string,
+    id: string,
+    opts: { field: string; where?: FilterNode; language?: string },
+  ): Promise<{ previous: ContentItem; next: ContentItem } | undefined> {
+    const schema = await this.requireSchema(schemaName);
+    recordRead(schema.name, ...referencedSchemas(opts.where));
+    const indexes = await this.indexSpecs();
+    const spec = indexes.get(schema.name);
+    const f = spec?.fields.get(opts.field);
+    if (!spec || f?.kind !== "string" || !f.indexed) throw badRequest(`"${opts.field}" is no indexed text field of "${schema.name}".`);
+    const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published: true, language: opts.language ?? MASTER_LANGUAGE, indexes, index: { alias: "x", spec } });
+    const condition = opts.where ? compiler.filter(opts.where) : sql`1 = 1`;
+    const table = sql.table(spec.table);
+    const key = sql`(x.${sql.id(f.extra)}, x.${sql.id(f.column)}, x.id)`;
+    const slug = spec.slugField ? sql`, x.slug as __slug` : sql``;
+    // One step along the field's index (SQLite's planner, seeing a range of unknown width, may prefer
+    // scanning and sorting the table otherwise).
+    const indexed = this.dialect === "sqlite" ? sql` indexed by ${sql.id(`${spec.table}_${f.column}`)}` : sql``;
+    const one = async (extra: RawBuilder<unknown>, descending: boolean) => {
+      const dir = sql.raw(descending ? "desc" : "asc");
+      const r = await sql<ContentRow & { __slug?: string }>`select c.*${slug} from ${table} as x${indexed} join contents as c on c.id = x.id
+        where ${condition} and ${extra} order by x.${sql.id(f.extra)} ${dir}, x.${sql.id(f.column)} ${dir}, x.id ${dir} limit 1`.execute(this.db);
+      return r.rows[0] ? this.toItem(r.rows[0], schema, true) : undefined;
+    };
+    const self = await sql<Record<string, unknown>>`select x.* from ${table} as x join contents as c on c.id = x.id where ${condition} and x.id = ${id}`.execute(this.db);
+    const row = self.rows[0];
+    if (!row) return undefined;
+    const at = sql`(${row[f.extra] as string}, ${row[f.column] as string}, ${id})`;
+    const next = (await one(sql`${key} > ${at}`, false)) ?? (await one(sql`1 = 1`, false));
+    const previous = (await one(sql`${key} < ${at}`, true)) ?? (await one(sql`1 = 1`, true));
+    return next && previous ? { previous, next } : undefined;
   }
 
   async get(schemaName: string, id: string, opts: ReadOptions = {}): Promise<ContentItem | undefined> {
@@ -303,8 +442,8 @@ export class ContentStore {
     const now = new Date().toISOString();
     const actor = opts.actor ?? SYSTEM_ACTOR;
     const json = JSON.stringify(valid);
-    try {
-      await this.db
+    return this.atomically(async (store) => {
+      const res = await store.db
         .insertInto("contents")
         .values({
           id,
@@ -319,14 +458,13 @@ export class ContentStore {
           last_modified: now,
           last_modified_by: actor,
         })
-        .execute();
-    } catch (e) {
-      if (await this.db.selectFrom("contents").select("id").where("id", "=", id).executeTakeFirst())
-        throw alreadyExists(`An item with id "${id}" already exists.`);
-      throw e;
-    }
-    this.emit({ kind: "content", schemaName: schema.name, id });
-    return this.toItem((await this.findRow(schema.name, id))!, schema, false);
+        .onConflict((oc) => oc.column("id").doNothing())
+        .executeTakeFirst();
+      if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) throw alreadyExists(`An item with id "${id}" already exists.`);
+      if (opts.publish) await store.syncIndex(schema, id);
+      store.emit({ kind: "content", schemaName: schema.name, id });
+      return store.toItem((await store.findRow(schema.name, id))!, schema, false);
+    });
   }
 
   /**
@@ -340,6 +478,15 @@ export class ContentStore {
     change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
   ): Promise<ContentItem> {
     const schema = await this.requireSchema(schemaName, { unpublished: true });
+    return this.atomically((store) => store.mutateRow(schema, id, opts, change));
+  }
+
+  private async mutateRow(
+    schema: Schema,
+    id: string,
+    opts: WriteOptions,
+    change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
+  ): Promise<ContentItem> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const row = await this.findRow(schema.name, id);
       if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
@@ -358,6 +505,7 @@ export class ContentStore {
         .where("version", "=", row.version)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 1) {
+        await this.syncIndex(schema, id);
         this.emit({ kind: "content", schemaName: schema.name, id });
         return this.toItem((await this.findRow(schema.name, id))!, schema, false);
       }
@@ -426,15 +574,18 @@ export class ContentStore {
 
   async delete(schemaName: string, id: string, opts: WriteOptions = {}): Promise<void> {
     const schema = await this.requireSchema(schemaName, { unpublished: true });
-    let q = this.db.deleteFrom("contents").where("id", "=", id).where("schema_name", "=", schema.name);
-    if (opts.expectedVersion !== undefined) q = q.where("version", "=", opts.expectedVersion);
-    const res = await q.executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) {
-      const row = await this.findRow(schema.name, id);
-      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
-      throw versionConflict(opts.expectedVersion ?? -1, row.version);
-    }
-    this.emit({ kind: "content", schemaName: schema.name, id });
+    await this.atomically(async (store) => {
+      let q = store.db.deleteFrom("contents").where("id", "=", id).where("schema_name", "=", schema.name);
+      if (opts.expectedVersion !== undefined) q = q.where("version", "=", opts.expectedVersion);
+      const res = await q.executeTakeFirst();
+      if (Number(res.numDeletedRows) === 0) {
+        const row = await store.findRow(schema.name, id);
+        if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
+        throw versionConflict(opts.expectedVersion ?? -1, row.version);
+      }
+      await store.syncIndex(schema, id);
+      store.emit({ kind: "content", schemaName: schema.name, id });
+    });
   }
 
   async countContents(): Promise<number> {

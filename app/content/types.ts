@@ -44,6 +44,11 @@ export interface FieldProperties {
   /** Components/Component: names of the component schemas allowed. References: target schema names. */
   schemaIds?: string[];
   contentType?: "Unspecified" | "Html" | "Markdown";
+  /**
+   * Ours, not Squidex's: the field is read at size (filtered, sorted, looked up), so the schema gets
+   * a typed side table with a database index on this field (see field-index.ts).
+   */
+  isIndexed?: boolean;
 }
 
 export interface NestedField {
@@ -59,6 +64,14 @@ export interface SchemaField extends NestedField {
   nested?: NestedField[];
 }
 
+export interface SchemaProperties {
+  label?: string;
+  hints?: string;
+  tags?: string[];
+  /** Ours: a String field whose value gives each published item a unique stored slug (field-index.ts). */
+  slugField?: string;
+}
+
 export type SchemaType = "Default" | "Singleton" | "Component";
 
 /** What a schema is made of, without the bookkeeping the store adds. */
@@ -66,7 +79,7 @@ export interface SchemaInput {
   name: string;
   type?: SchemaType;
   isPublished?: boolean;
-  properties?: { label?: string; hints?: string; tags?: string[] };
+  properties?: SchemaProperties;
   fields: Array<Omit<SchemaField, "fieldId"> & { fieldId?: number }>;
 }
 
@@ -75,7 +88,7 @@ export interface Schema {
   name: string;
   type: SchemaType;
   isPublished: boolean;
-  properties: { label?: string; hints?: string; tags?: string[] };
+  properties: SchemaProperties;
   fields: SchemaField[];
   version: number;
   created: string;
@@ -103,6 +116,8 @@ export interface ContentItem {
   createdBy: string;
   lastModified: string;
   lastModifiedBy: string;
+  /** The stored slug of a published item whose schema names a `slugField` (embedded store only). */
+  slug?: string;
 }
 
 /** A content item read for one language: every field is its plain value. */
@@ -114,6 +129,8 @@ export interface FlatItem<T = Record<string, unknown>> {
   version: number;
   created: string;
   lastModified: string;
+  /** See ContentItem.slug. */
+  slug?: string;
   data: T;
 }
 

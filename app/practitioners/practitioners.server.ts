@@ -1,49 +1,116 @@
 import type { AppLoadContext } from "react-router";
-import { listItems } from "~/content/public-api";
-import type { ContentQuery, FilterNode } from "~/content/types";
+import { adjacentItems, distinctValues, listItems } from "~/content/public-api";
+import type { ContentQuery, FilterNode, FlatItem } from "~/content/types";
 import type { Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
-import type { PractitionerSummary } from "./directory";
-import { assignSlugs } from "./slug";
+import { PAGE_SIZE, type DirectoryQuery, type PractitionerSummary } from "./directory";
 
 /**
- * The practitioners a visitor may see (the content API already drops hidden and other-site ones and
- * private fields), with unique slugs, sorted by name. Cached until content changes.
+ * Practitioners as visitors see them, read per page from the content service: the visibility rules
+ * (shown, on this site) and the search run in the database, so every read costs the same at 35 or
+ * 100 000 practitioners. Names sort by their folded text (Ärztin next to Arzt), then the id.
  */
-export function loadPractitioners(context: AppLoadContext, language: Language): Promise<PractitionerSummary[]> {
-  return context.services.cache.getOrLoad(`practitioners:${language}`, async () => {
-    let items: Awaited<ReturnType<typeof listItems>>["items"] = [];
-    try {
-      items = (await listItems("gm-content-practitioners", apiContext(context), { language, all: true })).items;
-    } catch (error) {
-      context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Practitioners");
-    }
-    const slugs = assignSlugs(items.map((i) => ({ id: i.id, name: String(i.data.name ?? "") })));
-    return items
-      .map((i): PractitionerSummary => {
-        const d = i.data as Record<string, unknown>;
-        const str = (k: string) => (typeof d[k] === "string" && d[k] ? (d[k] as string) : undefined);
-        return {
-          id: i.id,
-          slug: slugs.get(i.id)!,
-          name: String(d.name ?? ""),
-          city: String(d.city ?? ""),
-          country: String(d.country ?? ""),
-          street: str("street"),
-          zip: str("zip"),
-          adress2: str("adress2"),
-          speciality: str("speciality"),
-          description: str("description"),
-          languages: Array.isArray(d.languages) ? (d.languages as string[]) : [],
-          websites: Array.isArray(d.websites) ? (d.websites as string[]) : [],
-          website: str("website"),
-          coords: (d.coords as PractitionerSummary["coords"]) ?? undefined,
-          coords2: (d.coords2 as PractitionerSummary["coords2"]) ?? undefined,
-          finishedPractitioner: d.finishedPractitioner === true,
-        };
-      })
-      .sort((a, b) => a.name.localeCompare(b.name, "de") || a.id.localeCompare(b.id));
+const PRACTITIONERS = "gm-content-practitioners";
+const BY_NAME: ContentQuery["sort"] = [{ path: "data.name.iv" }];
+
+export function toSummary(i: FlatItem): PractitionerSummary {
+  const d = i.data as Record<string, unknown>;
+  const str = (k: string) => (typeof d[k] === "string" && d[k] ? (d[k] as string) : undefined);
+  return {
+    id: i.id,
+    slug: i.slug ?? i.id,
+    name: String(d.name ?? ""),
+    city: String(d.city ?? ""),
+    country: String(d.country ?? ""),
+    street: str("street"),
+    zip: str("zip"),
+    adress2: str("adress2"),
+    speciality: str("speciality"),
+    description: str("description"),
+    languages: Array.isArray(d.languages) ? (d.languages as string[]) : [],
+    websites: Array.isArray(d.websites) ? (d.websites as string[]) : [],
+    website: str("website"),
+    coords: (d.coords as PractitionerSummary["coords"]) ?? undefined,
+    coords2: (d.coords2 as PractitionerSummary["coords2"]) ?? undefined,
+    finishedPractitioner: d.finishedPractitioner === true,
+  };
+}
+
+async function practitioners(context: AppLoadContext, language: Language, query: ContentQuery, noTotal = false) {
+  const { total, items } = await listItems(PRACTITIONERS, apiContext(context), { language, query, noTotal });
+  return { total, items: items.map(toSummary) };
+}
+
+export interface DirectoryPage {
+  items: PractitionerSummary[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/**
+ * One page of the directory: every word of `q` in the practitioner's visible text (umlaut and
+ * accent insensitive, ae/oe/ue spellings alike), filtered by language and country, by name. A page
+ * beyond the last shows the last.
+ */
+export async function directoryPage(context: AppLoadContext, language: Language, query: DirectoryQuery): Promise<DirectoryPage> {
+  const filters: FilterNode[] = [];
+  if (query.language) filters.push({ path: "data.languages.iv", op: "eq", value: query.language });
+  if (query.country) filters.push({ path: "data.country.iv", op: "eq", value: query.country });
+  const base: ContentQuery = { sort: BY_NAME, take: PAGE_SIZE, ...(query.q ? { fullText: query.q } : {}), ...(filters.length ? { filter: { and: filters } } : {}) };
+  const wanted = Math.max(1, query.page ?? 1);
+  let result = await practitioners(context, language, { ...base, skip: (wanted - 1) * PAGE_SIZE });
+  const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+  const page = Math.min(wanted, pages);
+  if (page !== wanted) result = await practitioners(context, language, { ...base, skip: (page - 1) * PAGE_SIZE });
+  return { items: result.items, page, pages, total: result.total };
+}
+
+/** The languages and countries visitors can filter by: those of the practitioners shown. */
+export function directoryFacets(context: AppLoadContext): Promise<{ languages: string[]; countries: string[] }> {
+  return context.services.cache.getOrLoad("practitioner-facets", async () => {
+    const ctx = apiContext(context);
+    const [languages, countries] = await Promise.all([
+      distinctValues(PRACTITIONERS, ctx, { field: "languages", language: "de" }),
+      distinctValues(PRACTITIONERS, ctx, { field: "country", language: "de" }),
+    ]);
+    const strings = (values: unknown[]) => values.filter((v): v is string => typeof v === "string" && v !== "").sort();
+    return { languages: strings(languages), countries: strings(countries) };
   });
+}
+
+/** The first `limit` practitioners by name. */
+export async function firstPractitioners(context: AppLoadContext, language: Language, limit: number): Promise<PractitionerSummary[]> {
+  if (limit <= 0) return [];
+  return (await practitioners(context, language, { sort: BY_NAME, take: limit }, true)).items;
+}
+
+/** The visible practitioners among `ids` (any order). */
+export async function practitionersById(context: AppLoadContext, language: Language, ids: readonly string[]): Promise<PractitionerSummary[]> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return [];
+  return (await practitioners(context, language, { ids: unique }, true)).items;
+}
+
+/** A visible practitioner by the slug of their profile address: one indexed lookup. */
+export async function practitionerBySlug(context: AppLoadContext, language: Language, slug: string): Promise<PractitionerSummary | undefined> {
+  return (await practitioners(context, language, { filter: { path: "slug", op: "eq", value: slug }, take: 1 }, true)).items[0];
+}
+
+/** Previous and next practitioner by name, wrapping around (the next of the last is the first). */
+export async function practitionerNeighbours(context: AppLoadContext, language: Language, id: string) {
+  const around = await adjacentItems(PRACTITIONERS, apiContext(context), { id, field: "name", language });
+  return around ? { previous: toSummary(around.previous), next: toSummary(around.next) } : undefined;
+}
+
+/** Every visible practitioner's slug, page by page (the sitemap). */
+export async function* allPractitioners(context: AppLoadContext, language: Language): AsyncGenerator<PractitionerSummary[]> {
+  const ctx = apiContext(context);
+  for (let skip = 0; ; skip += 200) {
+    const { items } = await listItems(PRACTITIONERS, ctx, { language, query: { sort: [{ path: "id" }], skip, take: 200 }, noTotal: true });
+    if (items.length) yield items.map(toSummary);
+    if (items.length < 200) return;
+  }
 }
 
 export interface AppointmentSlot {
@@ -54,46 +121,22 @@ export interface AppointmentSlot {
 }
 
 /**
- * Upcoming free slots, soonest first: of the given practitioners only (when given), at most `limit`
- * (when given). Pages ask for the slots they show. For now the answer comes from one cached list of
- * all upcoming free slots (read again after a change to appointments or practitioners): a query per
- * page needs the index on the slots' practitioner that is still to come.
+ * Upcoming free slots, soonest first: of the given practitioners only (when given), at most `limit`.
+ * Each is one query on the slots' indexed practitioner and start.
  */
-export async function loadFreeSlots(context: AppLoadContext, opts: { practitioners?: string[]; limit?: number } = {}): Promise<AppointmentSlot[]> {
-  const { all, byPractitioner } = await upcomingFreeSlots(context);
-  const slots = opts.practitioners
-    ? [...new Set(opts.practitioners)].flatMap((id) => byPractitioner.get(id) ?? []).sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id))
-    : all;
-  // The list was read at some point before now: slots that have begun since are no longer free.
-  const now = new Date().toISOString();
-  const upcoming = slots.filter((s) => s.start > now);
-  return opts.limit === undefined ? upcoming : upcoming.slice(0, opts.limit);
-}
-
-/** All upcoming free slots, read once per change to appointments or practitioners, and by practitioner. */
-function upcomingFreeSlots(context: AppLoadContext): Promise<{ all: AppointmentSlot[]; byPractitioner: Map<string, AppointmentSlot[]> }> {
-  return context.services.cache.getOrLoad("free-slots", async () => {
-    const byPractitioner = new Map<string, AppointmentSlot[]>();
-    const all = await readUpcomingFreeSlots(context);
-    for (const slot of all) {
-      const list = byPractitioner.get(slot.practitioner);
-      if (list) list.push(slot);
-      else byPractitioner.set(slot.practitioner, [slot]);
-    }
-    return { all, byPractitioner };
-  });
-}
-
-async function readUpcomingFreeSlots(context: AppLoadContext): Promise<AppointmentSlot[]> {
+export async function loadFreeSlots(context: AppLoadContext, opts: { practitioners?: string[]; limit: number }): Promise<AppointmentSlot[]> {
+  const and: FilterNode[] = [
+    { path: "data.start.iv", op: "gt", value: new Date().toISOString() },
+    { path: "data.booked.iv", op: "ne", value: true },
+  ];
+  if (opts.practitioners) {
+    const ids = [...new Set(opts.practitioners)];
+    if (!ids.length) return [];
+    and.push({ path: "data.practitioner.iv", op: "in", value: ids });
+  }
+  const query: ContentQuery = { filter: { and }, sort: [{ path: "data.start.iv" }], take: opts.limit };
   try {
-    const filter: FilterNode = {
-      and: [
-        { path: "data.start", op: "gt", value: new Date().toISOString() },
-        { path: "data.booked", op: "ne", value: true },
-      ],
-    };
-    const query: ContentQuery = { filter, sort: [{ path: "data.start" }] };
-    const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query, all: true });
+    const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query, noTotal: true });
     return items.map((i) => ({
       id: i.id,
       practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
@@ -104,4 +147,12 @@ async function readUpcomingFreeSlots(context: AppLoadContext): Promise<Appointme
     context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");
     return [];
   }
+}
+
+/** The next free slot of each practitioner: one small indexed query each. */
+export async function nextFreeSlotOf(context: AppLoadContext, ids: readonly string[]): Promise<Record<string, string>> {
+  const next: Record<string, string> = {};
+  const found = await Promise.all([...new Set(ids)].map((id) => loadFreeSlots(context, { practitioners: [id], limit: 1 })));
+  for (const [slot] of found) if (slot) next[slot.practitioner] = slot.start;
+  return next;
 }

@@ -5,10 +5,9 @@ import { messages } from "~/i18n/messages";
 import { notFound } from "~/site/page.server";
 import { FreeAppointments, PractitionerMap } from "~/practitioners/components";
 import { profilePath } from "~/practitioners/paths";
-import { neighbours } from "~/practitioners/directory";
 import { practitionerJsonLd } from "~/practitioners/json-ld";
-import { loadFreeSlots, loadPractitioners } from "~/practitioners/practitioners.server";
-import { SLUG_PATTERN } from "~/practitioners/slug";
+import { loadFreeSlots, practitionerBySlug, practitionerNeighbours } from "~/practitioners/practitioners.server";
+import { SLUG_PATTERN } from "~/content/slug";
 import { originOf, seoMeta } from "~/site/seo";
 import { useSite } from "~/site/site-context";
 
@@ -18,10 +17,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { language } = splitLanguage(url.pathname);
   const slug = params.practitionername;
   if (!SLUG_PATTERN.test(slug)) notFound(`Page Not Found: ${url.pathname}`);
-  const all = await loadPractitioners(context, language);
-  const practitioner = all.find((p) => p.slug === slug);
+  const practitioner = await practitionerBySlug(context, language, slug);
   if (!practitioner) notFound(`Page Not Found: ${url.pathname}`);
-  const around = neighbours(all, practitioner.id)!;
+  const around = (await practitionerNeighbours(context, language, practitioner.id)) ?? { previous: practitioner, next: practitioner };
   const appointments =
     context.services.env.SITE_VARIANT === "booking" ? await loadFreeSlots(context, { practitioners: [practitioner.id], limit: 8 }) : [];
   const origin = originOf(request, context);

@@ -2,24 +2,23 @@ import type { Route } from "./+types/practitioners";
 import { localizedPath, splitLanguage } from "~/i18n/languages";
 import { messages } from "~/i18n/messages";
 import { Directory } from "~/practitioners/components";
-import { facetValues, filterPractitioners, nextFreeSlots, paginate, parseDirectoryQuery } from "~/practitioners/directory";
-import { loadFreeSlots, loadPractitioners } from "~/practitioners/practitioners.server";
+import { parseDirectoryQuery } from "~/practitioners/directory";
+import { directoryFacets, directoryPage, nextFreeSlotOf } from "~/practitioners/practitioners.server";
 import { originOf, seoMeta } from "~/site/seo";
 
 /** The practitioner directory: search by name and city, filter by language and country, pages. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { language } = splitLanguage(url.pathname);
-  const all = await loadPractitioners(context, language);
   const query = parseDirectoryQuery(url.searchParams);
-  const page = paginate(filterPractitioners(all, query), query.page);
+  const [page, facets] = await Promise.all([directoryPage(context, language, query), directoryFacets(context)]);
   const ids = page.items.map((p) => p.id);
-  const nextSlots = context.services.env.SITE_VARIANT === "booking" ? nextFreeSlots(await loadFreeSlots(context, { practitioners: ids }), ids) : undefined;
+  const nextSlots = context.services.env.SITE_VARIANT === "booking" ? await nextFreeSlotOf(context, ids) : undefined;
   const result = { query, ...page, nextSlots };
   // The same search in the other language: the switcher keeps the query.
   const alternates = { de: localizedPath("de", "/practitioners") + url.search, en: localizedPath("en", "/practitioners") + url.search };
   const canonical = localizedPath(language, "/practitioners");
-  return { language, result, facets: facetValues(all), alternates, canonical, origin: originOf(request, context) };
+  return { language, result, facets, alternates, canonical, origin: originOf(request, context) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>

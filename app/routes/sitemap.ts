@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sitemap";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
 import { profilePath } from "~/practitioners/paths";
-import { loadPractitioners } from "~/practitioners/practitioners.server";
+import { allPractitioners } from "~/practitioners/practitioners.server";
 import { originOf } from "~/site/seo";
 import { loadSite, pagePath } from "~/site/site.server";
 
@@ -11,7 +11,8 @@ const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").rep
 export async function loader({ request, context }: Route.LoaderArgs) {
   const origin = originOf(request, context);
   const site = await loadSite(context);
-  const practitioners = await loadPractitioners(context, "de");
+  const practitioners = [];
+  for await (const page of allPractitioners(context, "de")) practitioners.push(...page);
   // A page is listed in the languages where it has an address (see pagePath).
   const entries: Array<Partial<Record<Language, string>>> = [
     ...site.pages.map((p) => Object.fromEntries(LANGUAGES.map((l) => [l, pagePath(p, l)]).filter(([, path]) => path))),

@@ -1,11 +1,25 @@
 import { data, type AppLoadContext } from "react-router";
 import { assetList } from "~/content/public-api";
-import { PRACTITIONER_BLOCKS, type Block, type PageBlockData } from "~/blocks/types";
+import { type Block, type PageBlockData } from "~/blocks/types";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
-import { filterPractitioners, nextFreeSlots, paginate, parseDirectoryQuery } from "~/practitioners/directory";
-import { loadFreeSlots, loadPractitioners } from "~/practitioners/practitioners.server";
+import { parseDirectoryQuery } from "~/practitioners/directory";
+import {
+  directoryFacets,
+  directoryPage,
+  firstPractitioners,
+  loadFreeSlots,
+  nextFreeSlotOf,
+  practitionersById,
+} from "~/practitioners/practitioners.server";
 import { findPageBySlug, loadSite, pagePath } from "./site.server";
+
+/** Blocks that list the first practitioners by name, with their default length. */
+const LIST_BLOCKS: ReadonlyMap<string, number> = new Map([
+  ["block-practitioner-list", 10],
+  ["block-practitioner-smalllist", 5],
+]);
+const listLimit = (b: Block) => (typeof b.limit === "number" && b.limit > 0 ? Math.min(Math.floor(b.limit), 200) : (LIST_BLOCKS.get(b.schemaId) ?? 0));
 
 /** A page path a slug can have: lower-case words, digits and hyphens, separated by slashes. */
 const PAGE_PATH = /^[a-z0-9]+(-[a-z0-9]+)*(\/[a-z0-9]+(-[a-z0-9]+)*)*$/;
@@ -40,37 +54,33 @@ export async function loadContentPage(request: Request, context: AppLoadContext)
   };
 }
 
-function paginatedDirectory(practitioners: PageBlockData["practitioners"], url: URL) {
-  const query = parseDirectoryQuery(url.searchParams);
-  return { query, page: paginate(filterPractitioners(practitioners, query), query.page) };
-}
-
-/** Loads only what the blocks on this page use: one read per kind, from the shared cache. */
+/** Loads only what the blocks on this page show, each a query of its own size (never "all"). */
 export async function loadBlockData(context: AppLoadContext, language: Language, blocks: Block[], url: URL): Promise<PageBlockData> {
-  const result: PageBlockData = { practitioners: [], appointments: [], assets: {}, directory: null };
+  const result: PageBlockData = { practitioners: [], appointments: [], assets: {}, directory: null, facets: { languages: [], countries: [] } };
   const kinds = new Set(blocks.map((b) => b.schemaId));
-  if ([...kinds].some((k) => PRACTITIONER_BLOCKS.has(k)) || kinds.has("block-book-appointment")) {
-    result.practitioners = await loadPractitioners(context, language);
-  }
   const booking = context.services.env.SITE_VARIANT === "booking";
-  const directory = kinds.has("block-practitioner-overview") ? paginatedDirectory(result.practitioners, url) : null;
-  if (booking) {
-    // Only the slots the blocks show: the single practitioners' and the directory page's free
-    // slots, and the soonest free ones for the booking block.
-    const shown = [
-      ...blocks.filter((b) => b.schemaId === "block-practitioner-single").flatMap((b) => (Array.isArray(b.practitioner) ? b.practitioner.map(String) : [])),
-      ...(directory?.page.items.map((p) => p.id) ?? []),
-    ];
-    const lists = await Promise.all([
-      shown.length ? loadFreeSlots(context, { practitioners: shown }) : [],
-      kinds.has("block-book-appointment") ? loadFreeSlots(context, { limit: 12 }) : [],
-    ]);
-    const byId = new Map(lists.flat().map((slot) => [slot.id, slot]));
-    result.appointments = [...byId.values()].sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
-  }
-  if (directory) {
-    const { query, page } = directory;
-    result.directory = { query, ...page, ...(booking ? { nextSlots: nextFreeSlots(result.appointments, page.items.map((p) => p.id)) } : {}) };
+  const singles = blocks.filter((b) => b.schemaId === "block-practitioner-single").flatMap((b) => (Array.isArray(b.practitioner) ? b.practitioner.map(String) : []));
+  const listed = Math.max(0, ...blocks.filter((b) => LIST_BLOCKS.has(b.schemaId)).map((b) => listLimit(b)));
+  const directoryQuery = kinds.has("block-practitioner-overview") ? parseDirectoryQuery(url.searchParams) : null;
+  const [first, chosen, directory, facets, soonest] = await Promise.all([
+    firstPractitioners(context, language, listed),
+    practitionersById(context, language, singles),
+    directoryQuery ? directoryPage(context, language, directoryQuery) : null,
+    directoryQuery ? directoryFacets(context) : null,
+    booking && kinds.has("block-book-appointment") ? loadFreeSlots(context, { limit: 12 }) : [],
+  ]);
+  const slots = booking && chosen.length ? await loadFreeSlots(context, { practitioners: chosen.map((p) => p.id), limit: 6 * chosen.length }) : [];
+  // The booking block names the practitioners of its slots.
+  const slotOwners = await practitionersById(context, language, soonest.map((s) => s.practitioner));
+  const byId = new Map([...first, ...chosen, ...slotOwners, ...(directory?.items ?? [])].map((p) => [p.id, p]));
+  const firstIds = new Set(first.map((p) => p.id));
+  result.practitioners = [...first, ...[...byId.values()].filter((p) => !firstIds.has(p.id))];
+  const slotById = new Map([...slots, ...soonest].map((slot) => [slot.id, slot]));
+  result.appointments = [...slotById.values()].sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
+  if (directory && directoryQuery) {
+    const ids = directory.items.map((p) => p.id);
+    result.directory = { query: directoryQuery, ...directory, ...(booking ? { nextSlots: await nextFreeSlotOf(context, ids) } : {}) };
+    result.facets = facets ?? result.facets;
   }
   const assetIds = new Set(blocks.flatMap((b) => [b.image, b.images].flat().filter((v): v is string => typeof v === "string")));
   if (assetIds.size) {

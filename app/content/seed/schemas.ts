@@ -58,12 +58,13 @@ function schema(
   label: string,
   hints: string,
   fields: FieldInput[],
+  more: { slugField?: string } = {},
 ): SchemaInput {
   return {
     name,
     type,
     isPublished: true,
-    properties: { label, hints },
+    properties: { label, hints, ...more },
     fields: fields.map((f, index) => ({ ...f, fieldId: index + 1 })),
   };
 }
@@ -372,17 +373,18 @@ const practitioners = schema(
   "Behandelnde",
   "Verzeichnis der Behandelnden. Felder mit Tag „private“ werden Besucher:innen nie gezeigt.",
   [
-    field("name", "String", "Name", { isRequired: true, maxLength: 100 }),
+    field("name", "String", "Name", { isRequired: true, maxLength: 100, isIndexed: true }),
     field("display", "Boolean", "Sichtbar", { tags: ["internal"], defaultValue: false }),
     field("websites", "Tags", "Websites", {
       tags: ["internal"],
+      isIndexed: true,
       hints: "Websites in Großbuchstaben, auf denen der Eintrag erscheint, z. B. PRAXISNETZ.",
     }),
     field("coords", "Geolocation", "Praxisstandort"),
     field("coords2", "Geolocation", "Zweiter Standort", { hints: "Optional, für eine zweite Praxis." }),
-    field("languages", "Tags", "Sprachen", { hints: "ISO-639-1-Codes, z. B. de, en, tr." }),
-    field("country", "String", "Land", { hints: "ISO-3166-Code, z. B. DE." }),
-    field("city", "String", "Ort", { isRequired: true }),
+    field("languages", "Tags", "Sprachen", { hints: "ISO-639-1-Codes, z. B. de, en, tr.", isIndexed: true }),
+    field("country", "String", "Land", { hints: "ISO-3166-Code, z. B. DE.", isIndexed: true }),
+    field("city", "String", "Ort", { isRequired: true, isIndexed: true }),
     field("street", "String", "Straße und Hausnummer"),
     field("zip", "String", "PLZ", { pattern: "^[0-9]{5}$" }),
     // "adress2" is the field name of the original model; keep the spelling.
@@ -394,11 +396,13 @@ const practitioners = schema(
     field("email", "String", "E-Mail", { tags: ["email", "private"], hints: "Privat: wird nie öffentlich angezeigt." }),
     field("phone", "String", "Telefon", { tags: ["private"], hints: "Privat: wird nie öffentlich angezeigt." }),
   ],
+  // Profile addresses: a slug stored per published practitioner, made from the name (field-index.ts).
+  { slugField: "name" },
 );
 
 const appointments = schema("gm-appointments", "Default", "Termine", "Buchbare Termine. Zeiten in UTC.", [
-  field("practitioner", "References", "Behandelnde:r", { schemaIds: ["gm-content-practitioners"], maxItems: 1, isRequired: true }),
-  field("start", "DateTime", "Beginn", { isRequired: true, hints: "ISO-8601 in UTC; angezeigt in Europe/Berlin." }),
+  field("practitioner", "References", "Behandelnde:r", { schemaIds: ["gm-content-practitioners"], maxItems: 1, isRequired: true, isIndexed: true }),
+  field("start", "DateTime", "Beginn", { isRequired: true, hints: "ISO-8601 in UTC; angezeigt in Europe/Berlin.", isIndexed: true }),
   field("durationMinutes", "Number", "Dauer (Minuten)", { minValue: 5, maxValue: 240, defaultValue: 30 }),
   field("booked", "Boolean", "Gebucht", { defaultValue: false }),
   // Who booked is private and lives beside the slot (the bookings table), never in its content.

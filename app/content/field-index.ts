@@ -1,0 +1,317 @@
+import { sql, type RawBuilder } from "kysely";
+import type { DB, Dialect } from "./db";
+import { fold, searchFold } from "./fold";
+import { slugify } from "./slug";
+import type { ContentData, Schema, SchemaField } from "./types";
+
+/**
+ * Typed side tables for the schemas a site reads at size: one row per published item, one column
+ * per invariant scalar field (String, DateTime, Number, Boolean) or list of ids/tags (Tags,
+ * References), a search column and, where the schema names one, a stored slug. The store writes the
+ * row in the same transaction as the item, so the table always matches the published data.
+ *
+ * A schema gets a table when one of its fields is marked `isIndexed` (an extension of Squidex's field
+ * properties); those fields also get a database index. Queries over published items of such a
+ * schema read the compact row instead of parsing JSON (sql-query.ts); every column holds exactly the
+ * value the JSON query would compare, so both give the same answers (the conformance suite runs on
+ * an indexed copy of its fixture too).
+ */
+/** "date": an ISO date-time string (validated), whose order is its folded order, so no folded copy. */
+export type ColumnKind = "string" | "date" | "number" | "boolean" | "list";
+
+export interface IndexedField {
+  field: string;
+  kind: ColumnKind;
+  /** The value column: text, number, 0/1, or the list as delimited JSON strings (see listText). */
+  column: string;
+  /** string: the folded text (sorting, contains…). list: the number of elements. */
+  extra: string;
+  /** list with at most one element: the element, so `eq` is an indexed lookup. */
+  single?: string;
+  indexed: boolean;
+}
+
+export interface IndexSpec {
+  schema: string;
+  table: string;
+  fields: ReadonlyMap<string, IndexedField>;
+  /** Fields whose text feeds the search table: the ones visitors can see. */
+  searchFields: ReadonlySet<string>;
+  /**
+   * The search text lives apart (`<table>_text`), so scans of the side table stay small: on SQLite an
+   * FTS5 table with the trigram tokenizer (rowid = the side table's rowid), on PostgreSQL a table by
+   * id with a pg_trgm index where the extension is available.
+   */
+  textTable: string;
+  /** The field the stored slug is made from (schema property `slugField`). */
+  slugField?: string;
+  signature: string;
+}
+
+const KIND: Partial<Record<string, ColumnKind>> = {
+  String: "string",
+  DateTime: "date",
+  Number: "number",
+  Boolean: "boolean",
+  Tags: "list",
+  References: "list",
+};
+
+/** Fields a visitor may see (and so search): neither hidden nor tagged "private". */
+export function publicFieldNames(schema: Schema): string[] {
+  return schema.fields.filter((f) => !f.isHidden && !f.properties.tags?.includes("private")).map((f) => f.name);
+}
+
+const specs = new WeakMap<Schema, IndexSpec | null>();
+
+/** The side table of a schema, or undefined when none of its fields is marked `isIndexed`. */
+export function indexSpec(schema: Schema): IndexSpec | undefined {
+  const known = specs.get(schema);
+  if (known !== undefined) return known ?? undefined;
+  let spec: IndexSpec | null = null;
+  if (schema.type !== "Component" && schema.fields.some((f) => f.properties.isIndexed)) {
+    const fields = new Map<string, IndexedField>();
+    for (const f of schema.fields) {
+      const kind = f.partitioning === "invariant" ? KIND[f.properties.fieldType] : undefined;
+      if (!kind) continue;
+      const column = `f${f.fieldId}`;
+      fields.set(f.name, {
+        field: f.name,
+        kind,
+        column,
+        extra: `${column}_x`,
+        ...(kind === "list" && f.properties.maxItems === 1 ? { single: `${column}_1` } : {}),
+        indexed: !!f.properties.isIndexed,
+      });
+    }
+    const slugField = typeof schema.properties.slugField === "string" && fields.get(schema.properties.slugField)?.kind === "string" ? schema.properties.slugField : undefined;
+    const searchFields = new Set(publicFieldNames(schema));
+    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 3 };
+    const table = `ix_${schema.name.replace(/-/g, "_")}`;
+    spec = { schema: schema.name, table, textTable: `${table}_text`, fields, searchFields, ...(slugField ? { slugField } : {}), signature: JSON.stringify(shape) };
+  }
+  specs.set(schema, spec);
+  return spec ?? undefined;
+}
+
+// ---- row values -------------------------------------------------------------------------------------
+
+const SEP = "\u0001";
+/**
+ * A list as text: every element JSON-encoded and followed by U+0001, after a leading U+0001. JSON
+ * escapes U+0001 inside strings, so `SEP + JSON(x) + SEP` occurs in the text exactly when x is an element.
+ */
+export function listText(list: readonly unknown[]): string {
+  return SEP + list.map((e) => JSON.stringify(e) + SEP).join("");
+}
+/** The elements of a list text again. */
+export function parseListText(text: string): unknown[] {
+  return text.split(SEP).filter(Boolean).map((e) => JSON.parse(e) as unknown);
+}
+export function listNeedle(value: string): string {
+  return SEP + JSON.stringify(value) + SEP;
+}
+
+/** Every string under a value (object values, array elements), in document order. */
+function strings(value: unknown, out: string[]) {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
+}
+
+/** The search column: the searchable text folded for search, one line per string. */
+export function searchText(spec: IndexSpec, data: ContentData): string {
+  const out: string[] = [];
+  for (const [name, partitions] of Object.entries(data)) if (spec.searchFields.has(name)) strings(partitions, out);
+  return out.map(searchFold).join("\n");
+}
+
+function columnValues(spec: IndexSpec, data: ContentData): Record<string, string | number | null> {
+  const row: Record<string, string | number | null> = {};
+  for (const f of spec.fields.values()) {
+    const v = (data[f.field] as Record<string, unknown> | undefined)?.iv;
+    if (f.kind === "string") {
+      const s = typeof v === "string" ? v : null;
+      row[f.column] = s;
+      row[f.extra] = s === null ? null : fold(s);
+    } else if (f.kind === "date") row[f.column] = typeof v === "string" ? v : null;
+    else if (f.kind === "number") row[f.column] = typeof v === "number" ? v : null;
+    else if (f.kind === "boolean") row[f.column] = v === true ? 1 : v === false ? 0 : null;
+    else {
+      const list = Array.isArray(v) ? v : null;
+      row[f.column] = list ? listText(list) : null;
+      row[f.extra] = list ? list.length : null;
+      if (f.single) row[f.single] = list && typeof list[0] === "string" ? list[0] : null;
+    }
+  }
+  return row;
+}
+
+// ---- tables ---------------------------------------------------------------------------------------------
+
+const q = (name: string) => sql.id(name);
+
+function columnType(dialect: Dialect, kind: "text" | "number" | "integer"): RawBuilder<unknown> {
+  if (kind === "text") return dialect === "postgres" ? sql`text collate "C"` : sql`text`;
+  if (kind === "number") return dialect === "postgres" ? sql`double precision` : sql`real`;
+  return sql`integer`;
+}
+
+async function createTable(db: DB, dialect: Dialect, spec: IndexSpec, trigrams: string | false) {
+  const cols: RawBuilder<unknown>[] = [sql`id ${columnType(dialect, "text")} primary key`];
+  if (spec.slugField) cols.push(sql`slug ${columnType(dialect, "text")} not null`);
+  for (const f of spec.fields.values()) {
+    if (f.kind === "string") cols.push(sql`${q(f.column)} ${columnType(dialect, "text")}`, sql`${q(f.extra)} ${columnType(dialect, "text")}`);
+    else if (f.kind === "date") cols.push(sql`${q(f.column)} ${columnType(dialect, "text")}`);
+    else if (f.kind === "number") cols.push(sql`${q(f.column)} ${columnType(dialect, "number")}`);
+    else if (f.kind === "boolean") cols.push(sql`${q(f.column)} integer`);
+    else {
+      cols.push(sql`${q(f.column)} text`, sql`${q(f.extra)} integer`);
+      if (f.single) cols.push(sql`${q(f.single)} ${columnType(dialect, "text")}`);
+    }
+  }
+  await sql`create table ${q(spec.table)} (${sql.join(cols)})`.execute(db);
+  if (dialect === "sqlite") await sql`create virtual table ${q(spec.textTable)} using fts5(search, tokenize = 'trigram case_sensitive 1')`.execute(db);
+  else {
+    await sql`create table ${q(spec.textTable)} (id text collate "C" primary key, search text not null)`.execute(db);
+    if (trigrams) await sql`create index ${q(`${spec.textTable}_trgm`)} on ${q(spec.textTable)} using gin (search ${sql.id(trigrams, "gin_trgm_ops")})`.execute(db);
+  }
+  const nullsFirst = dialect === "postgres" ? sql` nulls first` : sql``;
+  if (spec.slugField) await sql`create unique index ${q(`${spec.table}_slug`)} on ${q(spec.table)} (slug)`.execute(db);
+  for (const f of spec.fields.values()) {
+    if (!f.indexed) continue;
+    const name = q(`${spec.table}_${f.column}`);
+    // Strings sort by their folded text, then the text, then the id: the index yields that order.
+    if (f.kind === "string") await sql`create index ${name} on ${q(spec.table)} (${q(f.extra)}${nullsFirst}, ${q(f.column)}, id)`.execute(db);
+    else if (f.kind === "list") {
+      if (f.single) await sql`create index ${name} on ${q(spec.table)} (${q(f.single)})`.execute(db);
+    } else await sql`create index ${name} on ${q(spec.table)} (${q(f.column)}${nullsFirst}, id)`.execute(db);
+  }
+}
+
+/**
+ * Makes the side tables match the schemas: a table whose shape changed (or that is missing) is made
+ * anew and filled from the published items, in id order (so slug collisions resolve in id order).
+ */
+export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly Schema[]): Promise<string[]> {
+  const rebuilt: string[] = [];
+  const known = new Map((await db.selectFrom("content_indexes").selectAll().execute()).map((r) => [r.schema_name, r]));
+  let trigrams: string | false | undefined;
+  for (const schema of schemas) {
+    const spec = indexSpec(schema);
+    const current = known.get(schema.name);
+    if (spec && current?.signature === spec.signature) continue;
+    if (!spec && !current) continue;
+    if (dialect === "postgres" && spec) trigrams ??= await pgTrigrams(db);
+    const run = <T,>(fn: (trx: DB) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
+    await run(async (trx) => {
+      // A table left without its record (or by another shape) is made anew.
+      for (const table of new Set([current?.table_name, spec?.table])) {
+        if (!table) continue;
+        await sql`drop table if exists ${q(`${table}_text`)}`.execute(trx);
+        await sql`drop table if exists ${q(table)}`.execute(trx);
+      }
+      await trx.deleteFrom("content_indexes").where("schema_name", "=", schema.name).execute();
+      if (!spec) return;
+      await createTable(trx, dialect, spec, trigrams ?? false);
+      let after = "";
+      for (;;) {
+        const rows = await trx
+          .selectFrom("contents")
+          .select(["id", "published_data"])
+          .where("schema_name", "=", schema.name)
+          .where("status", "=", "Published")
+          .where("id", ">", after)
+          .orderBy("id")
+          .limit(1000)
+          .execute();
+        for (const row of rows) await writeRow(trx, dialect, spec, row.id, readData(row.published_data));
+        if (rows.length < 1000) break;
+        after = rows[rows.length - 1]!.id;
+      }
+      await trx.insertInto("content_indexes").values({ schema_name: schema.name, table_name: spec.table, signature: spec.signature }).execute();
+      // Statistics for the planner, which otherwise knows nothing of a table just filled.
+      await sql`analyze ${q(spec.table)}`.execute(trx);
+    });
+    rebuilt.push(schema.name);
+  }
+  return rebuilt;
+}
+
+function readData(value: unknown): ContentData {
+  return (typeof value === "string" ? JSON.parse(value) : (value ?? {})) as ContentData;
+}
+
+/** Brings the item's row up to date: written from its published data, or removed when it has none. */
+export async function syncIndexRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, published: unknown) {
+  if (published === null || published === undefined) {
+    await deleteText(db, dialect, spec, id);
+    await sql`delete from ${q(spec.table)} where id = ${id}`.execute(db);
+    return;
+  }
+  await writeRow(db, dialect, spec, id, readData(published));
+}
+
+async function deleteText(db: DB, dialect: Dialect, spec: IndexSpec, id: string) {
+  if (dialect === "postgres") await sql`delete from ${q(spec.textTable)} where id = ${id}`.execute(db);
+  else await sql`delete from ${q(spec.textTable)} where rowid in (select rowid from ${q(spec.table)} where id = ${id})`.execute(db);
+}
+
+async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, data: ContentData) {
+  const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
+  if (spec.slugField) row.slug = await slugFor(db, spec, id, data);
+  const names = Object.keys(row);
+  const updates = names.filter((n) => n !== "id").map((n) => sql`${q(n)} = excluded.${q(n)}`);
+  await sql`insert into ${q(spec.table)} (${sql.join(names.map(q))}) values (${sql.join(names.map((n) => row[n]))})
+    on conflict (id) do update set ${sql.join(updates)}`.execute(db);
+  const text = searchText(spec, data);
+  if (dialect === "sqlite") {
+    await deleteText(db, dialect, spec, id);
+    await sql`insert into ${q(spec.textTable)} (rowid, search) select rowid, ${text} from ${q(spec.table)} where id = ${id}`.execute(db);
+  } else {
+    await sql`insert into ${q(spec.textTable)} (id, search) values (${id}, ${text}) on conflict (id) do update set search = excluded.search`.execute(db);
+  }
+}
+
+/**
+ * Whether pg_trgm is there, made available when the database allows it (hosted PostgreSQL may not:
+ * then search scans the text table). Asked outside any transaction, where a refusal aborts nothing.
+ */
+async function pgTrigrams(db: DB): Promise<string | false> {
+  // The schema the extension lives in: its operator class is named with it (search paths differ).
+  const installed = async () => {
+    const r = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+    return r.rows[0]?.schema ?? false;
+  };
+  const schema = await installed();
+  if (schema || db.isTransaction) return schema;
+  try {
+    await sql`create extension if not exists pg_trgm with schema public`.execute(db);
+  } catch {
+    // Not allowed (hosted databases often refuse): search reads the text table without an index.
+  }
+  return installed();
+}
+
+/**
+ * The item's slug: kept while its name gives the same base; else the base, or the first free
+ * `base-2`, `base-3`… Taken slugs stay with their items, so adding an item never moves another's.
+ */
+async function slugFor(db: DB, spec: IndexSpec, id: string, data: ContentData): Promise<string> {
+  const name = (data[spec.slugField!] as Record<string, unknown> | undefined)?.iv;
+  const base = slugify(typeof name === "string" ? name : "") || "item";
+  const rows = await sql<{ id: string; slug: string }>`select id, slug from ${q(spec.table)} where slug = ${base} or (slug > ${`${base}-`} and slug < ${`${base}.`})`.execute(db);
+  const mine = rows.rows.find((r) => r.id === id)?.slug;
+  if (mine === base || (mine && new RegExp(`^${base}-[0-9]+$`).test(mine))) return mine;
+  const taken = new Set(rows.rows.filter((r) => r.id !== id).map((r) => r.slug));
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}
+
+export function indexedField(spec: IndexSpec, field: string): IndexedField | undefined {
+  return spec.fields.get(field) ?? spec.fields.get(field.replace(/_/g, "-"));
+}
+
+export type { SchemaField };
