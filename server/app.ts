@@ -135,9 +135,11 @@ export async function createApp(opts: AppOptions = {}) {
   const { pageCache } = services;
   if (!dev) app.use(pageCache.middleware());
 
+  // In production the build is read once: given a function, React Router would call it and derive
+  // its route tables again for every request. In development Vite reloads it per request.
   const getBuild = opts.vite
     ? () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as unknown as Promise<ServerBuild>
-    : () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+    : await (import("virtual:react-router/server-build") as Promise<ServerBuild>);
 
   app.use(
     createRequestHandler({

@@ -225,7 +225,7 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
           .orderBy("id")
           .limit(1000)
           .execute();
-        for (const row of rows) await writeRow(trx, dialect, spec, row.id, readData(row.published_data));
+        for (const row of rows) await writeRow(trx, dialect, spec, row.id, readData(row.published_data), true);
         if (rows.length < 1000) break;
         after = rows[rows.length - 1]!.id;
       }
@@ -243,13 +243,13 @@ function readData(value: unknown): ContentData {
 }
 
 /** Brings the item's row up to date: written from its published data, or removed when it has none. */
-export async function syncIndexRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, published: unknown) {
+export async function syncIndexRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, published: unknown, fresh = false) {
   if (published === null || published === undefined) {
     await deleteText(db, dialect, spec, id);
     await sql`delete from ${q(spec.table)} where id = ${id}`.execute(db);
     return;
   }
-  await writeRow(db, dialect, spec, id, readData(published));
+  await writeRow(db, dialect, spec, id, readData(published), fresh);
 }
 
 async function deleteText(db: DB, dialect: Dialect, spec: IndexSpec, id: string) {
@@ -257,7 +257,8 @@ async function deleteText(db: DB, dialect: Dialect, spec: IndexSpec, id: string)
   else await sql`delete from ${q(spec.textTable)} where rowid in (select rowid from ${q(spec.table)} where id = ${id})`.execute(db);
 }
 
-async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, data: ContentData) {
+/** `fresh`: the item is new, so it has no row yet (nor search text to replace). */
+async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, data: ContentData, fresh = false) {
   const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
   if (spec.slugField) row.slug = await slugFor(db, spec, id, data);
   const names = Object.keys(row);
@@ -266,7 +267,7 @@ async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, d
     on conflict (id) do update set ${sql.join(updates)}`.execute(db);
   const text = searchText(spec, data);
   if (dialect === "sqlite") {
-    await deleteText(db, dialect, spec, id);
+    if (!fresh) await deleteText(db, dialect, spec, id);
     await sql`insert into ${q(spec.textTable)} (rowid, search) select rowid, ${text} from ${q(spec.table)} where id = ${id}`.execute(db);
   } else {
     await sql`insert into ${q(spec.textTable)} (id, search) values (${id}, ${text}) on conflict (id) do update set search = excluded.search`.execute(db);

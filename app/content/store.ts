@@ -246,11 +246,10 @@ export class ContentStore {
   }
 
   /** Rewrites the item's side-table row from what is stored now (inside the write's transaction). */
-  private async syncIndex(schema: Schema, id: string) {
+  private async syncIndex(schema: Schema, id: string, published: { data: unknown } | undefined, fresh = false) {
     const spec = indexSpec(schema);
     if (!spec) return;
-    const row = await this.db.selectFrom("contents").select(["status", "published_data"]).where("id", "=", id).executeTakeFirst();
-    await syncIndexRow(this.db, this.dialect, spec, id, row?.status === "Published" ? row.published_data : null);
+    await syncIndexRow(this.db, this.dialect, spec, id, published ? published.data : null, fresh);
   }
 
   // ---- contents ------------------------------------------------------------------------------
@@ -442,28 +441,29 @@ export class ContentStore {
     const now = new Date().toISOString();
     const actor = opts.actor ?? SYSTEM_ACTOR;
     const json = JSON.stringify(valid);
+    const row: ContentRow = {
+      id,
+      schema_name: schema.name,
+      status: opts.publish ? "Published" : "Draft",
+      new_status: null,
+      version: opts.publish ? 1 : 0,
+      data: json,
+      published_data: opts.publish ? json : null,
+      created: now,
+      created_by: actor,
+      last_modified: now,
+      last_modified_by: actor,
+    };
     return this.atomically(async (store) => {
       const res = await store.db
         .insertInto("contents")
-        .values({
-          id,
-          schema_name: schema.name,
-          status: opts.publish ? "Published" : "Draft",
-          new_status: null,
-          version: opts.publish ? 1 : 0,
-          data: json,
-          published_data: opts.publish ? json : null,
-          created: now,
-          created_by: actor,
-          last_modified: now,
-          last_modified_by: actor,
-        })
+        .values(row)
         .onConflict((oc) => oc.column("id").doNothing())
         .executeTakeFirst();
       if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) throw alreadyExists(`An item with id "${id}" already exists.`);
-      if (opts.publish) await store.syncIndex(schema, id);
+      if (opts.publish) await store.syncIndex(schema, id, { data: valid }, true);
       store.emit({ kind: "content", schemaName: schema.name, id });
-      return store.toItem((await store.findRow(schema.name, id))!, schema, false);
+      return store.toItem(row, schema, false);
     });
   }
 
@@ -493,21 +493,20 @@ export class ContentStore {
       if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version)
         throw versionConflict(opts.expectedVersion, row.version);
       const set = await change(row, schema);
+      const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
       const res = await this.db
         .updateTable("contents")
-        .set({
-          ...set,
-          version: row.version + 1,
-          last_modified: new Date().toISOString(),
-          last_modified_by: opts.actor ?? SYSTEM_ACTOR,
-        })
+        .set({ ...set, ...stamp })
         .where("id", "=", id)
         .where("version", "=", row.version)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 1) {
-        await this.syncIndex(schema, id);
+        const next: ContentRow = { ...row, ...set, ...stamp };
+        // The side table follows what visitors see: only a change of status or live data touches it.
+        if ("status" in set || "published_data" in set)
+          await this.syncIndex(schema, id, next.status === "Published" && next.published_data !== null ? { data: next.published_data } : undefined);
         this.emit({ kind: "content", schemaName: schema.name, id });
-        return this.toItem((await this.findRow(schema.name, id))!, schema, false);
+        return this.toItem(next, schema, false);
       }
       if (opts.expectedVersion !== undefined) {
         const now = await this.findRow(schema.name, id);
@@ -583,7 +582,7 @@ export class ContentStore {
         if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
         throw versionConflict(opts.expectedVersion ?? -1, row.version);
       }
-      await store.syncIndex(schema, id);
+      await store.syncIndex(schema, id, undefined);
       store.emit({ kind: "content", schemaName: schema.name, id });
     });
   }

@@ -1,0 +1,551 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AssetStore } from "./assets";
+import { openDatabase } from "./db";
+import { indexSpec, publicFieldNames } from "./field-index";
+import { sortItems } from "./query";
+import { ContentStore } from "./store";
+import type { ContentItem, ContentQuery, FilterNode, SchemaInput } from "./types";
+
+/**
+ * Integration tests of the typed side tables (field-index.ts) through the real store, on SQLite (a
+ * temp file, always) and PostgreSQL (its own schema, when TEST_DATABASE_URL is set). They prove that:
+ * - the table `ix_<schema>` holds exactly the published items after every kind of write, and the
+ *   published queries read through it (drafts, pending drafts and unpublished items stay invisible);
+ * - stored slugs are unique, stable, reuse freed names, and are assigned in id order on a rebuild;
+ * - full-text search ignores case, accents and ae/oe/ue spellings, needs every word, gives the same
+ *   answers with and without the side table, and the public search text never holds private fields;
+ * - distinctValues and adjacent (wrapping around) read the side table under a `where` filter;
+ * - a deep page over 2 000 indexed items has the oracle's order (sortItems) and the exact total.
+ */
+
+const MAX_BYTES = 4096;
+
+interface Backend {
+  openStore(): Promise<ContentStore>;
+  dispose(): Promise<void>;
+}
+
+function sqliteBackend(): Backend {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-field-index-"));
+  return {
+    async openStore() {
+      const { db, dialect } = await openDatabase({ sqlitePath: path.join(dir, "content.sqlite") });
+      expect(dialect).toBe("sqlite");
+      return new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), MAX_BYTES));
+    },
+    async dispose() {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function postgresBackend(databaseUrl: string): Backend {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-field-index-pg-"));
+  const pgSchema = `t_ix_${Date.now()}_${Math.random().toString(36).slice(2, 10)}`;
+  return {
+    async openStore() {
+      const { db, dialect } = await openDatabase({ databaseUrl, pgSchema });
+      expect(dialect).toBe("postgres");
+      return new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), MAX_BYTES));
+    },
+    async dispose() {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists ${pgSchema} cascade`);
+      } finally {
+        await client.end();
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const str = (name: string, extra: Record<string, unknown> = {}, field: Record<string, unknown> = {}): SchemaInput["fields"][number] => ({
+  name,
+  partitioning: "invariant",
+  properties: { fieldType: "String", ...extra },
+  ...field,
+});
+const tags = (name: string): SchemaInput["fields"][number] => ({ name, partitioning: "invariant", properties: { fieldType: "Tags" } });
+const iv = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { iv: v }]));
+const tableOf = (schema: string) => `ix_${schema.replace(/-/g, "_")}`;
+const byId = [{ path: "id" }];
+const eq = (p: string, value: unknown): FilterNode => ({ path: p, op: "eq", value });
+
+function indexSuite(name: string, open: (() => Backend) | undefined) {
+  (open ? describe : describe.skip)(name, () => {
+    let backend: Backend;
+    let store: ContentStore;
+
+    beforeAll(async () => {
+      backend = open!();
+      store = await backend.openStore();
+      await store.migrate();
+    });
+
+    afterAll(async () => {
+      await store?.close();
+      await backend?.dispose();
+    });
+
+    /** Ids of the published items a visitor's query finds (or, with `unpublished`, an editor's). */
+    const ids = async (schema: string, query: ContentQuery, opts: Parameters<ContentStore["query"]>[2] = {}) =>
+      (await store.query(schema, { sort: byId, ...query }, { all: true, ...opts })).items.map((i) => i.id);
+    const rowIds = async (schema: string) =>
+      (await sql<{ id: string }>`select id from ${sql.table(tableOf(schema))} order by id`.execute(store.db)).rows.map((r) => r.id);
+    const rowCount = async (schema: string) =>
+      Number((await sql<{ n: number | string }>`select count(*) as n from ${sql.table(tableOf(schema))}`.execute(store.db)).rows[0]!.n);
+    const publishedIds = async (schema: string) =>
+      (
+        await store.db
+          .selectFrom("contents")
+          .select("id")
+          .where("schema_name", "=", schema)
+          .where("status", "=", "Published")
+          .orderBy("id")
+          .execute()
+      ).map((r) => r.id);
+    // The search text lives in the side table's text table: on SQLite an FTS5 table sharing the side
+    // table's rowid, on PostgreSQL a table by id. Only these helpers know that layout.
+    const textTable = async (schema: string) => indexSpec((await store.getSchema(schema))!)!.textTable;
+    const textIds = async (schema: string) => {
+      const text = sql.table(await textTable(schema));
+      const x = sql.table(tableOf(schema));
+      const q =
+        store.dialect === "postgres"
+          ? sql<{ id: string }>`select id from ${text} order by id`
+          : sql<{ id: string }>`select x.id from ${text} as t join ${x} as x on x.rowid = t.rowid order by x.id`;
+      return (await q.execute(store.db)).rows.map((r) => r.id);
+    };
+    const textCount = async (schema: string) =>
+      Number((await sql<{ n: number | string }>`select count(*) as n from ${sql.table(await textTable(schema))}`.execute(store.db)).rows[0]!.n);
+    const storedSearch = async (schema: string, id: string) => {
+      const text = sql.table(await textTable(schema));
+      const q =
+        store.dialect === "postgres"
+          ? sql<{ search: string }>`select search from ${text} where id = ${id}`
+          : sql<{ search: string }>`select t.search from ${text} as t join ${sql.table(tableOf(schema))} as x on x.rowid = t.rowid where x.id = ${id}`;
+      return (await q.execute(store.db)).rows.map((r) => r.search);
+    };
+    const overwriteSearch = async (schema: string, id: string, value: string) => {
+      const text = sql.table(await textTable(schema));
+      if (store.dialect === "postgres") await sql`update ${text} set search = ${value} where id = ${id}`.execute(store.db);
+      else await sql`update ${text} set search = ${value} where rowid = (select rowid from ${sql.table(tableOf(schema))} where id = ${id})`.execute(store.db);
+    };
+    /** The side table (and its search text) holds one row per published item of the schema, and nothing else. */
+    const expectInSync = async (schema: string) => {
+      const published = await publishedIds(schema);
+      expect(await rowCount(schema)).toBe(published.length);
+      expect(await rowIds(schema)).toEqual(published);
+      expect(await textCount(schema)).toBe(published.length);
+      expect(await textIds(schema)).toEqual(published);
+    };
+
+    // ---- 1 ------------------------------------------------------------------------------------------
+
+    describe("the side table follows every write", () => {
+      const S = "fi-places";
+      const city = (c: string) => ids(S, { filter: eq("data.city.iv", c) });
+
+      beforeAll(async () => {
+        await store.upsertSchema({ name: S, fields: [str("name", { isIndexed: true }), str("city", { isIndexed: true }), tags("tags")] });
+      });
+
+      it("publishing creates the row; a draft gets none and stays invisible to visitors", async () => {
+        await store.create(S, iv({ name: "Praxis Nord", city: "Berlin" }), { id: "pl-1", publish: true });
+        expect(await rowIds(S)).toEqual(["pl-1"]);
+        expect(await city("Berlin")).toEqual(["pl-1"]);
+
+        await store.create(S, iv({ name: "Praxis Süd", city: "Berlin" }), { id: "pl-2" });
+        expect(await rowIds(S)).toEqual(["pl-1"]);
+        expect(await city("Berlin")).toEqual(["pl-1"]);
+        expect(await ids(S, { filter: eq("data.city.iv", "Berlin") }, { unpublished: true })).toEqual(["pl-1", "pl-2"]);
+        await expectInSync(S);
+      });
+
+      it("update and patch of a published item change what the filter finds", async () => {
+        await store.update(S, "pl-1", iv({ name: "Praxis Nord", city: "Hamburg" }));
+        expect(await city("Berlin")).toEqual([]);
+        expect(await city("Hamburg")).toEqual(["pl-1"]);
+
+        await store.patch(S, "pl-1", { city: { iv: "Köln" } });
+        expect(await city("Hamburg")).toEqual([]);
+        expect(await city("Köln")).toEqual(["pl-1"]);
+        expect(await ids(S, { filter: eq("data.name.iv", "Praxis Nord") })).toEqual(["pl-1"]);
+        await expectInSync(S);
+      });
+
+      it("Draft and Archived remove the row, publishing again brings it back", async () => {
+        await store.changeStatus(S, "pl-1", "Draft");
+        expect(await city("Köln")).toEqual([]);
+        expect(await rowIds(S)).toEqual([]);
+        await expectInSync(S);
+
+        await store.changeStatus(S, "pl-1", "Published");
+        expect(await city("Köln")).toEqual(["pl-1"]);
+        await expectInSync(S);
+
+        await store.changeStatus(S, "pl-1", "Archived");
+        expect(await city("Köln")).toEqual([]);
+        expect(await rowIds(S)).toEqual([]);
+
+        await store.changeStatus(S, "pl-1", "Published");
+        await store.changeStatus(S, "pl-2", "Published");
+        expect(await city("Köln")).toEqual(["pl-1"]);
+        expect(await city("Berlin")).toEqual(["pl-2"]);
+        expect(await rowIds(S)).toEqual(["pl-1", "pl-2"]);
+        await expectInSync(S);
+      });
+
+      it("a pending draft changes nothing visitors see until it is published", async () => {
+        await store.createDraft(S, "pl-1");
+        await store.update(S, "pl-1", iv({ name: "Praxis Nord", city: "Bremen" }));
+        expect(await city("Bremen")).toEqual([]);
+        expect(await city("Köln")).toEqual(["pl-1"]);
+        expect(await ids(S, { filter: eq("data.city.iv", "Bremen") }, { unpublished: true })).toEqual(["pl-1"]);
+
+        await store.discardDraft(S, "pl-1");
+        expect(await city("Köln")).toEqual(["pl-1"]);
+        expect(await ids(S, { filter: eq("data.city.iv", "Bremen") }, { unpublished: true })).toEqual([]);
+
+        await store.createDraft(S, "pl-1");
+        await store.patch(S, "pl-1", { city: { iv: "Bremen" } });
+        expect(await city("Bremen")).toEqual([]);
+        await store.changeStatus(S, "pl-1", "Published");
+        expect(await city("Bremen")).toEqual(["pl-1"]);
+        expect(await city("Köln")).toEqual([]);
+        await expectInSync(S);
+      });
+
+      it("delete removes the row", async () => {
+        await store.create(S, iv({ name: "Praxis West", city: "Bremen" }), { id: "pl-3", publish: true });
+        expect(await city("Bremen")).toEqual(["pl-1", "pl-3"]);
+        await store.delete(S, "pl-1");
+        expect(await city("Bremen")).toEqual(["pl-3"]);
+        expect(await rowIds(S)).toEqual(["pl-2", "pl-3"]);
+        expect(await rowCount(S)).toBe(2);
+        await expectInSync(S);
+      });
+    });
+
+    // ---- 2 ------------------------------------------------------------------------------------------
+
+    describe("stored slugs", () => {
+      const S = "fi-people";
+      const R = "fi-rebuild";
+      const JW = "Jürgen Weiß";
+      const person = (name: string) => iv({ name, city: "Berlin" });
+      /** id → slug of every published item. */
+      const slugs = async (schema = S) =>
+        Object.fromEntries((await store.query(schema, { sort: byId }, { all: true })).items.map((i) => [i.id, i.slug]));
+      const bySlug = async (slug: string) => (await store.query(S, { filter: eq("slug", slug) }, { all: true })).items.map((i) => [i.id, i.slug]);
+
+      beforeAll(async () => {
+        const fields = [str("name", { isIndexed: true }), str("city")];
+        await store.upsertSchema({ name: S, properties: { slugField: "name" }, fields });
+        await store.upsertSchema({ name: R, properties: { slugField: "name" }, fields });
+      });
+
+      it("same names get -2, -3 in creation order; a later item never moves an earlier one", async () => {
+        await store.create(S, person(JW), { id: "pe-1", publish: true });
+        await store.create(S, person(JW), { id: "pe-2", publish: true });
+        expect(await slugs()).toEqual({ "pe-1": "juergen-weiss", "pe-2": "juergen-weiss-2" });
+        await store.create(S, person(JW), { id: "pe-3", publish: true });
+        expect(await slugs()).toEqual({ "pe-1": "juergen-weiss", "pe-2": "juergen-weiss-2", "pe-3": "juergen-weiss-3" });
+      });
+
+      it("a rename gives a new slug and moves nothing else; a name with the same base keeps its slug", async () => {
+        await store.update(S, "pe-1", person("Anna Berg"));
+        expect(await slugs()).toEqual({ "pe-1": "anna-berg", "pe-2": "juergen-weiss-2", "pe-3": "juergen-weiss-3" });
+        // "Juergen Weiss" slugifies to the same base: -2 stays although the base is free now.
+        await store.update(S, "pe-2", person("Juergen Weiss"));
+        await store.patch(S, "pe-3", { city: { iv: "Hamburg" } });
+        expect(await slugs()).toEqual({ "pe-1": "anna-berg", "pe-2": "juergen-weiss-2", "pe-3": "juergen-weiss-3" });
+        // The freed base goes to the next item that asks for it.
+        await store.create(S, person(JW), { id: "pe-4", publish: true });
+        expect((await slugs())["pe-4"]).toBe("juergen-weiss");
+      });
+
+      it("unpublishing and deleting free a slug; a filter on `slug` finds exactly its item", async () => {
+        await store.changeStatus(S, "pe-3", "Draft");
+        expect(await bySlug("juergen-weiss-3")).toEqual([]);
+        await store.create(S, person(JW), { id: "pe-5", publish: true });
+        expect(await bySlug("juergen-weiss-3")).toEqual([["pe-5", "juergen-weiss-3"]]);
+        await store.changeStatus(S, "pe-3", "Published");
+        expect((await slugs())["pe-3"]).toBe("juergen-weiss-4");
+
+        await store.delete(S, "pe-5");
+        expect(await bySlug("juergen-weiss-3")).toEqual([]);
+        expect(await slugs()).toEqual({ "pe-1": "anna-berg", "pe-2": "juergen-weiss-2", "pe-3": "juergen-weiss-4", "pe-4": "juergen-weiss" });
+        expect(await bySlug("juergen-weiss-4")).toEqual([["pe-3", "juergen-weiss-4"]]);
+        expect(await bySlug("juergen-weiss")).toEqual([["pe-4", "juergen-weiss"]]);
+        expect(await bySlug("anna-berg")).toEqual([["pe-1", "anna-berg"]]);
+        await expectInSync(S);
+      });
+
+      it("a rebuild from existing items assigns slugs in id order", async () => {
+        // Created out of id order: live, the first created gets the base.
+        for (const id of ["rb-c", "rb-a", "rb-b"]) await store.create(R, person(JW), { id, publish: true });
+        expect(await slugs(R)).toEqual({ "rb-a": "juergen-weiss-2", "rb-b": "juergen-weiss-3", "rb-c": "juergen-weiss" });
+
+        await sql`delete from content_indexes`.execute(store.db);
+        expect(await store.migrate()).toEqual([]);
+
+        expect(await slugs(R)).toEqual({ "rb-a": "juergen-weiss", "rb-b": "juergen-weiss-2", "rb-c": "juergen-weiss-3" });
+        // pe-2 ("Juergen Weiss") is now the first id with that base.
+        expect(await slugs()).toEqual({ "pe-1": "anna-berg", "pe-2": "juergen-weiss", "pe-3": "juergen-weiss-2", "pe-4": "juergen-weiss-3" });
+        const records = await store.db.selectFrom("content_indexes").select(["schema_name", "table_name"]).where("schema_name", "in", [S, R]).orderBy("schema_name").execute();
+        expect(records).toEqual([
+          { schema_name: S, table_name: tableOf(S) },
+          { schema_name: R, table_name: tableOf(R) },
+        ]);
+        await expectInSync(S);
+        await expectInSync(R);
+        await expectInSync("fi-places");
+      });
+    });
+
+    // ---- 3 ------------------------------------------------------------------------------------------
+
+    describe("full-text search", () => {
+      const S = "fi-search";
+      const P = "fi-search-plain";
+      const FIELDS = (indexed: boolean) => [str("name", indexed ? { isIndexed: true } : {}), str("city"), str("speciality")];
+      const ITEMS: Array<[string, Record<string, string>, boolean]> = [
+        ["1", { name: "Müller", city: "Köln", speciality: "Physiotherapie" }, true],
+        ["2", { name: "Anna Berg", city: "Berlin", speciality: "Osteopathie" }, true],
+        ["3", { name: "Moller", city: "Bonn", speciality: "Physik" }, true],
+        ["4", { name: "Kurt Schmidt", city: "Köln", speciality: "Ergotherapie" }, true],
+        ["5", { name: "Müllers Hof", city: "Bonn", speciality: "Massage" }, true],
+        ["6", { name: "Müller", city: "Köln", speciality: "Physiotherapie" }, false],
+        ["7", { name: "Jens Mueller", city: "Koeln", speciality: "Ergotherapie" }, true],
+      ];
+      const CASES: Array<[string, string[]]> = [
+        ["Mueller", ["1", "5", "7"]],
+        ["Muller", ["1", "5", "7"]],
+        ["MÜLLER", ["1", "5", "7"]],
+        ["koeln", ["1", "4", "7"]],
+        ["Koln", ["1", "4", "7"]],
+        ["phys", ["1", "3"]],
+        ["ko", ["1", "4", "7"]],
+        ["Ko PHYS", ["1"]],
+        ["Muller koln", ["1", "7"]],
+        ["  köln   PHYSIO ", ["1"]],
+        ["xyz", []],
+        ["Muller xyz", []],
+      ];
+      let indexedPublic: Set<string>;
+      let plainPublic: Set<string>;
+      const search = async (schema: string, text: string, searchFields?: Set<string>) => {
+        const r = await store.query(schema, { fullText: text, sort: byId }, searchFields ? { searchFields } : {});
+        return { total: r.total, ids: r.items.map((i) => i.id.slice(3)) };
+      };
+
+      beforeAll(async () => {
+        await store.upsertSchema({ name: S, fields: FIELDS(true) });
+        await store.upsertSchema({ name: P, fields: FIELDS(false) });
+        for (const [n, data, publish] of ITEMS) {
+          await store.create(S, iv(data), { id: `se-${n}`, publish });
+          await store.create(P, iv(data), { id: `sp-${n}`, publish });
+        }
+        indexedPublic = new Set(publicFieldNames((await store.getSchema(S))!));
+        plainPublic = new Set(publicFieldNames((await store.getSchema(P))!));
+        expect([...indexedPublic]).toEqual(["name", "city", "speciality"]);
+        expect(await rowIds(S)).toEqual(["se-1", "se-2", "se-3", "se-4", "se-5", "se-7"]);
+        expect(await rowIds(P).catch(() => "no table")).toBe("no table");
+      });
+
+      it.each(CASES)("%j finds %j, with and without the side table", async (text, expected) => {
+        const want = { total: expected.length, ids: expected };
+        expect(await search(S, text, indexedPublic)).toEqual(want);
+        expect(await search(S, text)).toEqual(want);
+        expect(await search(P, text, plainPublic)).toEqual(want);
+        expect(await search(P, text)).toEqual(want);
+      });
+
+      it("the public search reads the side table's search text, and every write rewrites it", async () => {
+        await expectInSync(S);
+        // One searchFold-ed line per string (in key order, which PostgreSQL's jsonb does not keep).
+        const lines = async () => (await storedSearch(S, "se-1")).flatMap((t) => t.split("\n")).sort();
+        expect(await lines()).toEqual(["koln", "muller", "physiotherapie"]);
+        expect(await storedSearch(S, "se-7")).toHaveLength(1);
+        expect((await storedSearch(S, "se-7"))[0]!.split("\n").sort()).toEqual(["ergotherapie", "jens muller", "koln"]);
+        // Emptied behind the store's back, the public search no longer sees se-1; the JSON search does.
+        await overwriteSearch(S, "se-1", "");
+        expect((await search(S, "Muller", indexedPublic)).ids).toEqual(["5", "7"]);
+        expect((await search(S, "Muller")).ids).toEqual(["1", "5", "7"]);
+        await store.patch(S, "se-1", {});
+        expect(await lines()).toEqual(["koln", "muller", "physiotherapie"]);
+        await expectInSync(S);
+        expect((await search(S, "Muller", indexedPublic)).ids).toEqual(["1", "5", "7"]);
+      });
+    });
+
+    // ---- 4 ------------------------------------------------------------------------------------------
+
+    describe("private fields", () => {
+      const S = "fi-private";
+      let publicFields: Set<string>;
+
+      beforeAll(async () => {
+        await store.upsertSchema({
+          name: S,
+          fields: [str("name", { isIndexed: true }), str("notes", { tags: ["private"] }), str("internal", {}, { isHidden: true })],
+        });
+        await store.create(S, iv({ name: "Anna Berg", notes: "Geheimwort", internal: "Schattenwort" }), { id: "pv-1", publish: true });
+        publicFields = new Set(publicFieldNames((await store.getSchema(S))!));
+      });
+
+      it("are not in the search text, so the public search cannot find their words", async () => {
+        expect([...publicFields]).toEqual(["name"]);
+        expect(await storedSearch(S, "pv-1")).toEqual(["anna berg"]);
+
+        expect(await ids(S, { fullText: "anna" }, { searchFields: publicFields })).toEqual(["pv-1"]);
+        expect(await ids(S, { fullText: "geheimwort" }, { searchFields: publicFields })).toEqual([]);
+        expect(await ids(S, { fullText: "schattenwort" }, { searchFields: publicFields })).toEqual([]);
+        expect(await ids(S, { fullText: "anna geheimwort" }, { searchFields: publicFields })).toEqual([]);
+        // The words are there: a search over every field (not the public ones) finds them.
+        expect(await ids(S, { fullText: "geheimwort" })).toEqual(["pv-1"]);
+        expect(await ids(S, { fullText: "schattenwort" }, { searchFields: new Set(["name", "internal"]) })).toEqual(["pv-1"]);
+      });
+    });
+
+    // ---- 5 ------------------------------------------------------------------------------------------
+
+    describe("distinctValues and adjacent", () => {
+      const S = "fi-facets";
+      const sorted = (values: unknown[]) => [...values].map(String).sort();
+      const around = async (id: string, where?: FilterNode) => {
+        const r = await store.adjacent(S, id, { field: "name", ...(where ? { where } : {}) });
+        return r && [r.previous.id, r.next.id];
+      };
+      const berlin = eq("data.city.iv", "Berlin");
+
+      beforeAll(async () => {
+        await store.upsertSchema({ name: S, fields: [str("name", { isIndexed: true }), str("city", { isIndexed: true }), tags("tags")] });
+        // Ids out of name order; by folded name: anna (fa-2), Bernd (fa-4), Clara (fa-3), Dora (fa-1).
+        await store.create(S, iv({ name: "Dora", city: "Berlin", tags: ["yoga", "pilates"] }), { id: "fa-1", publish: true });
+        await store.create(S, iv({ name: "anna", city: "Berlin", tags: ["yoga"] }), { id: "fa-2", publish: true });
+        await store.create(S, iv({ name: "Clara", city: "Hamburg", tags: ["massage"] }), { id: "fa-3", publish: true });
+        await store.create(S, iv({ name: "Bernd", city: "Berlin", tags: [] }), { id: "fa-4", publish: true });
+        await store.create(S, iv({ name: "Emil", city: "Berlin", tags: ["reiki"] }), { id: "fa-5" });
+      });
+
+      it("distinctValues of a Tags and a String field, with and without `where`", async () => {
+        expect(sorted(await store.distinctValues(S, "tags"))).toEqual(["massage", "pilates", "yoga"]);
+        expect(sorted(await store.distinctValues(S, "tags", { where: berlin }))).toEqual(["pilates", "yoga"]);
+        expect(sorted(await store.distinctValues(S, "tags", { where: eq("data.city.iv", "Hamburg") }))).toEqual(["massage"]);
+        expect(sorted(await store.distinctValues(S, "city"))).toEqual(["Berlin", "Hamburg"]);
+        expect(sorted(await store.distinctValues(S, "city", { where: eq("data.tags.iv", "yoga") }))).toEqual(["Berlin"]);
+        expect(sorted(await store.distinctValues(S, "name", { where: berlin }))).toEqual(["Bernd", "Dora", "anna"]);
+        expect(await store.distinctValues(S, "city", { where: eq("data.tags.iv", "reiki") })).toEqual([]);
+      });
+
+      it("adjacent walks the folded name order and wraps around at both ends", async () => {
+        expect(await around("fa-4")).toEqual(["fa-2", "fa-3"]);
+        expect(await around("fa-1")).toEqual(["fa-3", "fa-2"]); // last: next is the first
+        expect(await around("fa-2")).toEqual(["fa-1", "fa-4"]); // first: previous is the last
+        expect(await around("fa-1", berlin)).toEqual(["fa-4", "fa-2"]);
+        expect(await around("fa-2", berlin)).toEqual(["fa-1", "fa-4"]);
+        expect(await around("fa-3", eq("data.city.iv", "Hamburg"))).toEqual(["fa-3", "fa-3"]);
+      });
+
+      it("adjacent is undefined for an item outside `where` or unpublished", async () => {
+        expect(await around("fa-3", berlin)).toBeUndefined();
+        expect(await around("fa-5")).toBeUndefined();
+        expect(await around("no-such-id")).toBeUndefined();
+      });
+
+      it("both follow publishing", async () => {
+        await store.changeStatus(S, "fa-5", "Published");
+        expect(sorted(await store.distinctValues(S, "tags", { where: berlin }))).toEqual(["pilates", "reiki", "yoga"]);
+        expect(await around("fa-5")).toEqual(["fa-1", "fa-2"]); // Emil is last now
+        expect(await around("fa-1")).toEqual(["fa-3", "fa-5"]);
+        await store.changeStatus(S, "fa-5", "Archived");
+        expect(sorted(await store.distinctValues(S, "tags", { where: berlin }))).toEqual(["pilates", "yoga"]);
+        expect(await around("fa-1")).toEqual(["fa-3", "fa-2"]);
+      });
+    });
+
+    // ---- 6 ------------------------------------------------------------------------------------------
+
+    describe("an indexed query at size", () => {
+      const S = "fi-many";
+      const P = "fi-many-plain";
+      const N = 2000;
+      // Three spellings fold alike ("zoe"), so the deep page ends inside a tie decided by text, then id.
+      const PREFIXES = ["Zoë", "Zoe", "zoe", "Müller", "Mueller", "Äpfel", "apfel", "Berg"];
+      const CITIES = ["Berlin", "Hamburg", "Köln"];
+      const suffix = (i: number) => String((i * 7919) % N).padStart(4, "0"); // ids not in creation order
+      const dataOf = (i: number) => iv({ name: `${PREFIXES[i % 8]} ${String((i * 37) % 125).padStart(3, "0")}`, city: CITIES[i % 3] });
+      const byName = [{ path: "data.name.iv" }];
+      let created: ContentItem[] = [];
+
+      beforeAll(async () => {
+        const fields = (indexed: boolean) => [str("name", indexed ? { isIndexed: true } : {}), str("city", indexed ? { isIndexed: true } : {})];
+        await store.upsertSchema({ name: S, fields: fields(true) });
+        await store.upsertSchema({ name: P, fields: fields(false) });
+        created = await store.transaction(async (tx) => {
+          const out: ContentItem[] = [];
+          for (let i = 0; i < N; i++) out.push(await tx.create(S, dataOf(i), { id: `mi-${suffix(i)}`, publish: true }));
+          return out;
+        });
+        await store.transaction(async (tx) => {
+          for (let i = 0; i < N; i++) await tx.create(P, dataOf(i), { id: `mp-${suffix(i)}`, publish: true });
+        });
+      }, 240_000);
+
+      const page = async (schema: string, query: ContentQuery) => {
+        const r = await store.query(schema, query);
+        return { total: r.total, ids: r.items.map((i) => i.id.slice(3)) };
+      };
+
+      it("has one row per item", async () => {
+        expect(await rowCount(S)).toBe(N);
+        await expectInSync(S);
+      });
+
+      it("take 20, skip 1980 sorted by name: the oracle's 20, as the unindexed copy, exact total", async () => {
+        const query = { sort: byName, skip: N - 20, take: 20 };
+        const expected = sortItems(created, byName, "de").slice(N - 20).map((i) => i.id.slice(3));
+        expect(expected).toHaveLength(20);
+        const indexed = await page(S, query);
+        expect(indexed).toEqual({ total: N, ids: expected });
+        expect(await page(P, query)).toEqual(indexed);
+        const names = (await store.query(S, query)).items.map((i) => i.data.name!.iv as string);
+        expect(new Set(names.map((n) => n.slice(0, 3)))).toEqual(new Set(["Zoe", "Zoë", "zoe"]));
+        // Descending, the first page is those 20 again (equal names still tie-break by ascending id).
+        const descending = [{ path: "data.name.iv", order: "descending" as const }];
+        const desc = await page(S, { sort: descending, take: 20 });
+        expect(desc).toEqual({ total: N, ids: sortItems(created, descending, "de").slice(0, 20).map((i) => i.id.slice(3)) });
+        expect(new Set(desc.ids)).toEqual(new Set(expected));
+        expect(await page(P, { sort: descending, take: 20 })).toEqual(desc);
+      });
+
+      it("filtered deep pages and a partial last page keep exact totals", async () => {
+        const inKoeln = created.filter((i) => i.data.city!.iv === "Köln");
+        const filter = eq("data.city.iv", "Köln");
+        const query = { filter, sort: byName, skip: inKoeln.length - 25, take: 20 };
+        const expected = sortItems(inKoeln, byName, "de").slice(inKoeln.length - 25, inKoeln.length - 5).map((i) => i.id.slice(3));
+        const indexed = await page(S, query);
+        expect(indexed).toEqual({ total: inKoeln.length, ids: expected });
+        expect(await page(P, query)).toEqual(indexed);
+
+        const last = await page(S, { sort: byName, skip: N - 7, take: 20 });
+        expect(last).toEqual({ total: N, ids: sortItems(created, byName, "de").slice(N - 7).map((i) => i.id.slice(3)) });
+        expect(await page(P, { sort: byName, skip: N - 7, take: 20 })).toEqual(last);
+      });
+    });
+  });
+}
+
+indexSuite("sqlite", () => sqliteBackend());
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+indexSuite(databaseUrl ? "postgres" : "postgres (set TEST_DATABASE_URL to run)", databaseUrl ? () => postgresBackend(databaseUrl) : undefined);
