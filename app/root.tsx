@@ -45,7 +45,9 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const notFound = status === 404;
   const title = notFound ? t.pageNotFound : t.internalError;
-  const detail = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : t.errorHint;
+  const data: unknown = isRouteErrorResponse(error) ? error.data : undefined;
+  const missing = data && typeof data === "object" && typeof (data as { notFound?: unknown }).notFound === "string" ? (data as { notFound: string }).notFound : undefined;
+  const detail = missing !== undefined ? `${t.pageNotFound}: ${missing}` : typeof data === "string" ? data : t.errorHint;
   return (
     <main className="mx-auto flex min-h-screen max-w-3xl flex-col justify-center px-6 py-16" data-error-status={status}>
       <title>{title}</title>

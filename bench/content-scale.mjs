@@ -218,7 +218,7 @@ export function fillSqlite(file, n, slots) {
   return meta;
 }
 
-async function fillPostgres(url, n, slots) {
+export async function fillPostgres(url, n, slots) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

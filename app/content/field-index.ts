@@ -86,7 +86,7 @@ export function indexSpec(schema: Schema): IndexSpec | undefined {
     }
     const slugField = typeof schema.properties.slugField === "string" && fields.get(schema.properties.slugField)?.kind === "string" ? schema.properties.slugField : undefined;
     const searchFields = new Set(publicFieldNames(schema));
-    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 3 };
+    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 4 };
     const table = `ix_${schema.name.replace(/-/g, "_")}`;
     spec = { schema: schema.name, table, textTable: `${table}_text`, fields, searchFields, ...(slugField ? { slugField } : {}), signature: JSON.stringify(shape) };
   }
@@ -157,8 +157,9 @@ function columnType(dialect: Dialect, kind: "text" | "number" | "integer"): RawB
   return sql`integer`;
 }
 
-async function createTable(db: DB, dialect: Dialect, spec: IndexSpec, trigrams: string | false) {
-  const cols: RawBuilder<unknown>[] = [sql`id ${columnType(dialect, "text")} primary key`];
+async function createTable(db: DB, dialect: Dialect, spec: IndexSpec) {
+  // Ids keep the database's default collation, as contents.id: joins on them can use either index.
+  const cols: RawBuilder<unknown>[] = [sql`id text primary key`];
   if (spec.slugField) cols.push(sql`slug ${columnType(dialect, "text")} not null`);
   for (const f of spec.fields.values()) {
     if (f.kind === "string") cols.push(sql`${q(f.column)} ${columnType(dialect, "text")}`, sql`${q(f.extra)} ${columnType(dialect, "text")}`);
@@ -167,25 +168,32 @@ async function createTable(db: DB, dialect: Dialect, spec: IndexSpec, trigrams: 
     else if (f.kind === "boolean") cols.push(sql`${q(f.column)} integer`);
     else {
       cols.push(sql`${q(f.column)} text`, sql`${q(f.extra)} integer`);
-      if (f.single) cols.push(sql`${q(f.single)} ${columnType(dialect, "text")}`);
+      if (f.single) cols.push(sql`${q(f.single)} text`);
     }
   }
   await sql`create table ${q(spec.table)} (${sql.join(cols)})`.execute(db);
   if (dialect === "sqlite") await sql`create virtual table ${q(spec.textTable)} using fts5(search, tokenize = 'trigram case_sensitive 1')`.execute(db);
   else {
-    await sql`create table ${q(spec.textTable)} (id text collate "C" primary key, search text not null)`.execute(db);
-    if (trigrams) await sql`create index ${q(`${spec.textTable}_trgm`)} on ${q(spec.textTable)} using gin (search ${sql.id(trigrams, "gin_trgm_ops")})`.execute(db);
+    await sql`create table ${q(spec.textTable)} (id text primary key, search text not null)`.execute(db);
   }
+}
+
+/** The database indexes of a side table, made after it is filled (faster than maintaining them while filling). */
+async function createIndexes(db: DB, dialect: Dialect, spec: IndexSpec, trigrams: string | false) {
+  if (dialect === "postgres" && trigrams)
+    await sql`create index ${q(`${spec.textTable}_trgm`)} on ${q(spec.textTable)} using gin (search ${sql.id(trigrams, "gin_trgm_ops")})`.execute(db);
   const nullsFirst = dialect === "postgres" ? sql` nulls first` : sql``;
+  // Orders end with the id by code point (sql-query.ts orderBy): so do the indexes.
+  const id = dialect === "postgres" ? sql`id collate "C"` : sql`id`;
   if (spec.slugField) await sql`create unique index ${q(`${spec.table}_slug`)} on ${q(spec.table)} (slug)`.execute(db);
   for (const f of spec.fields.values()) {
     if (!f.indexed) continue;
     const name = q(`${spec.table}_${f.column}`);
     // Strings sort by their folded text, then the text, then the id: the index yields that order.
-    if (f.kind === "string") await sql`create index ${name} on ${q(spec.table)} (${q(f.extra)}${nullsFirst}, ${q(f.column)}, id)`.execute(db);
+    if (f.kind === "string") await sql`create index ${name} on ${q(spec.table)} (${q(f.extra)}${nullsFirst}, ${q(f.column)}, ${id})`.execute(db);
     else if (f.kind === "list") {
       if (f.single) await sql`create index ${name} on ${q(spec.table)} (${q(f.single)})`.execute(db);
-    } else await sql`create index ${name} on ${q(spec.table)} (${q(f.column)}${nullsFirst}, id)`.execute(db);
+    } else await sql`create index ${name} on ${q(spec.table)} (${q(f.column)}${nullsFirst}, ${id})`.execute(db);
   }
 }
 
@@ -213,7 +221,8 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
       }
       await trx.deleteFrom("content_indexes").where("schema_name", "=", schema.name).execute();
       if (!spec) return;
-      await createTable(trx, dialect, spec, trigrams ?? false);
+      await createTable(trx, dialect, spec);
+      const taken = new Set<string>();
       let after = "";
       for (;;) {
         const rows = await trx
@@ -225,10 +234,11 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
           .orderBy("id")
           .limit(1000)
           .execute();
-        for (const row of rows) await writeRow(trx, dialect, spec, row.id, readData(row.published_data), true);
+        await fillRows(trx, dialect, spec, rows.map((r) => ({ id: r.id, data: readData(r.published_data) })), taken);
         if (rows.length < 1000) break;
         after = rows[rows.length - 1]!.id;
       }
+      await createIndexes(trx, dialect, spec, trigrams ?? false);
       await trx.insertInto("content_indexes").values({ schema_name: schema.name, table_name: spec.table, signature: spec.signature }).execute();
       // Statistics for the planner, which otherwise knows nothing of a table just filled.
       await sql`analyze ${q(spec.table)}`.execute(trx);
@@ -255,6 +265,37 @@ export async function syncIndexRow(db: DB, dialect: Dialect, spec: IndexSpec, id
 async function deleteText(db: DB, dialect: Dialect, spec: IndexSpec, id: string) {
   if (dialect === "postgres") await sql`delete from ${q(spec.textTable)} where id = ${id}`.execute(db);
   else await sql`delete from ${q(spec.textTable)} where rowid in (select rowid from ${q(spec.table)} where id = ${id})`.execute(db);
+}
+
+/**
+ * Fills a new, empty side table with many rows at once (a rebuild): slugs are given in the order of
+ * `rows` (id order), each the first free of base, base-2…, kept in `taken` across calls.
+ */
+async function fillRows(db: DB, dialect: Dialect, spec: IndexSpec, rows: ReadonlyArray<{ id: string; data: ContentData }>, taken: Set<string>) {
+  const values = rows.map(({ id, data }) => {
+    const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
+    if (spec.slugField) {
+      const name = (data[spec.slugField] as Record<string, unknown> | undefined)?.iv;
+      const base = slugify(typeof name === "string" ? name : "") || "item";
+      let slug = base;
+      for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+      taken.add(slug);
+      row.slug = slug;
+    }
+    return { row, text: searchText(spec, data) };
+  });
+  if (!values.length) return;
+  const names = Object.keys(values[0]!.row);
+  // Stay under SQLite's limit of bound values per statement.
+  const perStatement = Math.max(1, Math.floor(30000 / (names.length + 2)));
+  for (let i = 0; i < values.length; i += perStatement) {
+    const chunk = values.slice(i, i + perStatement);
+    await sql`insert into ${q(spec.table)} (${sql.join(names.map(q))}) values ${sql.join(chunk.map((v) => sql`(${sql.join(names.map((n) => v.row[n]))})`))}`.execute(db);
+    const texts = sql.join(chunk.map((v) => sql`(${v.row.id}, ${v.text})`));
+    if (dialect === "sqlite")
+      await sql`with v(id, search) as (values ${texts}) insert into ${q(spec.textTable)} (rowid, search) select x.rowid, v.search from v join ${q(spec.table)} as x on x.id = v.id`.execute(db);
+    else await sql`insert into ${q(spec.textTable)} (id, search) values ${texts}`.execute(db);
+  }
 }
 
 /** `fresh`: the item is new, so it has no row yet (nor search text to replace). */

@@ -424,8 +424,7 @@ export class SqlCompiler {
   /** ORDER BY terms for the sort nodes (or the default order), then the id as the tie-breaker. */
   orderBy(sort: SortNode[] | undefined): Sql[] {
     const idAlias = this.ctx.index && this.ctx.published ? this.ctx.index.alias : this.ctx.alias;
-    // Side-table ids are "C"-collated columns already (an explicit collation would hide the index).
-    const id = this.pg && idAlias === this.ctx.alias ? sql`${sql.ref(`${idAlias}.id`)} collate "C"` : sql.ref(`${idAlias}.id`);
+    const id = this.pg ? sql`${sql.ref(`${idAlias}.id`)} collate "C"` : sql.ref(`${idAlias}.id`);
     const terms: Sql[] = [];
     for (const node of sort?.length ? sort : DEFAULT_SORT) {
       const dir = sql.raw(node.order === "descending" ? "desc" : "asc");

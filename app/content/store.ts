@@ -401,15 +401,17 @@ export class ContentStore {
     const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published: true, language: opts.language ?? MASTER_LANGUAGE, indexes, index: { alias: "x", spec } });
     const condition = opts.where ? compiler.filter(opts.where) : sql`1 = 1`;
     const table = sql.table(spec.table);
-    const key = sql`(x.${sql.id(f.extra)}, x.${sql.id(f.column)}, x.id)`;
+    const idKey = this.dialect === "postgres" ? sql`x.id collate "C"` : sql`x.id`;
+    const key = sql`(x.${sql.id(f.extra)}, x.${sql.id(f.column)}, ${idKey})`;
     const slug = spec.slugField ? sql`, x.slug as __slug` : sql``;
     // One step along the field's index (SQLite's planner, seeing a range of unknown width, may prefer
     // scanning and sorting the table otherwise).
     const indexed = this.dialect === "sqlite" ? sql` indexed by ${sql.id(`${spec.table}_${f.column}`)}` : sql``;
     const one = async (extra: RawBuilder<unknown>, descending: boolean) => {
       const dir = sql.raw(descending ? "desc" : "asc");
+      const nulls = sql.raw(this.dialect === "postgres" ? (descending ? " nulls last" : " nulls first") : "");
       const r = await sql<ContentRow & { __slug?: string }>`select c.*${slug} from ${table} as x${indexed} join contents as c on c.id = x.id
-        where ${condition} and ${extra} order by x.${sql.id(f.extra)} ${dir}, x.${sql.id(f.column)} ${dir}, x.id ${dir} limit 1`.execute(this.db);
+        where ${condition} and ${extra} order by x.${sql.id(f.extra)} ${dir}${nulls}, x.${sql.id(f.column)} ${dir}, ${idKey} ${dir} limit 1`.execute(this.db);
       return r.rows[0] ? this.toItem(r.rows[0], schema, true) : undefined;
     };
     const self = await sql<Record<string, unknown>>`select x.* from ${table} as x join contents as c on c.id = x.id where ${condition} and x.id = ${id}`.execute(this.db);

@@ -60,6 +60,14 @@ const de = {
   present: "Präsentation",
   registration: "Registrierung als Behandelnde:r",
   bookAppointment: "Termin buchen",
+  flushCache: {
+    title: "Cache leeren",
+    intro: "Leert die Inhalts- und Seiten-Caches; sie bauen sich aus dem Inhaltsspeicher neu auf.",
+    button: "Cache leeren",
+    done: "Cache geleert.",
+    tooSoon: "Der Cache wurde gerade erst geleert.",
+    last: "Zuletzt",
+  },
 };
 
 export type Messages = typeof de;
@@ -122,6 +130,14 @@ const en: Messages = {
   present: "Presentation",
   registration: "Register as a practitioner",
   bookAppointment: "Book an appointment",
+  flushCache: {
+    title: "Flush cache",
+    intro: "Empties the content and page caches; they rebuild from the content store.",
+    button: "Flush cache",
+    done: "Cache flushed.",
+    tooSoon: "The cache was flushed a moment ago.",
+    last: "Last",
+  },
 };
 
 const MESSAGES: Record<Language, Messages> = { de, en };

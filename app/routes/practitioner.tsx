@@ -16,9 +16,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { language } = splitLanguage(url.pathname);
   const slug = params.practitionername;
-  if (!SLUG_PATTERN.test(slug)) notFound(`Page Not Found: ${url.pathname}`);
+  if (!SLUG_PATTERN.test(slug)) notFound(url.pathname);
   const practitioner = await practitionerBySlug(context, language, slug);
-  if (!practitioner) notFound(`Page Not Found: ${url.pathname}`);
+  if (!practitioner) notFound(url.pathname);
   const around = (await practitionerNeighbours(context, language, practitioner.id)) ?? { previous: practitioner, next: practitioner };
   const appointments =
     context.services.env.SITE_VARIANT === "booking" ? await loadFreeSlots(context, { practitioners: [practitioner.id], limit: 8 }) : [];

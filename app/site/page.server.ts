@@ -24,8 +24,9 @@ const listLimit = (b: Block) => (typeof b.limit === "number" && b.limit > 0 ? Ma
 /** A page path a slug can have: lower-case words, digits and hyphens, separated by slashes. */
 const PAGE_PATH = /^[a-z0-9]+(-[a-z0-9]+)*(\/[a-z0-9]+(-[a-z0-9]+)*)*$/;
 
-export function notFound(message: string): never {
-  throw data(message, { status: 404 });
+/** A 404 for `path`; the error page says so in the page's language (root.tsx). */
+export function notFound(path: string): never {
+  throw data({ notFound: path }, { status: 404 });
 }
 
 /**
@@ -37,10 +38,10 @@ export async function loadContentPage(request: Request, context: AppLoadContext)
   const url = new URL(request.url);
   const { language, path } = splitLanguage(url.pathname);
   const wanted = path.replace(/^\/+|\/+$/g, "") || "home";
-  if (!PAGE_PATH.test(wanted)) notFound(`Page not found: ${url.pathname}`);
+  if (!PAGE_PATH.test(wanted)) notFound(url.pathname);
   const site = await loadSite(context);
   const summary = findPageBySlug(site, language, wanted);
-  if (!summary) notFound(`Page Not Found: ${url.pathname}`);
+  if (!summary) notFound(url.pathname);
 
   const page = summary.content[language];
   // A language in which a route shadows the page links to that language's home page instead.

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { expectErrorPage } from "./helpers";
 
 test("an unknown page is 404 with the German not-found page", async ({ page }) => {
-  await expectErrorPage(page, "/gibt-es-nicht", { status: 404, lang: "de", heading: "Seite nicht gefunden", message: "Page Not Found: /gibt-es-nicht" });
+  await expectErrorPage(page, "/gibt-es-nicht", { status: 404, lang: "de", heading: "Seite nicht gefunden", message: "Seite nicht gefunden: /gibt-es-nicht" });
   await expect(page).toHaveTitle("Seite nicht gefunden");
   await expect(page.getByRole("link", { name: "Zur Startseite" })).toHaveAttribute("href", "/");
 });
@@ -13,7 +13,7 @@ test("an unknown English page is 404 with the English not-found page", async ({ 
 });
 
 test("a path no page can have (/foo.php) is 404", async ({ page }) => {
-  await expectErrorPage(page, "/foo.php", { status: 404, lang: "de", heading: "Seite nicht gefunden", message: "Page not found: /foo.php" });
+  await expectErrorPage(page, "/foo.php", { status: 404, lang: "de", heading: "Seite nicht gefunden", message: "Seite nicht gefunden: /foo.php" });
 });
 
 test("a server error is 500 with the generic error page and no stack trace", async ({ page }) => {

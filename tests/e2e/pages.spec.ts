@@ -30,7 +30,7 @@ test("a draft page is not published: /entwurf-sommeraktion is 404", async ({ pag
   const response = await page.goto("/entwurf-sommeraktion");
   expect(response?.status()).toBe(404);
   await expect(page.locator("[data-error-status]")).toHaveAttribute("data-error-status", "404");
-  await expect(page.locator("[data-error-message]")).toHaveText("Page Not Found: /entwurf-sommeraktion");
+  await expect(page.locator("[data-error-message]")).toHaveText("Seite nicht gefunden: /entwurf-sommeraktion");
   await expect(page.getByText("Bewegt durch den Sommer")).toHaveCount(0);
   // Nor under its English slug.
   expect((await page.request.get("/en/draft-summer-campaign")).status()).toBe(404);

@@ -131,7 +131,7 @@ test("hidden, other-site and draft practitioners have no profile and are not in 
     for (const path of [`/practitioners/${p.slug}`, `/en/practitioners/${p.slug}`]) {
       const response = await page.request.get(path);
       expect(response.status(), `${path}: ${p.name} (${p.why})`).toBe(404);
-      expect(await response.text(), path).toContain(`Page Not Found: ${path}`);
+      expect(await response.text(), path).toContain(`${path.startsWith("/en/") ? "Page Not Found" : "Seite nicht gefunden"}: ${path}`);
     }
   }
   const slugs = await allDirectorySlugs(page);
@@ -144,9 +144,9 @@ test("hidden, other-site and draft practitioners have no profile and are not in 
   // And in the browser, one of them: the profile is the 404 page.
   const response = await page.goto("/practitioners/dr-friedrich-baer");
   expect(response?.status()).toBe(404);
-  await expect(page.locator("[data-error-message]")).toHaveText("Page Not Found: /practitioners/dr-friedrich-baer");
+  await expect(page.locator("[data-error-message]")).toHaveText("Seite nicht gefunden: /practitioners/dr-friedrich-baer");
 });
 
 test("a malformed slug is 404: /practitioners/Bad_Slug", async ({ page }) => {
-  await expectErrorPage(page, "/practitioners/Bad_Slug", { status: 404, lang: "de", heading: "Seite nicht gefunden", message: "Page Not Found: /practitioners/Bad_Slug" });
+  await expectErrorPage(page, "/practitioners/Bad_Slug", { status: 404, lang: "de", heading: "Seite nicht gefunden", message: "Seite nicht gefunden: /practitioners/Bad_Slug" });
 });
