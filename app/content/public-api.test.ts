@@ -6,7 +6,7 @@ import { AssetStore } from "./assets";
 import { ContentCache } from "./cache";
 import { openDatabase } from "./db";
 import { ContentError } from "./errors";
-import { contentItem, restItems, thirdPartyScripts, type ApiContext } from "./public-api";
+import { contentItem, listItems, restItems, thirdPartyScripts, type ApiContext } from "./public-api";
 import { seedDemoContent } from "./seed-demo";
 import { ContentStore } from "./store";
 
@@ -81,5 +81,34 @@ describe("internal API functions", () => {
       details: expect.arrayContaining([expect.stringMatching(/^url:/), expect.stringMatching(/^language:/)]),
     });
     await expect(restItems("core-pages", ctx)).rejects.toBeInstanceOf(ContentError);
+  });
+});
+
+describe("totals kept per content change", () => {
+  it("counts a search once for all its pages, drops the count when its schema changes and keeps it for others", async () => {
+    const tagged = { ...ctx, cache: new ContentCache({ ttlMs: 60_000 }) };
+    const unsubscribe = store.onChange((change) => tagged.cache.invalidate(change));
+    try {
+      const page = (skip: number) => listItems("gm-content-practitioners", tagged, { language: "de", query: { sort: [{ path: "data.name.iv" }], skip, take: 2 } });
+      const first = await page(0);
+      expect(first.total).toBeGreaterThan(4);
+      const misses = tagged.cache.misses;
+      const hits = tagged.cache.hits;
+      const second = await page(2);
+      expect(second.total).toBe(first.total);
+      expect(tagged.cache.misses).toBe(misses);
+      expect(tagged.cache.hits).toBe(hits + 1);
+      // A booking-shaped change to appointments keeps the practitioners' total.
+      const slot = (await store.query("gm-appointments", { take: 1 })).items[0]!;
+      await store.patch("gm-appointments", slot.id, { booked: { iv: true } });
+      await page(4);
+      expect(tagged.cache.misses).toBe(misses);
+      expect(tagged.cache.hits).toBe(hits + 2);
+      // A new visible practitioner is counted at once.
+      await store.create("gm-content-practitioners", { name: { iv: "Zora Zählerin" }, city: { iv: "Kiel" }, display: { iv: true }, websites: { iv: ["PRAXISNETZ"] } }, { publish: true });
+      expect((await page(0)).total).toBe(first.total + 1);
+    } finally {
+      unsubscribe();
+    }
   });
 });

@@ -153,6 +153,8 @@ export async function listItems(
     where: editor ? undefined : visibilityRule(collection, ctx.siteName),
     all: opts.all,
     noTotal: opts.noTotal,
+    // Every page of one search has the same total: count once per content change.
+    countCache: (key, load) => ctx.cache.getOrLoad(`count:${key}`, load),
   });
   return { total: result.total, items: await present(collection, result.items, opts.language, ctx) };
 }

@@ -277,11 +277,13 @@ export class ContentStore {
    * (see sql-query.ts). `where` adds conditions the caller imposes (a visitor's visibility rules);
    * `all` lifts the page size limit for internal callers that state they need everything.
    * `noTotal` skips counting (total -1 unless the page tells it), as Squidex's `X-NoTotal`.
+   * `countCache` may keep totals, keyed by the exact counting statement (every page of one search
+   * asks the same); the count records its reads, so a cache with read tags drops it on a change.
    */
   async query(
     schemaName: string,
     query: ContentQuery = {},
-    opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string>; where?: FilterNode; all?: boolean; noTotal?: boolean } = {},
+    opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string>; where?: FilterNode; all?: boolean; noTotal?: boolean; countCache?: CountCache } = {},
   ): Promise<{ total: number; items: ContentItem[] }> {
     const schema = await this.requireSchema(schemaName, opts);
     recordRead(schema.name, ...referencedSchemas(query.filter), ...referencedSchemas(opts.where));
@@ -302,13 +304,19 @@ export class ContentStore {
     if (opts.where) conditions.push(compiler.filter(opts.where));
     const skip = query.skip ?? 0;
     const take = opts.all && query.take === undefined ? Infinity : pageSize(query);
-    if (spec) return this.indexedQuery(schema, spec, compiler, conditions, { ids, sort: query.sort, skip, take, noTotal: opts.noTotal });
+    if (spec) {
+      const tags = [schema.name, ...referencedSchemas(query.filter), ...referencedSchemas(opts.where)];
+      return this.indexedQuery(schema, spec, compiler, conditions, { ids, sort: query.sort, skip, take, noTotal: opts.noTotal, countCache: opts.countCache, tags });
+    }
 
     let base = this.db.selectFrom("contents as c").where("c.schema_name", "=", schema.name);
     if (published) base = base.where("c.status", "=", "Published");
     if (ids) base = base.where("c.id", "in", ids);
     for (const condition of conditions) base = base.where(condition as RawBuilder<SqlBool>);
-    const count = async () => (opts.noTotal ? -1 : Number((await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n));
+    const counting = base.select((eb) => eb.fn.countAll<number | string>().as("n"));
+    const tags = [schema.name, ...referencedSchemas(query.filter), ...referencedSchemas(opts.where)];
+    const count = async () =>
+      opts.noTotal ? -1 : this.cachedCount(counting.compile(), tags, opts.countCache, async () => Number((await counting.executeTakeFirstOrThrow()).n));
     if (take === 0) return { total: await count(), items: [] };
     let q = base.selectAll("c");
     if (ids && !query.sort?.length) q = q.orderBy(compiler.idPosition(ids));
@@ -322,6 +330,16 @@ export class ContentStore {
     return { total, items: rows.map((r) => this.toItem(r, schema, published)) };
   }
 
+  /** A count, through `cache` when given (outside transactions: their writes are not others' yet). */
+  private cachedCount(statement: { sql: string; parameters: readonly unknown[] }, tags: string[], cache: CountCache | undefined, count: () => Promise<number>): Promise<number> {
+    if (!cache || this.db.isTransaction) return count();
+    const key = `${this.dialect}:${statement.sql}:${JSON.stringify(statement.parameters)}`;
+    return cache(key, async () => {
+      recordRead(...tags);
+      return count();
+    });
+  }
+
   /**
    * The same query over the schema's side table (published items only): conditions on its columns
    * need no JSON, the count reads only the side table when it can, and sorting by an indexed field
@@ -332,18 +350,18 @@ export class ContentStore {
     spec: IndexSpec,
     compiler: SqlCompiler,
     conditions: RawBuilder<unknown>[],
-    page: { ids?: string[]; sort?: ContentQuery["sort"]; skip: number; take: number; noTotal?: boolean },
+    page: { ids?: string[]; sort?: ContentQuery["sort"]; skip: number; take: number; noTotal?: boolean; countCache?: CountCache; tags: string[] },
   ): Promise<{ total: number; items: ContentItem[] }> {
     const where = [...conditions];
     if (page.ids) where.push(sql`x.id in (${sql.join(page.ids)})`);
     const condition = where.length ? sql.join(where, sql` and `) : sql`1 = 1`;
     const countNeedsContents = compiler.needsContents;
     const table = sql.table(spec.table);
+    const from = countNeedsContents ? sql`${table} as x join contents as c on c.id = x.id` : sql`${table} as x`;
+    const counting = sql<{ n: number | string }>`select count(*) as n from ${from} where ${condition}`;
     const count = async () => {
       if (page.noTotal) return -1;
-      const from = countNeedsContents ? sql`${table} as x join contents as c on c.id = x.id` : sql`${table} as x`;
-      const r = await sql<{ n: number | string }>`select count(*) as n from ${from} where ${condition}`.execute(this.db);
-      return Number(r.rows[0]?.n ?? 0);
+      return this.cachedCount(counting.compile(this.db), page.tags, page.countCache, async () => Number((await counting.execute(this.db)).rows[0]?.n ?? 0));
     };
     if (page.take === 0) return { total: await count(), items: [] };
     const order = page.ids && !page.sort?.length ? [compiler.idPosition(page.ids)] : compiler.orderBy(page.sort);
@@ -612,6 +630,9 @@ export class ContentStore {
     }
   }
 }
+
+/** Keeps totals: `load` computes one (and records what it read), the cache may answer instead. */
+export type CountCache = (key: string, load: () => Promise<number>) => Promise<number>;
 
 /** A JSON column as read: text from SQLite, already parsed from PostgreSQL's jsonb. */
 function readJsonColumn(value: unknown): unknown {
