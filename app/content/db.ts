@@ -108,7 +108,31 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: "sqlite" };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: "sqlite" };
+}
+
+/**
+ * Kysely prepares every statement anew; better-sqlite3's statements can be run again and again (each
+ * run is synchronous, so two never overlap). Keeping the recent ones saves the parse and plan of the
+ * same SQL on every request. SQLite re-prepares a kept statement itself after a schema change.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(source: string) {
+      let statement = statements.get(source);
+      if (!statement) {
+        statement = sqlite.prepare(source);
+        if (statements.size >= 500) statements.delete(statements.keys().next().value!);
+        statements.set(source, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
 }
 
 /**
