@@ -1,5 +1,6 @@
 import { AssetStore } from "./content/assets";
 import { ContentCache } from "./content/cache";
+import { createEmbeddedClient, type ContentClient } from "./content/client";
 import { startChangeFeed } from "./content/change-feed";
 import { openDatabase } from "./content/db";
 import { SquidexAuth } from "./content/squidex-auth";
@@ -12,6 +13,8 @@ import type { Logger } from "./lib/logger.server";
 export interface Services {
   env: Env;
   store: ContentStore;
+  /** What domain code reads and writes content through (see content/client.ts). */
+  content: ContentClient;
   cache: ContentCache;
   /** Rendered pages for anonymous visitors (see page-cache.server.ts). */
   pageCache: PageCache;
@@ -47,6 +50,7 @@ export async function createServices(env: Env, logger: Logger): Promise<Services
   return {
     env,
     store,
+    content: createEmbeddedClient({ store, cache, siteName: env.SITE_NAME }),
     cache,
     pageCache,
     squidexAuth,

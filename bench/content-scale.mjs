@@ -521,8 +521,24 @@ async function measure(server, { dataDir, n, meta, settings, log }, row) {
     pending.add(p);
   }, 1000 / settings.changesPerSecond);
   const changeStart = performance.now();
+  // Beside the load: does the page stay cached while bookings change (targeted invalidation)?
+  let probing = true;
+  const probes = { hit: 0, all: 0 };
+  const probe = (async () => {
+    while (probing) {
+      const r = await timed(`${base}${cachedPath}`).catch(() => null);
+      if (r) {
+        probes.all++;
+        if (r.headers.get("x-page-cache") === "hit") probes.hit++;
+      }
+      await new Promise((done) => setTimeout(done, 20));
+    }
+  })();
   const busy = await load(`${base}${cachedPath}`, settings.seconds, settings.connections);
+  probing = false;
+  await probe;
   clearInterval(ticker);
+  row["hits under changes"] = probes.all ? `${Math.round((100 * probes.hit) / probes.all)}% of ${probes.all}` : "n/a";
   const changeSecs = (performance.now() - changeStart) / 1000;
   await Promise.allSettled([...pending]);
   row["+changes req/s"] = `${Math.round(busy.requests.average)} @${(changes / changeSecs).toFixed(0)}/s${problems(busy) ? ` (${problems(busy)} failed)` : ""}`;
@@ -626,6 +642,7 @@ export async function runContentScale(settings = scaleSettings()) {
     "\nfound: the directory's own count / visible practitioners in the store. directory: distinct ?q=city+letter and ?page=k." +
       "\ndir after change: an appointment PATCHed through the API just before each request (every cache empty)." +
       `\ncreates/s: single Squidex API creates, 8 concurrent. cached req/s: ${settings.connections} connections, ${settings.seconds} s on /ueber-uns; +changes: the same` +
+      " (hits under changes: share of page-cache hits seen by a probe beside that load)" +
       ` while booking PATCHes go through the API (target ${settings.changesPerSecond}/s, achieved shown). ¹ n/a: no bulk endpoint.`,
   );
   console.log(`Content at scale took ${((performance.now() - started) / 1000).toFixed(0)} s.`);

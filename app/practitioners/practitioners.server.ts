@@ -1,8 +1,7 @@
 import type { AppLoadContext } from "react-router";
-import { adjacentItems, distinctValues, listItems } from "~/content/public-api";
+import type { ReadScope } from "~/content/client";
 import type { ContentQuery, FilterNode, FlatItem } from "~/content/types";
 import type { Language } from "~/i18n/languages";
-import { apiContext } from "~/lib/api.server";
 import { PAGE_SIZE, type DirectoryQuery, type PractitionerSummary } from "./directory";
 
 /**
@@ -12,6 +11,7 @@ import { PAGE_SIZE, type DirectoryQuery, type PractitionerSummary } from "./dire
  */
 const PRACTITIONERS = "gm-content-practitioners";
 const BY_NAME: ContentQuery["sort"] = [{ path: "data.name.iv" }];
+const visitor = (language: string): ReadScope => ({ audience: "visitor", language });
 
 export function toSummary(i: FlatItem): PractitionerSummary {
   const d = i.data as Record<string, unknown>;
@@ -37,7 +37,7 @@ export function toSummary(i: FlatItem): PractitionerSummary {
 }
 
 async function practitioners(context: AppLoadContext, language: Language, query: ContentQuery, noTotal = false) {
-  const { total, items } = await listItems(PRACTITIONERS, apiContext(context), { language, query, noTotal });
+  const { total, items } = await context.services.content.query(PRACTITIONERS, query, visitor(language), { noTotal });
   return { total, items: items.map(toSummary) };
 }
 
@@ -69,11 +69,8 @@ export async function directoryPage(context: AppLoadContext, language: Language,
 /** The languages and countries visitors can filter by: those of the practitioners shown. */
 export function directoryFacets(context: AppLoadContext): Promise<{ languages: string[]; countries: string[] }> {
   return context.services.cache.getOrLoad("practitioner-facets", async () => {
-    const ctx = apiContext(context);
-    const [languages, countries] = await Promise.all([
-      distinctValues(PRACTITIONERS, ctx, { field: "languages", language: "de" }),
-      distinctValues(PRACTITIONERS, ctx, { field: "country", language: "de" }),
-    ]);
+    const { content } = context.services;
+    const [languages, countries] = await Promise.all([content.distinct(PRACTITIONERS, "languages", visitor("de")), content.distinct(PRACTITIONERS, "country", visitor("de"))]);
     const strings = (values: unknown[]) => values.filter((v): v is string => typeof v === "string" && v !== "").sort();
     return { languages: strings(languages), countries: strings(countries) };
   });
@@ -99,15 +96,14 @@ export async function practitionerBySlug(context: AppLoadContext, language: Lang
 
 /** Previous and next practitioner by name, wrapping around (the next of the last is the first). */
 export async function practitionerNeighbours(context: AppLoadContext, language: Language, id: string) {
-  const around = await adjacentItems(PRACTITIONERS, apiContext(context), { id, field: "name", language });
+  const around = await context.services.content.adjacent(PRACTITIONERS, id, "name", visitor(language));
   return around ? { previous: toSummary(around.previous), next: toSummary(around.next) } : undefined;
 }
 
 /** Every visible practitioner's slug, page by page (the sitemap). */
 export async function* allPractitioners(context: AppLoadContext, language: Language): AsyncGenerator<PractitionerSummary[]> {
-  const ctx = apiContext(context);
   for (let skip = 0; ; skip += 200) {
-    const { items } = await listItems(PRACTITIONERS, ctx, { language, query: { sort: [{ path: "id" }], skip, take: 200 }, noTotal: true });
+    const { items } = await context.services.content.query(PRACTITIONERS, { sort: [{ path: "id" }], skip, take: 200 }, visitor(language), { noTotal: true });
     if (items.length) yield items.map(toSummary);
     if (items.length < 200) return;
   }
@@ -136,7 +132,7 @@ export async function loadFreeSlots(context: AppLoadContext, opts: { practitione
   }
   const query: ContentQuery = { filter: { and }, sort: [{ path: "data.start.iv" }], take: opts.limit };
   try {
-    const { items } = await listItems("gm-appointments", apiContext(context), { language: "de", query, noTotal: true });
+    const { items } = await context.services.content.query("gm-appointments", query, visitor("de"), { noTotal: true });
     return items.map((i) => ({
       id: i.id,
       practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),

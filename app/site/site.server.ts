@@ -1,8 +1,7 @@
 import type { AppLoadContext } from "react-router";
-import { listItems, type Collection, type ThirdPartyScript } from "~/content/public-api";
+import type { Collection, ThirdPartyScript } from "~/content/public-api";
 import type { FlatItem } from "~/content/types";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
-import { apiContext } from "~/lib/api.server";
 import type { ThemeSettings } from "~/theme/shades";
 import { buildTheme, type ThemeBundle } from "~/theme/theme.server";
 import { prepareContentPage, type ContentPage, type RawPageData } from "./content-pages.server";
@@ -63,7 +62,7 @@ export const DEFAULT_SETTINGS: GlobalSettings = {
  */
 export async function fetchCollection(context: AppLoadContext, collection: Collection, language: Language, failure: string): Promise<Flat[]> {
   try {
-    return (await listItems(collection, apiContext(context), { language, all: true })).items;
+    return (await context.services.content.query(collection, {}, { audience: "visitor", language }, { all: true, noTotal: true })).items;
   } catch (error) {
     context.services.logger.error({ err: error, collection, requestId: context.requestId }, failure);
     return [];
