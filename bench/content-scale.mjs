@@ -524,7 +524,7 @@ async function measure(server, { dataDir, n, meta, settings, log }, row) {
   // Beside the load: does the page stay cached while bookings change (targeted invalidation)?
   let probing = true;
   const probes = { hit: 0, all: 0 };
-  const probe = (async () => {
+  const prober = (async () => {
     while (probing) {
       const r = await timed(`${base}${cachedPath}`).catch(() => null);
       if (r) {
@@ -536,7 +536,7 @@ async function measure(server, { dataDir, n, meta, settings, log }, row) {
   })();
   const busy = await load(`${base}${cachedPath}`, settings.seconds, settings.connections);
   probing = false;
-  await probe;
+  await prober;
   clearInterval(ticker);
   row["hits under changes"] = probes.all ? `${Math.round((100 * probes.hit) / probes.all)}% of ${probes.all}` : "n/a";
   const changeSecs = (performance.now() - changeStart) / 1000;

@@ -111,8 +111,9 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
           .orderBy("id")
           .execute()
       ).map((r) => r.id);
-    // The search text lives in the side table's text table: on SQLite an FTS5 table sharing the side
-    // table's rowid, on PostgreSQL a table by id. Only these helpers know that layout.
+    // The search text lives in the side table's text table: on SQLite a plain table sharing the side
+    // table's rowid (with a contentless FTS5 index beside it), on PostgreSQL a table by id. Only these
+    // helpers know that layout.
     const textTable = async (schema: string) => indexSpec((await store.getSchema(schema))!)!.textTable;
     const textIds = async (schema: string) => {
       const text = sql.table(await textTable(schema));
@@ -136,7 +137,14 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
     const overwriteSearch = async (schema: string, id: string, value: string) => {
       const text = sql.table(await textTable(schema));
       if (store.dialect === "postgres") await sql`update ${text} set search = ${value} where id = ${id}`.execute(store.db);
-      else await sql`update ${text} set search = ${value} where rowid = (select rowid from ${sql.table(tableOf(schema))} where id = ${id})`.execute(store.db);
+      else {
+        // The plain text and its contentless FTS5 index both change (spec.ftsTable).
+        const rowid = (await sql<{ r: number }>`select rowid as r from ${sql.table(tableOf(schema))} where id = ${id}`.execute(store.db)).rows[0]!.r;
+        const fts = sql.table(indexSpec((await store.getSchema(schema))!)!.ftsTable);
+        await sql`update ${text} set search = ${value} where rowid = ${rowid}`.execute(store.db);
+        await sql`delete from ${fts} where rowid = ${rowid}`.execute(store.db);
+        await sql`insert into ${fts} (rowid, search) values (${rowid}, ${value})`.execute(store.db);
+      }
     };
     /** The side table (and its search text) holds one row per published item of the schema, and nothing else. */
     const expectInSync = async (schema: string) => {

@@ -38,11 +38,12 @@ export interface IndexSpec {
   /** Fields whose text feeds the search table: the ones visitors can see. */
   searchFields: ReadonlySet<string>;
   /**
-   * The search text lives apart (`<table>_text`), so scans of the side table stay small: on SQLite an
-   * FTS5 table with the trigram tokenizer (rowid = the side table's rowid), on PostgreSQL a table by
-   * id with a pg_trgm index where the extension is available.
+   * The search text lives apart (`<table>_text`), so scans of the side table stay small: on SQLite a
+   * plain table by the side table's rowid, indexed by a contentless FTS5 table with the trigram
+   * tokenizer (`ftsTable`); on PostgreSQL a table by id with a pg_trgm index where available.
    */
   textTable: string;
+  ftsTable: string;
   /** The field the stored slug is made from (schema property `slugField`). */
   slugField?: string;
   signature: string;
@@ -86,9 +87,9 @@ export function indexSpec(schema: Schema): IndexSpec | undefined {
     }
     const slugField = typeof schema.properties.slugField === "string" && fields.get(schema.properties.slugField)?.kind === "string" ? schema.properties.slugField : undefined;
     const searchFields = new Set(publicFieldNames(schema));
-    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 4 };
+    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 5 };
     const table = `ix_${schema.name.replace(/-/g, "_")}`;
-    spec = { schema: schema.name, table, textTable: `${table}_text`, fields, searchFields, ...(slugField ? { slugField } : {}), signature: JSON.stringify(shape) };
+    spec = { schema: schema.name, table, textTable: `${table}_text`, ftsTable: `${table}_fts`, fields, searchFields, ...(slugField ? { slugField } : {}), signature: JSON.stringify(shape) };
   }
   specs.set(schema, spec);
   return spec ?? undefined;
@@ -172,7 +173,10 @@ async function createTable(db: DB, dialect: Dialect, spec: IndexSpec) {
     }
   }
   await sql`create table ${q(spec.table)} (${sql.join(cols)})`.execute(db);
-  if (dialect === "sqlite") await sql`create virtual table ${q(spec.textTable)} using fts5(search, tokenize = 'trigram case_sensitive 1')`.execute(db);
+  if (dialect === "sqlite") {
+    await sql`create table ${q(spec.textTable)} (search text not null)`.execute(db);
+    await sql`create virtual table ${q(spec.ftsTable)} using fts5(search, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1')`.execute(db);
+  }
   else {
     await sql`create table ${q(spec.textTable)} (id text primary key, search text not null)`.execute(db);
   }
@@ -216,6 +220,7 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
       // A table left without its record (or by another shape) is made anew.
       for (const table of new Set([current?.table_name, spec?.table])) {
         if (!table) continue;
+        await sql`drop table if exists ${q(`${table}_fts`)}`.execute(trx);
         await sql`drop table if exists ${q(`${table}_text`)}`.execute(trx);
         await sql`drop table if exists ${q(table)}`.execute(trx);
       }
@@ -264,7 +269,12 @@ export async function syncIndexRow(db: DB, dialect: Dialect, spec: IndexSpec, id
 
 async function deleteText(db: DB, dialect: Dialect, spec: IndexSpec, id: string) {
   if (dialect === "postgres") await sql`delete from ${q(spec.textTable)} where id = ${id}`.execute(db);
-  else await sql`delete from ${q(spec.textTable)} where rowid in (select rowid from ${q(spec.table)} where id = ${id})`.execute(db);
+  else {
+    const row = (await sql<{ r: number }>`select rowid as r from ${q(spec.table)} where id = ${id}`.execute(db)).rows[0];
+    if (!row) return;
+    await sql`delete from ${q(spec.ftsTable)} where rowid = ${row.r}`.execute(db);
+    await sql`delete from ${q(spec.textTable)} where rowid = ${row.r}`.execute(db);
+  }
 }
 
 /**
@@ -293,7 +303,8 @@ async function fillRows(db: DB, dialect: Dialect, spec: IndexSpec, rows: Readonl
     await sql`insert into ${q(spec.table)} (${sql.join(names.map(q))}) values ${sql.join(chunk.map((v) => sql`(${sql.join(names.map((n) => v.row[n]))})`))}`.execute(db);
     const texts = sql.join(chunk.map((v) => sql`(${v.row.id}, ${v.text})`));
     if (dialect === "sqlite")
-      await sql`with v(id, search) as (values ${texts}) insert into ${q(spec.textTable)} (rowid, search) select x.rowid, v.search from v join ${q(spec.table)} as x on x.id = v.id`.execute(db);
+      for (const target of [spec.textTable, spec.ftsTable])
+        await sql`with v(id, search) as (values ${texts}) insert into ${q(target)} (rowid, search) select x.rowid, v.search from v join ${q(spec.table)} as x on x.id = v.id`.execute(db);
     else await sql`insert into ${q(spec.textTable)} (id, search) values ${texts}`.execute(db);
   }
 }
@@ -309,7 +320,8 @@ async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, d
   const text = searchText(spec, data);
   if (dialect === "sqlite") {
     if (!fresh) await deleteText(db, dialect, spec, id);
-    await sql`insert into ${q(spec.textTable)} (rowid, search) select rowid, ${text} from ${q(spec.table)} where id = ${id}`.execute(db);
+    for (const target of [spec.textTable, spec.ftsTable])
+      await sql`insert into ${q(target)} (rowid, search) select rowid, ${text} from ${q(spec.table)} where id = ${id}`.execute(db);
   } else {
     await sql`insert into ${q(spec.textTable)} (id, search) values (${id}, ${text}) on conflict (id) do update set search = excluded.search`.execute(db);
   }

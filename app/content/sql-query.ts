@@ -397,7 +397,10 @@ export class SqlCompiler {
         words.map((w) => {
           if (this.pg) return sql`${id} in (select t.id from ${text} as t where t.search like ${`%${w.replace(/[\\%_]/g, "\\$&")}%`})`;
           // The trigram index finds words of three or more characters; shorter ones are read per row.
-          if ([...w].length >= 3) return sql`${rowid} in (select rowid from ${text} where ${text} match ${`"${w.replace(/"/g, '""')}"`})`;
+          if ([...w].length >= 3) {
+            const fts = sql.table(index.spec.ftsTable);
+            return sql`${rowid} in (select rowid from ${fts} where ${fts} match ${`"${w.replace(/"/g, '""')}"`})`;
+          }
           return sql`exists (select 1 from ${text} as t where t.rowid = ${rowid} and instr(t.search, ${w}) > 0)`;
         }),
         sql` and `,

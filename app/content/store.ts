@@ -368,8 +368,20 @@ export class ContentStore {
     const slug = spec.slugField ? sql`, x.slug as __slug` : sql``;
     const limit = Number.isFinite(page.take) ? sql` limit ${page.take}` : this.dialect === "sqlite" && page.skip ? sql` limit -1` : sql``;
     const offset = page.skip ? sql` offset ${page.skip}` : sql``;
-    const result = await sql<ContentRow & { __slug?: string }>`select c.*${slug} from ${table} as x join contents as c on c.id = x.id where ${condition} order by ${sql.join(order)}${limit}${offset}`.execute(this.db);
-    const rows = result.rows;
+    let rows: Array<ContentRow & { __slug?: string }>;
+    if (compiler.needsContents) {
+      rows = (await sql<ContentRow & { __slug?: string }>`select c.*${slug} from ${table} as x join contents as c on c.id = x.id where ${condition} order by ${sql.join(order)}${limit}${offset}`.execute(this.db)).rows;
+    } else {
+      // Filter, sort and page in the side table alone, then read only the page's documents: joining
+      // first would read the document of every match just to sort them.
+      const picked = (await sql<{ id: string; __slug?: string }>`select x.id${slug} from ${table} as x where ${condition} order by ${sql.join(order)}${limit}${offset}`.execute(this.db)).rows;
+      const documents = picked.length ? await this.db.selectFrom("contents").selectAll().where("id", "in", picked.map((p) => p.id)).execute() : [];
+      const byId = new Map(documents.map((d) => [d.id, d]));
+      rows = picked.flatMap((p) => {
+        const row = byId.get(p.id);
+        return row ? [{ ...row, ...(p.__slug ? { __slug: p.__slug } : {}) }] : [];
+      });
+    }
     const total = rows.length < page.take && (rows.length > 0 || page.skip === 0) ? page.skip + rows.length : await count();
     return { total, items: rows.map((r) => this.toItem(r, schema, true)) };
   }
