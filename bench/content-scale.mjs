@@ -5,7 +5,7 @@
 // BENCH_SCALE_SLOTS (100000) appointment slots are written straight into the database, and the
 // server starts again. Then, against that server on 127.0.0.1:
 //   - directory pages the page cache has not seen (distinct ?q= and ?page=), sequential, p50/p99;
-//   - the directory right after a content change (every cache empty), p50/p99;
+//   - the directory right after a content change (cached reads of what changed are dropped), p50/p99;
 //   - profiles by slug, distinct practitioners, p50/p99, and how many answered 200;
 //   - Squidex API list with $filter + $orderby + $top=20, p50/p99;
 //   - creates through the Squidex API (8 concurrent) and the bulk endpoint, if there is one;
@@ -640,7 +640,7 @@ export async function runContentScale(settings = scaleSettings()) {
   }
   console.log(
     "\nfound: the directory's own count / visible practitioners in the store. directory: distinct ?q=city+letter and ?page=k." +
-      "\ndir after change: an appointment PATCHed through the API just before each request (every cache empty)." +
+      "\ndir after change: an appointment PATCHed through the API just before each request (what read appointments is dropped)." +
       `\ncreates/s: single Squidex API creates, 8 concurrent. cached req/s: ${settings.connections} connections, ${settings.seconds} s on /ueber-uns; +changes: the same` +
       " (hits under changes: share of page-cache hits seen by a probe beside that load)" +
       ` while booking PATCHes go through the API (target ${settings.changesPerSecond}/s, achieved shown). ¹ n/a: no bulk endpoint.`,
