@@ -3,7 +3,7 @@ import { ContentCache } from "./content/cache";
 import { createEmbeddedClient, type ContentClient } from "./content/client";
 import { startChangeFeed } from "./content/change-feed";
 import { openDatabase } from "./content/db";
-import { SquidexAuth } from "./content/squidex-auth";
+import { SquidexAuth } from "./content/squidex/auth";
 import { PageCache } from "./site/page-cache.server";
 import { seedDemoContent } from "./content/seed-demo";
 import { ContentStore } from "./content/store";

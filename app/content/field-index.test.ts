@@ -1,11 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "kysely";
-import pg from "pg";
+import { postgresStoreBackend, sqliteStoreBackend, type StoreBackend } from "../../tests/support/store-backends";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AssetStore } from "./assets";
-import { openDatabase } from "./db";
 import { indexSpec, publicFieldNames } from "./field-index";
 import { sortItems } from "./query";
 import { ContentStore } from "./store";
@@ -25,46 +20,10 @@ import type { ContentItem, ContentQuery, FilterNode, SchemaInput } from "./types
 
 const MAX_BYTES = 4096;
 
-interface Backend {
-  openStore(): Promise<ContentStore>;
-  dispose(): Promise<void>;
-}
+type Backend = StoreBackend;
 
-function sqliteBackend(): Backend {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-field-index-"));
-  return {
-    async openStore() {
-      const { db, dialect } = await openDatabase({ sqlitePath: path.join(dir, "content.sqlite") });
-      expect(dialect).toBe("sqlite");
-      return new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), MAX_BYTES));
-    },
-    async dispose() {
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function postgresBackend(databaseUrl: string): Backend {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-field-index-pg-"));
-  const pgSchema = `t_ix_${Date.now()}_${Math.random().toString(36).slice(2, 10)}`;
-  return {
-    async openStore() {
-      const { db, dialect } = await openDatabase({ databaseUrl, pgSchema });
-      expect(dialect).toBe("postgres");
-      return new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), MAX_BYTES));
-    },
-    async dispose() {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists ${pgSchema} cascade`);
-      } finally {
-        await client.end();
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const sqliteBackend = (): Backend => sqliteStoreBackend("field-index", MAX_BYTES);
+const postgresBackend = (databaseUrl: string): Backend => postgresStoreBackend(databaseUrl, "field-index", "t_ix_", MAX_BYTES);
 
 const str = (name: string, extra: Record<string, unknown> = {}, field: Record<string, unknown> = {}): SchemaInput["fields"][number] => ({
   name,

@@ -1,11 +1,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import { postgresStoreBackend, sqliteStoreBackend, type StoreBackend } from "../../tests/support/store-backends";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AssetStore } from "./assets";
-import { openDatabase } from "./db";
 import { ContentError } from "./errors";
 import { flattenItem } from "./flatten";
 import { ContentStore, type ContentChange } from "./store";
@@ -50,10 +47,7 @@ const ARTICLES = "test-articles";
 const QUERY_ITEMS = "test-query-items";
 
 /** One storage location; `openStore` connects a new ContentStore to it (as after a restart). */
-interface Backend {
-  openStore(): Promise<ContentStore>;
-  dispose(): Promise<void>;
-}
+type Backend = StoreBackend;
 
 async function expectContentError(promise: Promise<unknown>, statusCode: number): Promise<ContentError> {
   let caught: unknown;
@@ -67,41 +61,8 @@ async function expectContentError(promise: Promise<unknown>, statusCode: number)
   return caught as ContentError;
 }
 
-function sqliteBackend(): Backend {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-store-test-"));
-  return {
-    async openStore() {
-      const { db, dialect } = await openDatabase({ sqlitePath: path.join(dir, "content.sqlite") });
-      expect(dialect).toBe("sqlite");
-      return new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), MAX_BYTES));
-    },
-    async dispose() {
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function postgresBackend(databaseUrl: string): Backend {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-store-test-pg-"));
-  const pgSchema = `t_${Date.now()}_${Math.random().toString(36).slice(2, 10)}`;
-  return {
-    async openStore() {
-      const { db, dialect } = await openDatabase({ databaseUrl, pgSchema });
-      expect(dialect).toBe("postgres");
-      return new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), MAX_BYTES));
-    },
-    async dispose() {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists ${pgSchema} cascade`);
-      } finally {
-        await client.end();
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const sqliteBackend = (): Backend => sqliteStoreBackend("store-test", MAX_BYTES);
+const postgresBackend = (databaseUrl: string): Backend => postgresStoreBackend(databaseUrl, "store-test", "t_", MAX_BYTES);
 
 function storeSuite(name: string, open: (() => Backend) | undefined) {
   (open ? describe : describe.skip)(name, () => {

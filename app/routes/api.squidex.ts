@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.squidex";
-import { handleSquidex, type SquidexHttpContext } from "~/content/squidex-http";
+import { handleSquidex, type SquidexHttpContext } from "~/content/squidex/http";
 import { errorResponse } from "~/lib/api.server";
 import type { AppLoadContext } from "react-router";
 

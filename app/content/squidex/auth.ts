@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { jwtVerify, SignJWT } from "jose";
-import type { ContentStore } from "./store";
+import type { ContentStore } from "../store";
 
 /** Token lifetime Squidex uses for client credentials: 30 days. */
 export const TOKEN_SECONDS = 30 * 24 * 3600;

@@ -1,13 +1,13 @@
-import { ContentError, alreadyExists, badRequest, notFound } from "./errors";
-import { assetUrl } from "./public-api";
-import { checkIds, parseCollectionUrl, parseQuery } from "./query";
-import type { SquidexAuth } from "./squidex-auth";
-import { TOKEN_SECONDS } from "./squidex-auth";
-import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "./store";
-import type { Asset, ContentData, ContentItem, ContentQuery, Schema } from "./types";
-import { isPlainObject } from "./validate";
-import { decodeComponent } from "../lib/input";
-import { parseJsonText, readBody, readForm } from "../lib/body";
+import { ContentError, alreadyExists, badRequest, notFound } from "../errors";
+import { assetUrl } from "../public-api";
+import { checkIds, parseCollectionUrl, parseQuery } from "../query";
+import type { SquidexAuth } from "./auth";
+import { TOKEN_SECONDS } from "./auth";
+import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
+import type { Asset, ContentData, ContentItem, ContentQuery, Schema } from "../types";
+import { isPlainObject } from "../validate";
+import { decodeComponent } from "../../lib/input";
+import { parseJsonText, readBody, readForm } from "../../lib/body";
 
 /**
  * The Squidex HTTP API answered by the embedded store, under `/api/squidex` (so a Squidex client's

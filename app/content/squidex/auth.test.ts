@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AssetStore } from "./assets";
-import { openDatabase } from "./db";
-import { SquidexAuth } from "./squidex-auth";
-import { ContentStore } from "./store";
+import { AssetStore } from "../assets";
+import { openDatabase } from "../db";
+import { SquidexAuth } from "./auth";
+import { ContentStore } from "../store";
 
 let dir: string;
 let store: ContentStore;
