@@ -1,3 +1,5 @@
+import type { ComponentType } from "react";
+import type { SchemaInput } from "~/content/types";
 import type { DirectoryQuery, PractitionerSummary } from "~/practitioners/directory";
 import type { AppointmentSlot } from "~/practitioners/practitioners.server";
 
@@ -37,3 +39,40 @@ export interface BlockProps<T = Record<string, unknown>> {
   index: number;
 }
 
+
+/**
+ * What a block kind is, in one place (app/blocks/<kind>/index.tsx): its schema (fields with defaults
+ * and tags), its component, and its palette entry for the editor. What it needs on the server lives
+ * beside it in server.ts (see registry.server.ts), so the browser bundle never carries server code.
+ */
+export interface BlockDefinition {
+  name: string;
+  schema: SchemaInput;
+  palette: { label: { de: string; en: string }; icon: string; group: "content" | "practitioners" };
+  Component: ComponentType<BlockProps>;
+  /** The block brings the page's h1 when it opens the page (the page then shows no title of its own). */
+  ownsPageHeading?: boolean;
+}
+
+/** What one block asks the page loader for; the loader merges the asks of all blocks on a page. */
+export interface BlockNeeds {
+  /** The first practitioners by name. */
+  firstPractitioners?: number;
+  /** These practitioners, with up to `slotsEach` free slots of each. */
+  practitioners?: { ids: string[]; slotsEach: number };
+  /** The directory page the URL asks for, with its facets. */
+  directory?: boolean;
+  /** The soonest free slots (and their practitioners). */
+  soonestSlots?: number;
+  /** Assets the block shows. */
+  assets?: string[];
+}
+
+/** The server side of a block kind (app/blocks/<kind>/server.ts). */
+export interface BlockServer {
+  name: string;
+  /** Once per content change, when the page is prepared: e.g. sanitising rich text. */
+  prepare?: (block: Block) => Block;
+  /** Per request: what to load for this block. */
+  needs?: (block: Block) => BlockNeeds;
+}

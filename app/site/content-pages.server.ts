@@ -1,8 +1,6 @@
-import { BLOCK_COMPONENTS } from "~/blocks/registry";
+import { isKnownBlock, prepareBlock } from "~/blocks/registry.server";
 import type { Block } from "~/blocks/types";
 import type { Logger } from "~/lib/logger.server";
-import { markdownToSafeHtml, sanitizeRichText } from "./rich-text.server";
-import { own } from "~/lib/input";
 
 /** A page ready to render: known blocks only, rich text sanitised, theme and background resolved. */
 export interface ContentPage {
@@ -26,14 +24,6 @@ export interface RawPageData {
   critical?: boolean;
 }
 
-/** Rich text leaves the server sanitised, whether it was written as HTML or Markdown. */
-function safeBlock(block: Block): Block {
-  if (block.schemaId !== "block-richtext") return block;
-  const { html, markdown, ...rest } = block;
-  const safe = typeof html === "string" && html.trim() ? sanitizeRichText(html) : typeof markdown === "string" ? markdownToSafeHtml(markdown) : "";
-  return { ...rest, html: safe };
-}
-
 /**
  * Turns a page item into what the renderer needs. Runs once per content change (with the site
  * data), so unknown blocks are logged once and sanitising never happens per request.
@@ -46,11 +36,11 @@ export function prepareContentPage(
 ): ContentPage {
   const blocks = (d.blocks ?? [])
     .filter((b) => {
-      if (own(BLOCK_COMPONENTS, b.schemaId)) return true;
+      if (isKnownBlock(b)) return true;
       logger.error({ schemaId: b.schemaId, page: id }, "The variant does not exist");
       return false;
     })
-    .map(safeBlock);
+    .map(prepareBlock);
   const theme = d.themesettings?.[0];
   const background = d.backgroundColor?.[0];
   return {

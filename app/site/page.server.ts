@@ -1,6 +1,7 @@
 import { data, type AppLoadContext } from "react-router";
 import { assetList } from "~/content/public-api";
-import { type Block, type PageBlockData } from "~/blocks/types";
+import { blockNeeds } from "~/blocks/registry.server";
+import type { Block, PageBlockData } from "~/blocks/types";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
 import { apiContext } from "~/lib/api.server";
 import { parseDirectoryQuery } from "~/practitioners/directory";
@@ -13,13 +14,6 @@ import {
   practitionersById,
 } from "~/practitioners/practitioners.server";
 import { findPageBySlug, loadSite, pagePath } from "./site.server";
-
-/** Blocks that list the first practitioners by name, with their default length. */
-const LIST_BLOCKS: ReadonlyMap<string, number> = new Map([
-  ["block-practitioner-list", 10],
-  ["block-practitioner-smalllist", 5],
-]);
-const listLimit = (b: Block) => (typeof b.limit === "number" && b.limit > 0 ? Math.min(Math.floor(b.limit), 200) : (LIST_BLOCKS.get(b.schemaId) ?? 0));
 
 /** A page path a slug can have: lower-case words, digits and hyphens, separated by slashes. */
 const PAGE_PATH = /^[a-z0-9]+(-[a-z0-9]+)*(\/[a-z0-9]+(-[a-z0-9]+)*)*$/;
@@ -55,22 +49,24 @@ export async function loadContentPage(request: Request, context: AppLoadContext)
   };
 }
 
-/** Loads only what the blocks on this page show, each a query of its own size (never "all"). */
+/**
+ * Loads what the blocks on this page show, as each block kind declares it (app/blocks/<kind>/server.ts),
+ * each a query of its own size (never "all").
+ */
 export async function loadBlockData(context: AppLoadContext, language: Language, blocks: Block[], url: URL): Promise<PageBlockData> {
   const result: PageBlockData = { practitioners: [], appointments: [], assets: {}, directory: null, facets: { languages: [], countries: [] } };
-  const kinds = new Set(blocks.map((b) => b.schemaId));
+  const needs = blockNeeds(blocks);
   const booking = context.services.env.SITE_VARIANT === "booking";
-  const singles = blocks.filter((b) => b.schemaId === "block-practitioner-single").flatMap((b) => (Array.isArray(b.practitioner) ? b.practitioner.map(String) : []));
-  const listed = Math.max(0, ...blocks.filter((b) => LIST_BLOCKS.has(b.schemaId)).map((b) => listLimit(b)));
-  const directoryQuery = kinds.has("block-practitioner-overview") ? parseDirectoryQuery(url.searchParams) : null;
+  const directoryQuery = needs.directory ? parseDirectoryQuery(url.searchParams) : null;
   const [first, chosen, directory, facets, soonest] = await Promise.all([
-    firstPractitioners(context, language, listed),
-    practitionersById(context, language, singles),
+    firstPractitioners(context, language, needs.firstPractitioners),
+    practitionersById(context, language, needs.practitioners.ids),
     directoryQuery ? directoryPage(context, language, directoryQuery) : null,
     directoryQuery ? directoryFacets(context) : null,
-    booking && kinds.has("block-book-appointment") ? loadFreeSlots(context, { limit: 12 }) : [],
+    booking && needs.soonestSlots ? loadFreeSlots(context, { limit: needs.soonestSlots }) : [],
   ]);
-  const slots = booking && chosen.length ? await loadFreeSlots(context, { practitioners: chosen.map((p) => p.id), limit: 6 * chosen.length }) : [];
+  const slotsEach = needs.practitioners.slotsEach;
+  const slots = booking && chosen.length && slotsEach ? await loadFreeSlots(context, { practitioners: chosen.map((p) => p.id), limit: slotsEach * chosen.length }) : [];
   // The booking block names the practitioners of its slots.
   const slotOwners = await practitionersById(context, language, soonest.map((s) => s.practitioner));
   const byId = new Map([...first, ...chosen, ...slotOwners, ...(directory?.items ?? [])].map((p) => [p.id, p]));
@@ -83,7 +79,7 @@ export async function loadBlockData(context: AppLoadContext, language: Language,
     result.directory = { query: directoryQuery, ...directory, ...(booking ? { nextSlots: await nextFreeSlotOf(context, ids) } : {}) };
     result.facets = facets ?? result.facets;
   }
-  const assetIds = new Set(blocks.flatMap((b) => [b.image, b.images].flat().filter((v): v is string => typeof v === "string")));
+  const assetIds = new Set(needs.assets);
   if (assetIds.size) {
     const { items } = await assetList({ language }, apiContext(context));
     for (const a of items) {

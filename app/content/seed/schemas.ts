@@ -2,72 +2,11 @@
  * Demo content model: the component (block) schemas and the collections the site reads.
  * Field names are read by the rest of the app; rename nothing here without searching for it.
  */
-import type { FieldProperties, FieldType, NestedField, Partitioning, SchemaInput } from "../types";
-
-type FieldInput = SchemaInput["fields"][number];
-type ExtraProperties = Omit<FieldProperties, "fieldType" | "label">;
-type FieldOptions = ExtraProperties & {
-  /** Localised field (`{ de, en }`) instead of invariant (`{ iv }`). */
-  localized?: boolean;
-  nested?: NestedField[];
-};
+import { BLOCK_SCHEMAS } from "~/blocks/schemas";
+import { field, L, nestedFields, schema, type FieldInput } from "../schema-builder";
+import type { SchemaInput } from "../types";
 
 export const HEX_COLOR_PATTERN = "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$";
-
-/** Editor Squidex would pick for a type when none is given; types without an editor enum get none. */
-const DEFAULT_EDITORS: Partial<Record<FieldType, string>> = {
-  String: "Input",
-  Number: "Input",
-  Boolean: "Toggle",
-  DateTime: "DateTime",
-  Tags: "Tags",
-  Geolocation: "Map",
-  References: "List",
-};
-
-function properties(fieldType: FieldType, label: string, extra: ExtraProperties): FieldProperties {
-  const editor = extra.editor ?? DEFAULT_EDITORS[fieldType];
-  // fieldType must stay the first key, as in Squidex.
-  return { fieldType, ...(editor === undefined ? {} : { editor }), label, ...extra };
-}
-
-function field(name: string, fieldType: FieldType, label: string, options: FieldOptions = {}): FieldInput {
-  const { localized, nested, ...extra } = options;
-  const partitioning: Partitioning = localized === true ? "language" : "invariant";
-  return {
-    name,
-    partitioning,
-    properties: properties(fieldType, label, extra),
-    ...(nested === undefined ? {} : { nested }),
-  };
-}
-
-type NestedSpec = [name: string, fieldType: FieldType, label: string, extra?: ExtraProperties];
-
-function nestedFields(specs: NestedSpec[]): NestedField[] {
-  return specs.map(([name, fieldType, label, extra], index) => ({
-    fieldId: index + 1,
-    name,
-    properties: properties(fieldType, label, extra ?? {}),
-  }));
-}
-
-function schema(
-  name: string,
-  type: "Default" | "Component",
-  label: string,
-  hints: string,
-  fields: FieldInput[],
-  more: { slugField?: string } = {},
-): SchemaInput {
-  return {
-    name,
-    type,
-    isPublished: true,
-    properties: { label, hints, ...more },
-    fields: fields.map((f, index) => ({ ...f, fieldId: index + 1 })),
-  };
-}
 
 /* -------------------------------------------------------------------------------------------- */
 /* Components                                                                                    */
@@ -83,175 +22,14 @@ const componentSeo = schema("component-seo", "Component", "SEO", "Titel, Slug un
   field("description", "String", "Meta-Beschreibung", { editor: "TextArea", maxLength: 170 }),
 ]);
 
-/*
- * Every block field has a default or a known tag: the editor builds a new block from them
- * and refuses fields that have neither.
- */
-
-const blockHero = schema("block-hero", "Component", "Hero", "Großer Einstieg mit Bild und Handlungsaufforderung.", [
-  field("heading", "String", "Überschrift", { isRequired: true, defaultValue: "Neue Überschrift" }),
-  field("text", "String", "Text", { editor: "TextArea", defaultValue: "" }),
-  field("image", "Assets", "Bild", { maxItems: 1, tags: ["image"], defaultValue: ["asset-placeholder"] }),
-  field("ctaLabel", "String", "Button-Beschriftung", { defaultValue: "" }),
-  field("ctaLink", "String", "Button-Link", { defaultValue: "", tags: ["link"], hints: "Interner Pfad oder https-Adresse." }),
-]);
-
-const blockRichtext = schema("block-richtext", "Component", "Fließtext", "Formatierter Text (HTML oder Markdown).", [
-  field("html", "String", "Inhalt", {
-    editor: "Html",
-    contentType: "Html",
-    defaultValue: "<p>Neuer Text</p>",
-    hints: "Erlaubt: p, h2, h3, ul, ol, li, a, strong, em. Wird beim Anzeigen bereinigt.",
-  }),
-  field("markdown", "String", "Inhalt (Markdown)", {
-    editor: "Markdown",
-    contentType: "Markdown",
-    defaultValue: "",
-    hints: "Wird statt des HTML-Inhalts verwendet, wenn dieser leer ist.",
-  }),
-]);
-
-const blockImage = schema("block-image", "Component", "Bild", "Einzelnes Bild mit Alternativtext.", [
-  field("image", "Assets", "Bild", { isRequired: true, maxItems: 1, tags: ["image"], defaultValue: ["asset-placeholder"] }),
-  field("alt", "String", "Alternativtext", { isRequired: true, defaultValue: "Bildbeschreibung", hints: "Für Screenreader." }),
-  field("caption", "String", "Bildunterschrift", { defaultValue: "" }),
-]);
-
-const blockColumns = schema("block-columns", "Component", "Spalten", "Zwei bis vier Spalten mit Icon, Überschrift und Text.", [
-  field("columns", "Array", "Spalten", {
-    minItems: 1,
-    maxItems: 4,
-    defaultValue: [{ heading: "Spalte", text: "", icon: "check" }],
-    nested: nestedFields([
-      ["heading", "String", "Überschrift"],
-      ["text", "String", "Text", { editor: "TextArea" }],
-      ["icon", "String", "Icon", { tags: ["icon"], hints: "Name aus core-theme-icons." }],
-    ]),
-  }),
-]);
-
-const blockCta = schema("block-cta", "Component", "Handlungsaufforderung", "Hervorgehobener Kasten mit Button.", [
-  field("heading", "String", "Überschrift", { isRequired: true, defaultValue: "Neue Überschrift" }),
-  field("text", "String", "Text", { defaultValue: "" }),
-  field("label", "String", "Button-Beschriftung", { isRequired: true, defaultValue: "Mehr erfahren" }),
-  field("link", "String", "Button-Link", { isRequired: true, defaultValue: "/", tags: ["link"] }),
-]);
-
-const blockAccordion = schema("block-accordion", "Component", "Akkordeon", "Fragen und Antworten zum Aufklappen.", [
-  field("heading", "String", "Überschrift", { defaultValue: "" }),
-  field("items", "Array", "Einträge", {
-    defaultValue: [],
-    nested: nestedFields([
-      ["question", "String", "Frage", { isRequired: true }],
-      ["answer", "String", "Antwort", { editor: "TextArea", isRequired: true }],
-    ]),
-  }),
-]);
-
-const blockIconlist = schema("block-iconlist", "Component", "Icon-Liste", "Aufzählung mit Icons.", [
-  field("heading", "String", "Überschrift", { defaultValue: "" }),
-  field("items", "Array", "Einträge", {
-    defaultValue: [],
-    nested: nestedFields([
-      ["icon", "String", "Icon", { tags: ["icon"], hints: "Name aus core-theme-icons." }],
-      ["text", "String", "Text"],
-    ]),
-  }),
-]);
-
-const blockMap = schema("block-map", "Component", "Karte", "Kartenausschnitt mit Markierung.", [
-  field("heading", "String", "Überschrift", { defaultValue: "" }),
-  field("location", "Geolocation", "Ort", { defaultValue: { latitude: 51.3127, longitude: 9.4797 } }),
-  field("zoom", "Number", "Zoomstufe", { minValue: 1, maxValue: 18, defaultValue: 12 }),
-]);
-
-const blockPractitionerSingle = schema(
-  "block-practitioner-single",
-  "Component",
-  "Behandelnde:r (einzeln)",
-  "Stellt eine:n ausgewählte:n Behandelnde:n vor.",
-  [
-    field("practitioner", "References", "Behandelnde:r", {
-      schemaIds: ["gm-content-practitioners"],
-      maxItems: 1,
-      isRequired: true,
-      tags: ["practitioner"],
-    }),
-  ],
-);
-
-const blockPractitionerList = schema("block-practitioner-list", "Component", "Behandelnde (Liste)", "Liste sichtbarer Behandelnder.", [
-  field("heading", "String", "Überschrift", { defaultValue: "" }),
-  field("limit", "Number", "Anzahl", { minValue: 1, defaultValue: 10 }),
-]);
-
-const blockPractitionerSmalllist = schema(
-  "block-practitioner-smalllist",
-  "Component",
-  "Behandelnde (kompakt)",
-  "Kompakte Liste, z. B. für die Startseite.",
-  [
-    field("heading", "String", "Überschrift", { defaultValue: "" }),
-    field("limit", "Number", "Anzahl", { minValue: 1, defaultValue: 5 }),
-  ],
-);
-
-const blockPractitionerOverview = schema(
-  "block-practitioner-overview",
-  "Component",
-  "Behandelnde (Übersicht)",
-  "Durchblätterbare Übersicht mit Karte und Suche.",
-  [
-    field("heading", "String", "Überschrift", { defaultValue: "" }),
-    field("intro", "String", "Einleitung", { editor: "TextArea", defaultValue: "" }),
-  ],
-);
-
-const blockBookAppointment = schema("block-book-appointment", "Component", "Termin buchen", "Freie Termine anzeigen und buchen.", [
-  field("heading", "String", "Überschrift", { defaultValue: "" }),
-  field("variant", "String", "Variante", {
-    editor: "Dropdown",
-    allowedValues: ["standard", "edit"],
-    defaultValue: "standard",
-    hints: "„edit“ ist die Ansicht für Behandelnde zum Pflegen der eigenen Termine.",
-  }),
-]);
-
-const blockPractitionerRegistration = schema(
-  "block-practitioner-registration",
-  "Component",
-  "Registrierung Behandelnde",
-  "Formular, mit dem sich Behandelnde eintragen.",
-  [
-    field("heading", "String", "Überschrift", { defaultValue: "" }),
-    field("intro", "String", "Einleitung", { editor: "TextArea", defaultValue: "" }),
-  ],
-);
-
-export const blockSchemas: SchemaInput[] = [
-  blockHero,
-  blockRichtext,
-  blockImage,
-  blockColumns,
-  blockCta,
-  blockAccordion,
-  blockIconlist,
-  blockMap,
-  blockPractitionerSingle,
-  blockPractitionerList,
-  blockPractitionerSmalllist,
-  blockPractitionerOverview,
-  blockBookAppointment,
-  blockPractitionerRegistration,
-];
+/** The block schemas: each block defines its own fields (app/blocks/<kind>/schema.ts). */
+export const blockSchemas: SchemaInput[] = BLOCK_SCHEMAS;
 
 export const BLOCK_SCHEMA_NAMES: string[] = blockSchemas.map((s) => s.name);
 
 /* -------------------------------------------------------------------------------------------- */
 /* Collections                                                                                   */
 /* -------------------------------------------------------------------------------------------- */
-
-const L = { localized: true } as const;
 
 const languages = schema("core-theme-languages", "Default", "Sprachen", "Sprachen der Website.", [
   field("code", "String", "Code", { isRequired: true, allowedValues: ["de", "en"], editor: "Dropdown" }),

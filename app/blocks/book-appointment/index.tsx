@@ -1,0 +1,26 @@
+import { AppointmentList } from "~/practitioners/components";
+import { useSite } from "~/site/site-context";
+import { BlockSection, text } from "../block-section";
+import type { BlockDefinition, BlockProps } from "../types";
+import { blockSchema } from "./schema";
+
+function BookAppointmentBlock({ block, data }: BlockProps) {
+  const { siteVariant, t } = useSite();
+  const byId = new Map(data.practitioners.map((p) => [p.id, p]));
+  const free = data.appointments.filter((a) => !a.booked).slice(0, 12);
+  return (
+    <BlockSection heading={text(block.heading) || t.bookAppointment} width="wide">
+      {siteVariant === "booking" ? <AppointmentList slots={free} practitioners={byId} /> : null}
+      <p className="mt-4 text-sm" data-placeholder="book-appointment">
+        {t.comingSoon}
+      </p>
+    </BlockSection>
+  );
+}
+
+export const definition: BlockDefinition = {
+  name: "block-book-appointment",
+  schema: blockSchema,
+  palette: { label: { de: "Termin buchen", en: "Book an appointment" }, icon: "calendar", group: "practitioners" },
+  Component: BookAppointmentBlock,
+};

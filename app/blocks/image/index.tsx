@@ -1,0 +1,22 @@
+import { own } from "~/lib/input";
+import { AssetImage } from "../asset-image";
+import { text } from "../block-section";
+import type { BlockDefinition, BlockProps } from "../types";
+import { blockSchema } from "./schema";
+
+function ImageBlock({ block, data, index }: BlockProps) {
+  const image = (block.image as string[] | undefined)?.[0];
+  return (
+    <figure className="mx-auto max-w-5xl px-4 py-8">
+      <AssetImage asset={image ? own(data.assets, image) : undefined} alt={text(block.alt)} eager={index < 2} className="h-auto w-full rounded-lg" />
+      {block.caption ? <figcaption className="mt-2 text-sm text-black/80">{text(block.caption)}</figcaption> : null}
+    </figure>
+  );
+}
+
+export const definition: BlockDefinition = {
+  name: "block-image",
+  schema: blockSchema,
+  palette: { label: { de: "Bild", en: "Image" }, icon: "image", group: "content" },
+  Component: ImageBlock,
+};

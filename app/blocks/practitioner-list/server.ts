@@ -1,0 +1,7 @@
+import { listLimit } from "../needs";
+import type { BlockServer } from "../types";
+
+export const server: BlockServer = {
+  name: "block-practitioner-list",
+  needs: (block) => ({ firstPractitioners: listLimit(block.limit, 10) }),
+};

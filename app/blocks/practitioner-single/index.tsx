@@ -1,0 +1,25 @@
+import { FreeAppointments, PractitionerCard } from "~/practitioners/components";
+import { BlockSection } from "../block-section";
+import type { BlockDefinition, BlockProps } from "../types";
+import { blockSchema } from "./schema";
+
+function PractitionerSingleBlock({ block, data }: BlockProps) {
+  const id = (block.practitioner as string[] | undefined)?.[0];
+  const p = data.practitioners.find((x) => x.id === id);
+  if (!p) return null;
+  return (
+    <BlockSection width="wide">
+      <div className="grid gap-6 md:grid-cols-2">
+        <PractitionerCard p={p} />
+        <FreeAppointments slots={data.appointments} practitioner={p.id} limit={6} heading="h3" />
+      </div>
+    </BlockSection>
+  );
+}
+
+export const definition: BlockDefinition = {
+  name: "block-practitioner-single",
+  schema: blockSchema,
+  palette: { label: { de: "Behandelnde:r (einzeln)", en: "Practitioner" }, icon: "user", group: "practitioners" },
+  Component: PractitionerSingleBlock,
+};

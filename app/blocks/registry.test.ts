@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BLOCK_SCHEMAS } from "./schemas";
+import { BLOCKS, BLOCK_DEFINITIONS } from "./registry";
+import { blockNeeds, isKnownBlock, prepareBlock } from "./registry.server";
+
+const folders = fs.readdirSync(import.meta.dirname, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+
+describe("the block registry", () => {
+  it("has one folder per block kind, each with its schema, component and palette entry", () => {
+    expect(folders.length).toBe(BLOCKS.length);
+    for (const folder of folders) {
+      expect(fs.existsSync(path.join(import.meta.dirname, folder, "index.tsx")), folder).toBe(true);
+      expect(fs.existsSync(path.join(import.meta.dirname, folder, "schema.ts")), folder).toBe(true);
+      expect(BLOCK_DEFINITIONS[`block-${folder}`]?.name, folder).toBe(`block-${folder}`);
+    }
+    for (const block of BLOCKS) {
+      expect(block.schema.name).toBe(block.name);
+      expect(block.schema.type).toBe("Component");
+      expect(block.palette.label.de && block.palette.label.en, block.name).toBeTruthy();
+      expect(typeof block.Component).toBe("function");
+    }
+    expect(BLOCK_SCHEMAS.map((s) => s.name)).toEqual(BLOCKS.map((b) => b.name));
+  });
+
+  it("knows only its own kinds, also for names on Object.prototype", () => {
+    expect(isKnownBlock({ schemaId: "block-hero" })).toBe(true);
+    for (const schemaId of ["block-unknown", "constructor", "__proto__", "toString"]) expect(isKnownBlock({ schemaId }), schemaId).toBe(false);
+  });
+
+  it("sanitises rich text when a page is prepared and leaves other blocks alone", () => {
+    const prepared = prepareBlock({ schemaId: "block-richtext", html: '<p onclick="x()">Hallo<script>alert(1)</script></p>' });
+    expect(prepared.html).toBe("<p>Hallo</p>");
+    const hero = { schemaId: "block-hero", heading: "<b>kept as text</b>" };
+    expect(prepareBlock(hero)).toBe(hero);
+    expect(prepareBlock({ schemaId: "block-richtext", html: "", markdown: "**fett**" }).html).toContain("<strong>fett</strong>");
+  });
+
+  it("merges what the blocks of a page need: the longest list, every practitioner and asset once, the directory", () => {
+    const needs = blockNeeds([
+      { schemaId: "block-practitioner-list", limit: 7 },
+      { schemaId: "block-practitioner-smalllist" },
+      { schemaId: "block-practitioner-single", practitioner: ["p1"] },
+      { schemaId: "block-practitioner-single", practitioner: ["p1", "p2"] },
+      { schemaId: "block-hero", image: ["a1"] },
+      { schemaId: "block-image", image: ["a1", "a2"] },
+      { schemaId: "block-practitioner-overview" },
+      { schemaId: "block-book-appointment" },
+      { schemaId: "block-richtext" },
+    ]);
+    expect(needs).toEqual({
+      firstPractitioners: 7,
+      practitioners: { ids: ["p1", "p2"], slotsEach: 6 },
+      directory: true,
+      soonestSlots: 12,
+      assets: ["a1", "a2"],
+    });
+    expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: 1e9 }]).firstPractitioners).toBe(200);
+    expect(blockNeeds([{ schemaId: "block-cta" }])).toMatchObject({ firstPractitioners: 0, directory: false, soonestSlots: 0 });
+  });
+});
