@@ -1,26 +1,11 @@
 import { own } from "~/lib/input";
-import { server as hero } from "./hero/server";
-import { server as image } from "./image/server";
-import { server as practitioner_single } from "./practitioner-single/server";
-import { server as practitioner_list } from "./practitioner-list/server";
-import { server as practitioner_smalllist } from "./practitioner-smalllist/server";
-import { server as practitioner_overview } from "./practitioner-overview/server";
-import { server as book_appointment } from "./book-appointment/server";
-import { server as richtext } from "./richtext/server";
 import { BLOCK_DEFINITIONS } from "./registry";
 import type { Block, BlockNeeds, BlockServer } from "./types";
 
-/** The server side of the block kinds that have one (app/blocks/<kind>/server.ts). */
-const SERVERS: Readonly<Record<string, BlockServer>> = Object.fromEntries([
-  hero,
-  image,
-  practitioner_single,
-  practitioner_list,
-  practitioner_smalllist,
-  practitioner_overview,
-  book_appointment,
-  richtext,
-].map((s) => [s.name, s]));
+/** The server side of the block kinds that have one: each app/blocks/<kind>/server.ts, found by the build. */
+const SERVERS: Readonly<Record<string, BlockServer>> = Object.fromEntries(
+  Object.values(import.meta.glob<{ server: BlockServer }>("./*/server.ts", { eager: true })).map((m) => [m.server.name, m.server]),
+);
 
 /** Whether a block kind exists. */
 export const isKnownBlock = (block: Block) => own(BLOCK_DEFINITIONS, block.schemaId) !== undefined;
