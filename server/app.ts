@@ -62,6 +62,20 @@ export async function createApp(opts: AppOptions = {}) {
       autoLogging: { ignore: (req) => req.url === "/healthz" || !!req.url?.startsWith("/assets/") },
     }),
   );
+  // An answer sent before the request body was read to its end (413, 415, a 403 to a form post): Node
+  // reads and drops the rest, so the client receives the answer instead of a connection reset in the
+  // middle of its upload. A client still sending after a few seconds is cut off.
+  app.use((req, res, next) => {
+    res.once("finish", () => {
+      if (req.complete) return;
+      const timer = setTimeout(() => req.socket.destroy(), 5000);
+      timer.unref();
+      const done = () => clearTimeout(timer);
+      req.once("end", done);
+      req.once("close", done);
+    });
+    next();
+  });
   // The map's tile service may be contacted only by visitors who allowed functional cookies.
   const mapOrigin = new URL(env.MAP_STYLE_URL).origin;
   app.use((req, res, next) => {

@@ -7,9 +7,8 @@ import { logger } from "./logger.server";
 /** One JSON error shape for every `/api` answer: `{ message, details?, statusCode }`. */
 export function errorResponse(error: unknown, requestId?: string): Response {
   if (error instanceof ContentError) {
-    // 413/415 are sent before the body is read: close the connection rather than reuse a half-read one.
-    const headers = error.statusCode === 413 || error.statusCode === 415 ? { Connection: "close" } : undefined;
-    return Response.json(error.toJSON(), { status: error.statusCode, headers });
+    // A 413/415 goes out before the body is read: the server drops the rest of the upload (server/app.ts).
+    return Response.json(error.toJSON(), { status: error.statusCode });
   }
   logger.error({ err: error, requestId }, "unhandled API error");
   return Response.json({ message: "Internal server error.", statusCode: 500 }, { status: 500 });
