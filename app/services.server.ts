@@ -4,11 +4,17 @@ import { createEmbeddedClient, type ContentClient } from "./content/client";
 import { startChangeFeed } from "./content/change-feed";
 import { openDatabase } from "./content/db";
 import { SquidexAuth } from "./content/squidex/auth";
-import { PageCache } from "./site/page-cache.server";
 import { seedDemoContent } from "./content/seed-demo";
 import { ContentStore } from "./content/store";
+import type { ContentChange } from "./content/types";
 import type { Env } from "./env.server";
 import type { Logger } from "./lib/logger.server";
+
+/** What the app needs of the server's page cache: to drop what a change touched, or everything. */
+export interface CachedPages {
+  invalidate(change: ContentChange): void;
+  clear(): void;
+}
 
 export interface Services {
   env: Env;
@@ -16,15 +22,15 @@ export interface Services {
   /** What domain code reads and writes content through (see content/client.ts). */
   content: ContentClient;
   cache: ContentCache;
-  /** Rendered pages for anonymous visitors (see page-cache.server.ts). */
-  pageCache: PageCache;
+  /** Rendered pages for anonymous visitors: HTTP middleware, made by the server (server/page-cache.ts). */
+  pageCache: CachedPages;
   squidexAuth: SquidexAuth;
   logger: Logger;
   close(): Promise<void>;
 }
 
 /** Opens the store, runs migrations, fills an empty store with the demo content, wires the cache. */
-export async function createServices(env: Env, logger: Logger): Promise<Services> {
+export async function createServices(env: Env, logger: Logger, pageCache: CachedPages): Promise<Services> {
   const { db, dialect } = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.sqlitePath });
   const store = new ContentStore(db, dialect, new AssetStore(env.assetsDir, env.ASSET_MAX_BYTES));
   const applied = await store.migrate();
@@ -34,7 +40,6 @@ export async function createServices(env: Env, logger: Logger): Promise<Services
     if (seeded) logger.info(seeded, "demo content created");
   }
   const cache = new ContentCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
-  const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
   // A change drops only the cached reads and pages that read what changed (on every app node: the
   // change feed below replays other nodes' changes here).
   store.onChange((change) => {

@@ -14,6 +14,7 @@ import { logger } from "../app/lib/logger.server";
 import { createServices, type Services } from "../app/services.server";
 import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
+import { PageCache } from "./page-cache";
 import { crossSiteGuard, PERMISSIONS_POLICY, transportSecurity } from "./security";
 
 declare module "react-router" {
@@ -39,7 +40,8 @@ export interface AppOptions {
 export async function createApp(opts: AppOptions = {}) {
   const env = opts.env ?? parseEnv();
   logger.level = env.LOG_LEVEL;
-  const services = await createServices(env, logger);
+  const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
+  const services = await createServices(env, logger, pageCache);
   const dev = !!opts.vite;
   const app = express();
   app.disable("x-powered-by");
@@ -68,6 +70,10 @@ export async function createApp(opts: AppOptions = {}) {
   app.use((req, res, next) => {
     res.once("finish", () => {
       if (req.complete) return;
+      // Whatever still listens (the unread request stream) gets nothing more: read and discard.
+      req.removeAllListeners("data");
+      req.on("data", () => {});
+      req.resume();
       const timer = setTimeout(() => req.socket.destroy(), 5000);
       timer.unref();
       const done = () => clearTimeout(timer);
@@ -146,7 +152,6 @@ export async function createApp(opts: AppOptions = {}) {
   }
 
   // Anonymous page views are served from the page cache; any content change empties it.
-  const { pageCache } = services;
   if (!dev) app.use(pageCache.middleware());
 
   // In production the build is read once: given a function, React Router would call it and derive

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
-import { CONSENT_COOKIE, parseConsent } from "~/consent/consent";
-import { dropChanged, runWithReadTags } from "~/content/read-tags";
-import type { ContentChange } from "~/content/types";
-import { requestOrigin } from "~/lib/request-origin.server";
+import { CONSENT_COOKIE, parseConsent } from "../app/consent/consent";
+import { dropChanged, runWithReadTags } from "../app/content/read-tags";
+import type { ContentChange } from "../app/content/types";
+import { requestOrigin } from "../app/lib/request-origin.server";
+import type { CachedPages } from "../app/services.server";
 
 /**
  * Rendered responses for anonymous visitors, reused until content changes: the rendering cost of a
@@ -26,7 +27,7 @@ interface Entry {
   tags: Set<string>;
 }
 
-export class PageCache {
+export class PageCache implements CachedPages {
   private readonly lru: LRUCache<string, Entry>;
 
   constructor(opts: { max?: number; ttlMs: number }) {
