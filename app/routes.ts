@@ -27,7 +27,6 @@ export default [
   route("api/assets/:id", "routes/api.assets.ts", { id: "asset-content-bare" }),
   route("api/icons/:name", "routes/api.icons.ts"),
   route("api/consent", "routes/api.consent.ts"),
-  route("api/squidex/*", "routes/api.squidex.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("theme/:file", "routes/theme-css.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),

@@ -15,6 +15,7 @@ import { createServices, type Services } from "../app/services.server";
 import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import { PageCache } from "./page-cache";
+import { answerSquidex } from "./squidex";
 import { crossSiteGuard, PERMISSIONS_POLICY, transportSecurity } from "./security";
 
 declare module "react-router" {
@@ -150,6 +151,12 @@ export async function createApp(opts: AppOptions = {}) {
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
+
+  // The Squidex HTTP API is an adapter over the store, not a page: answered here, ahead of the page
+  // cache and React Router's resource-route machinery (a fifth of what a create cost).
+  app.use("/api/squidex", (req, res, next) => {
+    answerSquidex(req, res, services).catch(next);
+  });
 
   // Anonymous page views are served from the page cache; any content change empties it.
   if (!dev) app.use(pageCache.middleware());
