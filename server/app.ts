@@ -15,7 +15,7 @@ import { createServices, type Services } from "../app/services.server";
 import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import { PageCache } from "./page-cache";
-import { answerSquidex } from "./squidex";
+import { MOUNT as SQUIDEX_MOUNT, squidexMiddleware } from "./squidex";
 import { crossSiteGuard, PERMISSIONS_POLICY, transportSecurity } from "./security";
 
 declare module "react-router" {
@@ -154,9 +154,7 @@ export async function createApp(opts: AppOptions = {}) {
 
   // The Squidex HTTP API is an adapter over the store, not a page: answered here, ahead of the page
   // cache and React Router's resource-route machinery (a fifth of what a create cost).
-  app.use("/api/squidex", (req, res, next) => {
-    answerSquidex(req, res, services).catch(next);
-  });
+  app.use(SQUIDEX_MOUNT, squidexMiddleware(services));
 
   // Anonymous page views are served from the page cache; any content change empties it.
   if (!dev) app.use(pageCache.middleware());

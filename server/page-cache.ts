@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { CONSENT_COOKIE, parseConsent } from "../app/consent/consent";
-import { dropChanged, runWithReadTags } from "../app/content/read-tags";
+import { ChangeClock, dropChanged, runWithReadTags } from "../app/content/read-tags";
 import type { ContentChange } from "../app/content/types";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import type { CachedPages } from "../app/services.server";
@@ -35,18 +35,18 @@ export class PageCache implements CachedPages {
   }
 
   clear() {
-    this.epoch++;
+    this.clock.record("all");
     this.lru.clear();
   }
 
   /** Drops the pages that read what `change` changed. */
   invalidate(change: ContentChange) {
-    this.epoch++;
+    this.clock.record(change);
     dropChanged(this.lru, change);
   }
 
-  /** Bumped by every invalidation: a page rendered across one may show old data and is not kept. */
-  private epoch = 0;
+  /** A page rendered across a change to something it read may show old data and is not kept. */
+  private readonly clock = new ChangeClock();
 
   get size() {
     return this.lru.size;
@@ -84,7 +84,7 @@ export class PageCache implements CachedPages {
       }
       res.setHeader("X-Page-Cache", "miss");
       const tags = new Set<string>();
-      const epoch = this.epoch;
+      const started = this.clock.now();
       const chunks: Buffer[] = [];
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;
       const end = res.end.bind(res) as (...args: unknown[]) => Response;
@@ -99,7 +99,7 @@ export class PageCache implements CachedPages {
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
         keep(chunk, rest[0]);
         const type = String(res.getHeader("content-type") ?? "");
-        if (res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(type) && epoch === this.epoch) {
+        if (res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(type) && !this.clock.changedSince(tags, started)) {
           const body = Buffer.concat(chunks).toString("utf8");
           const stored = nonce ? body.split(nonce).join(NONCE_SLOT) : body;
           this.lru.set(key, { body: stored, type, tags, etag: `W/"${createHash("sha1").update(stored).digest("base64url")}"` });

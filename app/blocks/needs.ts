@@ -1,9 +1,16 @@
-/** Asset ids in a block field (a list of ids, or one). */
-export function assetIds(value: unknown): string[] {
-  return [value].flat().filter((v): v is string => typeof v === "string");
+import type { SchemaInput } from "~/content/types";
+
+/** The first id of a references/assets field (the blocks show one); anything else is none. */
+export function firstId(value: unknown): string | undefined {
+  return Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined;
 }
 
-/** A list block's length: its `limit` when it is a positive number (at most 200), else the default. */
-export function listLimit(value: unknown, fallback: number): number {
-  return typeof value === "number" && value > 0 ? Math.min(Math.floor(value), 200) : fallback;
+/**
+ * A list block's length, the same on the server (what to load) and in the component (what to show):
+ * its `limit` when a positive number (at most 200), else the schema's default for the field.
+ */
+export function listLimit(value: unknown, schema: SchemaInput): number {
+  if (typeof value === "number" && value >= 1) return Math.min(Math.floor(value), 200);
+  const fallback = schema.fields.find((f) => f.name === "limit")?.properties.defaultValue;
+  return typeof fallback === "number" ? fallback : 10;
 }

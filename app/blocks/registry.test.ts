@@ -25,6 +25,17 @@ describe("the block registry", () => {
     expect(BLOCK_SCHEMAS.map((s) => s.name)).toContain("block-practitioner-overview");
   });
 
+  it("gives every server part a kind that exists (a typo would drop its loading and sanitising)", () => {
+    const servers = Object.entries(import.meta.glob<{ server: { name: string } }>("./*/server.ts", { eager: true }));
+    expect(servers.length).toBeGreaterThan(5);
+    for (const [file, module] of servers) {
+      expect(module.server.name, file).toBe(`block-${file.split("/")[1]}`);
+      expect(BLOCK_DEFINITIONS[module.server.name], file).toBeDefined();
+    }
+    const richtext = prepareBlock({ schemaId: "block-richtext", html: "<script>x</script><p>ok</p>" });
+    expect(richtext.html).toBe("<p>ok</p>");
+  });
+
   it("knows only its own kinds, also for names on Object.prototype", () => {
     expect(isKnownBlock({ schemaId: "block-hero" })).toBe(true);
     for (const schemaId of ["block-unknown", "constructor", "__proto__", "toString"]) expect(isKnownBlock({ schemaId }), schemaId).toBe(false);
@@ -43,9 +54,11 @@ describe("the block registry", () => {
       { schemaId: "block-practitioner-list", limit: 7 },
       { schemaId: "block-practitioner-smalllist" },
       { schemaId: "block-practitioner-single", practitioner: ["p1"] },
-      { schemaId: "block-practitioner-single", practitioner: ["p1", "p2"] },
+      { schemaId: "block-practitioner-single", practitioner: ["p2", "p9"] },
+      { schemaId: "block-practitioner-single", practitioner: "p7" },
       { schemaId: "block-hero", image: ["a1"] },
-      { schemaId: "block-image", image: ["a1", "a2"] },
+      { schemaId: "block-image", image: ["a2", "a3"] },
+      { schemaId: "block-image", image: { id: "a4" } },
       { schemaId: "block-practitioner-overview" },
       { schemaId: "block-book-appointment" },
       { schemaId: "block-richtext" },
@@ -58,6 +71,9 @@ describe("the block registry", () => {
       assets: ["a1", "a2"],
     });
     expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: 1e9 }]).firstPractitioners).toBe(200);
+    // Wrong types fall back to the schema's default, on the server and in the component alike.
+    expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: "7" }]).firstPractitioners).toBe(10);
+    expect(blockNeeds([{ schemaId: "block-practitioner-smalllist", limit: -2 }]).firstPractitioners).toBe(5);
     expect(blockNeeds([{ schemaId: "block-cta" }])).toMatchObject({ firstPractitioners: 0, directory: false, soonestSlots: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import type { ComponentType } from "react";
 import type { SchemaInput } from "~/content/types";
-import type { DirectoryQuery, PractitionerSummary } from "~/practitioners/directory";
+import type { DirectoryResult, Facets, PractitionerSummary } from "~/practitioners/directory";
 import type { AppointmentSlot } from "~/practitioners/practitioners.server";
 
 /** A block instance on a page: its schema, a stable id, and its field values. */
@@ -24,12 +24,9 @@ export interface PageBlockData {
   practitioners: PractitionerSummary[];
   appointments: AppointmentSlot[];
   assets: Record<string, AssetInfo>;
-  directory: (import("~/practitioners/practitioners.server").DirectoryPage & {
-    query: DirectoryQuery;
-    nextSlots?: Record<string, string>;
-  }) | null;
+  directory: DirectoryResult | null;
   /** What the directory can filter by (only on pages with a directory). */
-  facets: { languages: string[]; countries: string[] };
+  facets: Facets;
 }
 
 export interface BlockProps<T = Record<string, unknown>> {

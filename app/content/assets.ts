@@ -70,12 +70,17 @@ export class AssetStore {
 
   async list(opts: { ids?: string[]; skip?: number; take?: number } = {}): Promise<{ total: number; items: Asset[] }> {
     recordRead(ASSETS_TAG);
-    let q = this.db.selectFrom("assets").selectAll();
-    if (opts.ids?.length) q = q.where("id", "in", opts.ids);
-    const rows = await q.orderBy("last_modified", "desc").orderBy("id").execute();
-    const items = rows.map((r) => this.toAsset(r));
+    // Asked by id: all of those (ids are bounded where they come in). Otherwise one page of at most 200.
+    const take = opts.ids?.length ? opts.ids.length : Math.min(opts.take ?? 200, 200);
     const skip = opts.skip ?? 0;
-    return { total: items.length, items: items.slice(skip, skip + Math.min(opts.take ?? 200, 200)) };
+    let base = this.db.selectFrom("assets");
+    if (opts.ids?.length) base = base.where("id", "in", opts.ids);
+    const rows = await base.selectAll().orderBy("last_modified", "desc").orderBy("id").limit(take).offset(skip).execute();
+    const total =
+      rows.length < take && (rows.length > 0 || skip === 0)
+        ? skip + rows.length
+        : Number((await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n);
+    return { total, items: rows.map((r) => this.toAsset(r)) };
   }
 
   async get(id: string): Promise<Asset | undefined> {

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { dropChanged, recordRead, withReadTags } from "./read-tags";
+import { ChangeClock, dropChanged, recordRead, withReadTags } from "./read-tags";
 import type { ContentChange } from "./types";
 
 /**
@@ -9,8 +9,8 @@ import type { ContentChange } from "./types";
  */
 export class ContentCache {
   private readonly lru: LRUCache<string, { value: unknown; tags: Set<string> }>;
-  /** Bumped by every invalidation: a load that overlapped one may hold old data and is not kept. */
-  private epoch = 0;
+  /** A load that overlapped a change to something it read may hold old data and is not kept. */
+  private readonly clock = new ChangeClock();
   hits = 0;
   misses = 0;
 
@@ -27,20 +27,20 @@ export class ContentCache {
       return hit.value as T;
     }
     this.misses++;
-    const epoch = this.epoch;
+    const started = this.clock.now();
     const { value, tags } = await withReadTags(load);
-    if (epoch === this.epoch) this.lru.set(key, { value, tags });
+    if (!this.clock.changedSince(tags, started)) this.lru.set(key, { value, tags });
     return value;
   }
 
   /** Drops the entries that read what `change` changed. */
   invalidate(change: ContentChange) {
-    this.epoch++;
+    this.clock.record(change);
     dropChanged(this.lru, change);
   }
 
   clear() {
-    this.epoch++;
+    this.clock.record("all");
     this.lru.clear();
   }
 

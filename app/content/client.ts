@@ -44,7 +44,8 @@ export interface ContentClient {
   changeStatus(schema: string, id: string, status: string, opts?: WriteOptions): Promise<ContentItem>;
   delete(schema: string, id: string, opts?: WriteOptions): Promise<void>;
   schemas(): Promise<Schema[]>;
-  assets(): Promise<{ total: number; items: Asset[] }>;
+  /** Assets: the given ones, or the most recently changed ones (at most 200; the Squidex API pages them). */
+  assets(ids?: string[]): Promise<{ total: number; items: Asset[] }>;
 }
 
 /** The content client over the embedded store, with the read cache and this site's visibility rules. */
@@ -67,6 +68,6 @@ export function createEmbeddedClient(deps: { store: ContentStore; cache: Content
     changeStatus: (schema, id, status, opts) => store.changeStatus(schema, id, status, opts),
     delete: (schema, id, opts) => store.delete(schema, id, opts),
     schemas: () => store.listSchemas(),
-    assets: () => store.assets.list(),
+    assets: (ids) => store.assets.list(ids ? { ids: [...new Set(ids)] } : {}),
   };
 }

@@ -215,6 +215,8 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
     if (spec && current?.signature === spec.signature) continue;
     if (!spec && !current) continue;
     if (dialect === "postgres" && spec) trigrams ??= await pgTrigrams(db);
+    // Slugs are addresses: a rebuild keeps the ones items already have (see fillRows).
+    const kept = spec?.slugField ? await storedSlugs(db, [current?.table_name, spec.table]) : new Map<string, string>();
     const run = <T,>(fn: (trx: DB) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
     await run(async (trx) => {
       // A table left without its record (or by another shape) is made anew.
@@ -227,7 +229,7 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
       await trx.deleteFrom("content_indexes").where("schema_name", "=", schema.name).execute();
       if (!spec) return;
       await createTable(trx, dialect, spec);
-      const taken = new Set<string>();
+      const taken = new Set<string>(kept.values());
       let after = "";
       for (;;) {
         const rows = await trx
@@ -239,7 +241,7 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
           .orderBy("id")
           .limit(1000)
           .execute();
-        await fillRows(trx, dialect, spec, rows.map((r) => ({ id: r.id, data: readData(r.published_data) })), taken);
+        await fillRows(trx, dialect, spec, rows.map((r) => ({ id: r.id, data: readData(r.published_data) })), taken, kept);
         if (rows.length < 1000) break;
         after = rows[rows.length - 1]!.id;
       }
@@ -278,17 +280,26 @@ async function deleteText(db: DB, dialect: Dialect, spec: IndexSpec, id: string)
 }
 
 /**
- * Fills a new, empty side table with many rows at once (a rebuild): slugs are given in the order of
- * `rows` (id order), each the first free of base, base-2…, kept in `taken` across calls.
+ * Fills a new, empty side table with many rows at once (a rebuild). An item keeps the slug it had
+ * (`kept`, all of them reserved in `taken` beforehand) while its name still gives that base; the
+ * others get the first free of base, base-2… in the order of `rows` (id order), across calls.
  */
-async function fillRows(db: DB, dialect: Dialect, spec: IndexSpec, rows: ReadonlyArray<{ id: string; data: ContentData }>, taken: Set<string>) {
+async function fillRows(
+  db: DB,
+  dialect: Dialect,
+  spec: IndexSpec,
+  rows: ReadonlyArray<{ id: string; data: ContentData }>,
+  taken: Set<string>,
+  kept: ReadonlyMap<string, string>,
+) {
   const values = rows.map(({ id, data }) => {
     const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
     if (spec.slugField) {
-      const name = (data[spec.slugField] as Record<string, unknown> | undefined)?.iv;
-      const base = slugify(typeof name === "string" ? name : "") || "item";
+      const base = slugBase(spec, data);
+      const had = kept.get(id);
       let slug = base;
-      for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+      if (had && belongsTo(had, base)) slug = had;
+      else for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
       taken.add(slug);
       row.slug = slug;
     }
@@ -327,6 +338,34 @@ async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, d
   }
 }
 
+/** The slug a name gives before any suffix. */
+function slugBase(spec: IndexSpec, data: ContentData): string {
+  const name = (data[spec.slugField!] as Record<string, unknown> | undefined)?.iv;
+  return slugify(typeof name === "string" ? name : "") || "item";
+}
+
+/** `slug` is `base` or `base-N`. */
+function belongsTo(slug: string, base: string): boolean {
+  return slug === base || (slug.startsWith(`${base}-`) && /^[0-9]+$/.test(slug.slice(base.length + 1)));
+}
+
+/**
+ * The slugs a side table (under any of `tables`) holds now, by item id; none when there is no such
+ * table (a first build). Asked outside the rebuild's transaction, where a missing table aborts nothing.
+ */
+async function storedSlugs(db: DB, tables: ReadonlyArray<string | undefined>): Promise<Map<string, string>> {
+  for (const table of new Set(tables)) {
+    if (!table) continue;
+    try {
+      const rows = await sql<{ id: string; slug: string }>`select id, slug from ${q(table)}`.execute(db);
+      return new Map(rows.rows.map((r) => [r.id, r.slug]));
+    } catch {
+      if (db.isTransaction) break;
+    }
+  }
+  return new Map();
+}
+
 /**
  * Whether pg_trgm is there, made available when the database allows it (hosted PostgreSQL may not:
  * then search scans the text table). Asked outside any transaction, where a refusal aborts nothing.
@@ -352,11 +391,10 @@ async function pgTrigrams(db: DB): Promise<string | false> {
  * `base-2`, `base-3`… Taken slugs stay with their items, so adding an item never moves another's.
  */
 async function slugFor(db: DB, spec: IndexSpec, id: string, data: ContentData): Promise<string> {
-  const name = (data[spec.slugField!] as Record<string, unknown> | undefined)?.iv;
-  const base = slugify(typeof name === "string" ? name : "") || "item";
+  const base = slugBase(spec, data);
   const rows = await sql<{ id: string; slug: string }>`select id, slug from ${q(spec.table)} where slug = ${base} or (slug > ${`${base}-`} and slug < ${`${base}.`})`.execute(db);
   const mine = rows.rows.find((r) => r.id === id)?.slug;
-  if (mine === base || (mine && new RegExp(`^${base}-[0-9]+$`).test(mine))) return mine;
+  if (mine && belongsTo(mine, base)) return mine;
   const taken = new Set(rows.rows.filter((r) => r.id !== id).map((r) => r.slug));
   if (!taken.has(base)) return base;
   let n = 2;

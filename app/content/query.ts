@@ -3,7 +3,7 @@ import { fieldValue } from "./flatten";
 import { parseODataFilter } from "./odata";
 import { own } from "../lib/input";
 import { fold, searchFold } from "./fold";
-import { MAX_COLLECTION_URL_LENGTH, MAX_FILTER_DEPTH, MAX_IDS, MAX_QUERY_JSON_LENGTH } from "./limits";
+import { MAX_COLLECTION_URL_LENGTH, MAX_FILTER_DEPTH, MAX_IDS, MAX_QUERY_JSON_LENGTH, MAX_SKIP } from "./limits";
 import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
 /**
@@ -182,6 +182,20 @@ export function runQuery(
   return { total, items: result.slice(skip, skip + pageSize(query)) };
 }
 
+/** `$top` and `$skip` of a Squidex URL: whole numbers within the limits, or a 400 that says which. */
+export function pagingParams(params: URLSearchParams): { take?: number; skip?: number } {
+  const num = (key: string, max: number, hint = "") => {
+    const v = params.get(key);
+    if (v === null) return undefined;
+    if (!/^\d{1,16}$/.test(v)) throw badRequest(`Query parameter "${key}" must be a whole number.`);
+    if (Number(v) > max) throw badRequest(`Query parameter "${key}" may be at most ${max}${hint}.`);
+    return Number(v);
+  };
+  const take = num("$top", MAX_TAKE, '; page with "$skip" for more');
+  const skip = num("$skip", MAX_SKIP);
+  return { ...(take !== undefined ? { take } : {}), ...(skip !== undefined ? { skip } : {}) };
+}
+
 /** Checks a query that arrived from outside (JSON) and returns it typed, or throws a 400. */
 export function parseQuery(input: unknown): ContentQuery {
   if (input === undefined || input === null) return {};
@@ -194,7 +208,7 @@ export function parseQuery(input: unknown): ContentQuery {
       throw badRequest(`Query "${key}" must be a whole number from 0${max !== undefined ? ` to ${max}` : ""}.`);
     return v;
   };
-  out.skip = int("skip", q.skip);
+  out.skip = int("skip", q.skip, MAX_SKIP);
   out.take = int("take", q.take ?? q.top, MAX_TAKE);
   if (q.filter !== undefined) out.filter = parseFilter(q.filter, 0);
   if (q.sort !== undefined) {
@@ -265,17 +279,7 @@ export function parseCollectionUrl(url: string): { collection: string; query: Co
   }
   // As in Squidex, a JSON query in `q` takes precedence over the OData parameters.
   if (!q) {
-    const num = (key: string) => {
-      const v = params.get(key);
-      if (v === null) return undefined;
-      if (!/^\d+$/.test(v)) throw badRequest(`Query parameter "${key}" must be a whole number.`);
-      return Number(v);
-    };
-    const top = num("$top");
-    if (top !== undefined && top > MAX_TAKE) throw badRequest(`Query parameter "$top" may be at most ${MAX_TAKE}; page with "$skip" for more.`);
-    if (top !== undefined) query.take = top;
-    const skip = num("$skip");
-    if (skip !== undefined) query.skip = skip;
+    Object.assign(query, pagingParams(params));
     const orderby = params.get("$orderby");
     if (orderby) {
       query.sort = orderby.split(",").map((part) => {

@@ -46,3 +46,31 @@ export function dropChanged<V extends { tags: ReadonlySet<string> }>(lru: LRUCac
   if (tags === "all") return lru.clear();
   for (const [key, entry] of lru.entries()) if ([...entry.tags].some((t) => tags.has(t))) lru.delete(key);
 }
+
+/**
+ * When each tag last changed, as a sequence number. Work that started at `now()` may keep its result
+ * unless something it read changed since (`changedSince`): a change to anything else, which is most
+ * changes under steady bookings, does not cost it its result.
+ */
+export class ChangeClock {
+  private seq = 0;
+  private allAt = 0;
+  private readonly at = new Map<string, number>();
+
+  now(): number {
+    return this.seq;
+  }
+
+  record(change: ContentChange | "all"): void {
+    this.seq++;
+    const tags = change === "all" ? "all" : changedTags(change);
+    if (tags === "all") this.allAt = this.seq;
+    else for (const tag of tags) this.at.set(tag, this.seq);
+  }
+
+  changedSince(tags: ReadonlySet<string>, since: number): boolean {
+    if (this.allAt > since) return true;
+    for (const tag of tags) if ((this.at.get(tag) ?? 0) > since) return true;
+    return false;
+  }
+}

@@ -3,7 +3,7 @@ import { Form, Link } from "react-router";
 import { localizedPath, type Language } from "~/i18n/languages";
 import { MapConsentPlaceholder } from "~/maps/map-consent";
 import { useSite } from "~/site/site-context";
-import type { DirectoryQuery, PractitionerSummary } from "./directory";
+import type { DirectoryQuery, DirectoryResult, Facets, PractitionerSummary } from "./directory";
 import type { AppointmentSlot } from "./practitioners.server";
 import { own } from "~/lib/input";
 import { profilePath } from "./paths";
@@ -79,15 +79,6 @@ function FilterSelect({ name, label, any, value, options }: { name: string; labe
   );
 }
 
-export interface DirectoryResult {
-  query: DirectoryQuery;
-  items: PractitionerSummary[];
-  page: number;
-  pages: number;
-  total: number;
-  /** Booking variant: each listed practitioner's next free slot. */
-  nextSlots?: Record<string, string>;
-}
 
 /** Formatters are costly to make (a quarter of a millisecond each): one per language and style. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -106,7 +97,7 @@ export function formatSlot(language: Language, iso: string, style: "short" | "fu
  * Search, filters, results and paging. A GET form: it works without JavaScript, every state has
  * its own URL, and with JavaScript React Router swaps the results in place.
  */
-export function Directory({ result, facets, action }: { result: DirectoryResult; facets: { languages: string[]; countries: string[] }; action: string }) {
+export function Directory({ result, facets, action }: { result: DirectoryResult; facets: Facets; action: string }) {
   const { t } = useSite();
   const { query } = result;
   const pageHref = (page: number) => {

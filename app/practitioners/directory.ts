@@ -34,7 +34,25 @@ export interface DirectoryQuery {
   page?: number;
 }
 
+export interface DirectoryResult {
+  query: DirectoryQuery;
+  items: PractitionerSummary[];
+  page: number;
+  pages: number;
+  total: number;
+  /** Booking variant: each listed practitioner's next free slot. */
+  nextSlots?: Record<string, string>;
+}
+
+/** What the directory can be filtered by: the values the shown practitioners have. */
+export interface Facets {
+  languages: string[];
+  countries: string[];
+}
+
 export const PAGE_SIZE = 12;
+/** No directory has this many pages; a larger number shows the last page like any page past the end. */
+export const MAX_PAGE = 1_000_000;
 
 export function parseDirectoryQuery(params: URLSearchParams): DirectoryQuery {
   const clean = (v: string | null, max = 80) => (v ?? "").trim().slice(0, max) || undefined;
@@ -43,6 +61,6 @@ export function parseDirectoryQuery(params: URLSearchParams): DirectoryQuery {
     q: clean(params.get("q")),
     language: clean(params.get("language"), 5),
     country: clean(params.get("country"), 5),
-    page: Number.isFinite(page) && page >= 1 ? Math.floor(page) : 1,
+    page: Number.isFinite(page) && page >= 1 ? Math.min(Math.floor(page), MAX_PAGE) : 1,
   };
 }

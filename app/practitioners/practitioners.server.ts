@@ -2,7 +2,7 @@ import type { AppLoadContext } from "react-router";
 import type { ReadScope } from "~/content/client";
 import type { ContentQuery, FilterNode, FlatItem } from "~/content/types";
 import type { Language } from "~/i18n/languages";
-import { PAGE_SIZE, type DirectoryQuery, type PractitionerSummary } from "./directory";
+import { PAGE_SIZE, type DirectoryQuery, type DirectoryResult, type Facets, type PractitionerSummary } from "./directory";
 
 /**
  * Practitioners as visitors see them, read per page from the content service: the visibility rules
@@ -13,7 +13,7 @@ const PRACTITIONERS = "gm-content-practitioners";
 const BY_NAME: ContentQuery["sort"] = [{ path: "data.name.iv" }];
 const visitor = (language: string): ReadScope => ({ audience: "visitor", language });
 
-export function toSummary(i: FlatItem): PractitionerSummary {
+function toSummary(i: FlatItem): PractitionerSummary {
   const d = i.data as Record<string, unknown>;
   const str = (k: string) => (typeof d[k] === "string" && d[k] ? (d[k] as string) : undefined);
   return {
@@ -41,11 +41,14 @@ async function practitioners(context: AppLoadContext, language: Language, query:
   return { total, items: items.map(toSummary) };
 }
 
-export interface DirectoryPage {
-  items: PractitionerSummary[];
-  page: number;
-  pages: number;
-  total: number;
+type DirectoryPage = Omit<DirectoryResult, "query" | "nextSlots">;
+
+/** The directory the URL asks for: its page, the booking variant's next free slots, its facets. */
+export async function loadDirectory(context: AppLoadContext, language: Language, query: DirectoryQuery): Promise<{ result: DirectoryResult; facets: Facets }> {
+  const [page, facets] = await Promise.all([directoryPage(context, language, query), directoryFacets(context)]);
+  const booking = context.services.env.SITE_VARIANT === "booking";
+  const nextSlots = booking ? await nextFreeSlotOf(context, page.items.map((p) => p.id)) : undefined;
+  return { result: { query, ...page, ...(nextSlots ? { nextSlots } : {}) }, facets };
 }
 
 /**
@@ -53,7 +56,7 @@ export interface DirectoryPage {
  * accent insensitive, ae/oe/ue spellings alike), filtered by language and country, by name. A page
  * beyond the last shows the last.
  */
-export async function directoryPage(context: AppLoadContext, language: Language, query: DirectoryQuery): Promise<DirectoryPage> {
+async function directoryPage(context: AppLoadContext, language: Language, query: DirectoryQuery): Promise<DirectoryPage> {
   const filters: FilterNode[] = [];
   if (query.language) filters.push({ path: "data.languages.iv", op: "eq", value: query.language });
   if (query.country) filters.push({ path: "data.country.iv", op: "eq", value: query.country });
@@ -67,7 +70,7 @@ export async function directoryPage(context: AppLoadContext, language: Language,
 }
 
 /** The languages and countries visitors can filter by: those of the practitioners shown. */
-export function directoryFacets(context: AppLoadContext): Promise<{ languages: string[]; countries: string[] }> {
+function directoryFacets(context: AppLoadContext): Promise<Facets> {
   return context.services.cache.getOrLoad("practitioner-facets", async () => {
     const { content } = context.services;
     const [languages, countries] = await Promise.all([content.distinct(PRACTITIONERS, "languages", visitor("de")), content.distinct(PRACTITIONERS, "country", visitor("de"))]);
@@ -146,7 +149,7 @@ export async function loadFreeSlots(context: AppLoadContext, opts: { practitione
 }
 
 /** The next free slot of each practitioner: one small indexed query each. */
-export async function nextFreeSlotOf(context: AppLoadContext, ids: readonly string[]): Promise<Record<string, string>> {
+async function nextFreeSlotOf(context: AppLoadContext, ids: readonly string[]): Promise<Record<string, string>> {
   const next: Record<string, string> = {};
   const found = await Promise.all([...new Set(ids)].map((id) => loadFreeSlots(context, { practitioners: [id], limit: 1 })));
   for (const [slot] of found) if (slot) next[slot.practitioner] = slot.start;

@@ -3,7 +3,7 @@ import { localizedPath, splitLanguage } from "~/i18n/languages";
 import { messages } from "~/i18n/messages";
 import { Directory } from "~/practitioners/components";
 import { parseDirectoryQuery } from "~/practitioners/directory";
-import { directoryFacets, directoryPage, nextFreeSlotOf } from "~/practitioners/practitioners.server";
+import { loadDirectory } from "~/practitioners/practitioners.server";
 import { originOf, seoMeta } from "~/site/seo";
 
 /** The practitioner directory: search by name and city, filter by language and country, pages. */
@@ -11,10 +11,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { language } = splitLanguage(url.pathname);
   const query = parseDirectoryQuery(url.searchParams);
-  const [page, facets] = await Promise.all([directoryPage(context, language, query), directoryFacets(context)]);
-  const ids = page.items.map((p) => p.id);
-  const nextSlots = context.services.env.SITE_VARIANT === "booking" ? await nextFreeSlotOf(context, ids) : undefined;
-  const result = { query, ...page, nextSlots };
+  const { result, facets } = await loadDirectory(context, language, query);
   // The same search in the other language: the switcher keeps the query.
   const alternates = { de: localizedPath("de", "/practitioners") + url.search, en: localizedPath("en", "/practitioners") + url.search };
   const canonical = localizedPath(language, "/practitioners");

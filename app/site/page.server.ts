@@ -1,16 +1,13 @@
 import { data, type AppLoadContext } from "react-router";
-import { assetList } from "~/content/public-api";
+import { assetUrl } from "~/content/public-api";
 import { blockNeeds } from "~/blocks/registry.server";
 import type { Block, PageBlockData } from "~/blocks/types";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
-import { apiContext } from "~/lib/api.server";
 import { parseDirectoryQuery } from "~/practitioners/directory";
 import {
-  directoryFacets,
-  directoryPage,
   firstPractitioners,
+  loadDirectory,
   loadFreeSlots,
-  nextFreeSlotOf,
   practitionersById,
 } from "~/practitioners/practitioners.server";
 import { findPageBySlug, loadSite, pagePath } from "./site.server";
@@ -54,37 +51,32 @@ export async function loadContentPage(request: Request, context: AppLoadContext)
  * each a query of its own size (never "all").
  */
 export async function loadBlockData(context: AppLoadContext, language: Language, blocks: Block[], url: URL): Promise<PageBlockData> {
-  const result: PageBlockData = { practitioners: [], appointments: [], assets: {}, directory: null, facets: { languages: [], countries: [] } };
   const needs = blockNeeds(blocks);
   const booking = context.services.env.SITE_VARIANT === "booking";
   const directoryQuery = needs.directory ? parseDirectoryQuery(url.searchParams) : null;
-  const [first, chosen, directory, facets, soonest] = await Promise.all([
+  const { ids, slotsEach } = needs.practitioners;
+  // One round for everything the blocks name; a second for the people the soonest slots belong to.
+  const [first, chosen, directory, soonest, slotsOfChosen, assets] = await Promise.all([
     firstPractitioners(context, language, needs.firstPractitioners),
-    practitionersById(context, language, needs.practitioners.ids),
-    directoryQuery ? directoryPage(context, language, directoryQuery) : null,
-    directoryQuery ? directoryFacets(context) : null,
+    practitionersById(context, language, ids),
+    directoryQuery ? loadDirectory(context, language, directoryQuery) : null,
     booking && needs.soonestSlots ? loadFreeSlots(context, { limit: needs.soonestSlots }) : [],
+    // Each chosen practitioner's own soonest slots (hidden practitioners' slots are not visible at all).
+    booking && slotsEach ? Promise.all(ids.map((id) => loadFreeSlots(context, { practitioners: [id], limit: slotsEach }))) : [],
+    needs.assets.length ? context.services.content.assets(needs.assets) : { items: [] },
   ]);
-  const slotsEach = needs.practitioners.slotsEach;
-  const slots = booking && chosen.length && slotsEach ? await loadFreeSlots(context, { practitioners: chosen.map((p) => p.id), limit: slotsEach * chosen.length }) : [];
-  // The booking block names the practitioners of its slots.
-  const slotOwners = await practitionersById(context, language, soonest.map((s) => s.practitioner));
-  const byId = new Map([...first, ...chosen, ...slotOwners, ...(directory?.items ?? [])].map((p) => [p.id, p]));
+  const known = new Set([...first, ...chosen, ...(directory?.result.items ?? [])].map((p) => p.id));
+  const slotOwners = await practitionersById(context, language, soonest.map((s) => s.practitioner).filter((id) => !known.has(id)));
+  const byId = new Map([...first, ...chosen, ...slotOwners, ...(directory?.result.items ?? [])].map((p) => [p.id, p]));
   const firstIds = new Set(first.map((p) => p.id));
-  result.practitioners = [...first, ...[...byId.values()].filter((p) => !firstIds.has(p.id))];
-  const slotById = new Map([...slots, ...soonest].map((slot) => [slot.id, slot]));
-  result.appointments = [...slotById.values()].sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
-  if (directory && directoryQuery) {
-    const ids = directory.items.map((p) => p.id);
-    result.directory = { query: directoryQuery, ...directory, ...(booking ? { nextSlots: await nextFreeSlotOf(context, ids) } : {}) };
-    result.facets = facets ?? result.facets;
-  }
-  const assetIds = new Set(needs.assets);
-  if (assetIds.size) {
-    const { items } = await assetList({ language }, apiContext(context));
-    for (const a of items) {
-      if (assetIds.has(a.id)) result.assets[a.id] = { url: a.url, width: a.pixelWidth, height: a.pixelHeight, mimeType: a.mimeType, fileName: a.fileName };
-    }
-  }
+  const slotById = new Map([...slotsOfChosen.flat(), ...soonest].map((slot) => [slot.id, slot]));
+  const result: PageBlockData = {
+    practitioners: [...first, ...[...byId.values()].filter((p) => !firstIds.has(p.id))],
+    appointments: [...slotById.values()].sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id)),
+    assets: {},
+    directory: directory?.result ?? null,
+    facets: directory?.facets ?? { languages: [], countries: [] },
+  };
+  for (const a of assets.items) result.assets[a.id] = { url: assetUrl(a), width: a.pixelWidth, height: a.pixelHeight, mimeType: a.mimeType, fileName: a.fileName };
   return result;
 }

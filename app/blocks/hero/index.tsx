@@ -3,13 +3,14 @@ import { useTextStyle } from "~/site/site-context";
 import { SmartLink } from "~/site/smart-link";
 import { AssetImage } from "../asset-image";
 import { text } from "../block-section";
+import { firstId } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
 import { blockSchema } from "./schema";
 
 function HeroBlock({ block, data, index }: BlockProps) {
   const heading = useTextStyle("heading-1", "text-4xl font-bold");
   const lead = useTextStyle("lead", "text-lg");
-  const image = (block.image as string[] | undefined)?.[0];
+  const image = firstId(block.image);
   return (
     <section className="bg-[var(--color-neutral,#f3ede4)]">
       <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-12 md:grid-cols-2">

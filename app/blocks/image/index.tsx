@@ -1,11 +1,12 @@
 import { own } from "~/lib/input";
 import { AssetImage } from "../asset-image";
 import { text } from "../block-section";
+import { firstId } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
 import { blockSchema } from "./schema";
 
 function ImageBlock({ block, data, index }: BlockProps) {
-  const image = (block.image as string[] | undefined)?.[0];
+  const image = firstId(block.image);
   return (
     <figure className="mx-auto max-w-5xl px-4 py-8">
       <AssetImage asset={image ? own(data.assets, image) : undefined} alt={text(block.alt)} eager={index < 2} className="h-auto w-full rounded-lg" />

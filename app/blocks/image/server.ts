@@ -1,7 +1,7 @@
-import { assetIds } from "../needs";
+import { firstId } from "../needs";
 import type { BlockServer } from "../types";
 
 export const server: BlockServer = {
   name: "block-image",
-  needs: (block) => ({ assets: assetIds(block.image) }),
+  needs: (block) => ({ assets: [firstId(block.image)].filter((id) => id !== undefined) }),
 };

@@ -1,10 +1,11 @@
 import { PractitionerCard } from "~/practitioners/components";
 import { BlockSection, text } from "../block-section";
+import { listLimit } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
 import { blockSchema } from "./schema";
 
 function PractitionerListBlock({ block, data }: BlockProps) {
-  const limit = typeof block.limit === "number" ? block.limit : 10;
+  const limit = listLimit(block.limit, blockSchema);
   return (
     <BlockSection heading={text(block.heading)} width="wide">
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">

@@ -1,7 +1,8 @@
 import { listLimit } from "../needs";
 import type { BlockServer } from "../types";
+import { blockSchema } from "./schema";
 
 export const server: BlockServer = {
   name: "block-practitioner-list",
-  needs: (block) => ({ firstPractitioners: listLimit(block.limit, 10) }),
+  needs: (block) => ({ firstPractitioners: listLimit(block.limit, blockSchema) }),
 };

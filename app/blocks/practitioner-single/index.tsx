@@ -1,10 +1,11 @@
 import { FreeAppointments, PractitionerCard } from "~/practitioners/components";
 import { BlockSection } from "../block-section";
+import { firstId } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
 import { blockSchema } from "./schema";
 
 function PractitionerSingleBlock({ block, data }: BlockProps) {
-  const id = (block.practitioner as string[] | undefined)?.[0];
+  const id = firstId(block.practitioner);
   const p = data.practitioners.find((x) => x.id === id);
   if (!p) return null;
   return (

@@ -1,6 +1,10 @@
+import { firstId } from "../needs";
 import type { BlockServer } from "../types";
 
 export const server: BlockServer = {
   name: "block-practitioner-single",
-  needs: (block) => ({ practitioners: { ids: Array.isArray(block.practitioner) ? block.practitioner.map(String) : [], slotsEach: 6 } }),
+  needs: (block) => {
+    const id = firstId(block.practitioner);
+    return { practitioners: { ids: id ? [id] : [], slotsEach: 6 } };
+  },
 };

@@ -3,12 +3,13 @@ import { localizedPath } from "~/i18n/languages";
 import { profilePath } from "~/practitioners/paths";
 import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "../block-section";
+import { listLimit } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
 import { blockSchema } from "./schema";
 
 function PractitionerSmallListBlock({ block, data }: BlockProps) {
   const { language, t } = useSite();
-  const limit = typeof block.limit === "number" ? block.limit : 5;
+  const limit = listLimit(block.limit, blockSchema);
   return (
     <BlockSection heading={text(block.heading)} width="wide">
       <ul className="divide-y divide-black/10 rounded-lg border border-black/10">

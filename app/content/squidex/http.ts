@@ -1,6 +1,6 @@
 import { ContentError, alreadyExists, badRequest, notFound } from "../errors";
 import { assetUrl } from "../public-api";
-import { checkIds, parseCollectionUrl, parseQuery } from "../query";
+import { checkIds, pagingParams, parseCollectionUrl, parseQuery } from "../query";
 import type { SquidexAuth } from "./auth";
 import { TOKEN_SECONDS } from "./auth";
 import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
@@ -169,9 +169,10 @@ async function contents(request: Request, method: string, rest: string[], actor:
     });
   const list = async (query: ContentQuery) => {
     const language = request.headers.get("x-languages")?.split(",")[0]?.trim() || MASTER_LANGUAGE;
-    const result = await store.query(schema.name, query, { unpublished, language });
+    const noTotal = has(request, "x-nototal");
+    const result = await store.query(schema.name, query, { unpublished, language, noTotal });
     return json({
-      total: has(request, "x-nototal") ? -1 : result.total,
+      total: noTotal ? -1 : result.total,
       items: result.items.map((i) => contentDto(i, schema, request, appName)),
       statuses: STATUSES,
       _links: {},
@@ -452,11 +453,7 @@ async function apps(request: Request, method: string, rest: string[], actor: str
       const url = new URL(request.url);
       const ids = url.searchParams.get("ids")?.split(",").filter(Boolean);
       if (ids) checkIds(ids);
-      const { total, items } = await store.assets.list({
-        ids,
-        skip: Number(url.searchParams.get("$skip") ?? 0) || 0,
-        take: Number(url.searchParams.get("$top") ?? 200) || 200,
-      });
+      const { total, items } = await store.assets.list({ ids, ...pagingParams(url.searchParams) });
       return json({ total, items: items.map((a) => assetDto(a, appName)), _links: {} });
     }
     if (id === undefined && method === "POST") return uploadAsset(request, actor, ctx);
