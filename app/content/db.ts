@@ -344,3 +344,8 @@ export async function createPostgresFunctions(db: DB): Promise<void> {
 export async function ping(db: DB): Promise<void> {
   await sql`select 1`.execute(db);
 }
+
+/** A JSON column as read: text from SQLite, already parsed from PostgreSQL's jsonb. */
+export function readJsonColumn(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
+}

@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from "kysely";
-import type { DB, Dialect } from "./db";
+import { readJsonColumn, type DB, type Dialect } from "./db";
 import { fold, searchFold } from "./fold";
 import { slugify } from "./slug";
-import type { ContentData, Schema, SchemaField } from "./types";
+import type { ContentData, Schema } from "./types";
 
 /**
  * Typed side tables for the schemas a site reads at size: one row per published item, one column
@@ -219,6 +219,12 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
     const kept = spec?.slugField ? await storedSlugs(db, [current?.table_name, spec.table]) : new Map<string, string>();
     const run = <T,>(fn: (trx: DB) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
     await run(async (trx) => {
+      if (dialect === "postgres") {
+        // Nodes starting together: one rebuilds, the others wait and then find it done.
+        await sql`select pg_advisory_xact_lock(hashtext(${`praxisnetz:content_indexes:${schema.name}`}))`.execute(trx);
+        const now = await trx.selectFrom("content_indexes").select("signature").where("schema_name", "=", schema.name).executeTakeFirst();
+        if (spec && now?.signature === spec.signature) return;
+      }
       // A table left without its record (or by another shape) is made anew.
       for (const table of new Set([current?.table_name, spec?.table])) {
         if (!table) continue;
@@ -256,7 +262,7 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
 }
 
 function readData(value: unknown): ContentData {
-  return (typeof value === "string" ? JSON.parse(value) : (value ?? {})) as ContentData;
+  return (readJsonColumn(value) ?? {}) as ContentData;
 }
 
 /** Brings the item's row up to date: written from its published data, or removed when it has none. */
@@ -323,7 +329,7 @@ async function fillRows(
 /** `fresh`: the item is new, so it has no row yet (nor search text to replace). */
 async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, data: ContentData, fresh = false) {
   const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
-  if (spec.slugField) row.slug = await slugFor(db, spec, id, data);
+  if (spec.slugField) row.slug = await slugFor(db, dialect, spec, id, data);
   const names = Object.keys(row);
   const updates = names.filter((n) => n !== "id").map((n) => sql`${q(n)} = excluded.${q(n)}`);
   await sql`insert into ${q(spec.table)} (${sql.join(names.map(q))}) values (${sql.join(names.map((n) => row[n]))})
@@ -390,8 +396,10 @@ async function pgTrigrams(db: DB): Promise<string | false> {
  * The item's slug: kept while its name gives the same base; else the base, or the first free
  * `base-2`, `base-3`… Taken slugs stay with their items, so adding an item never moves another's.
  */
-async function slugFor(db: DB, spec: IndexSpec, id: string, data: ContentData): Promise<string> {
+async function slugFor(db: DB, dialect: Dialect, spec: IndexSpec, id: string, data: ContentData): Promise<string> {
   const base = slugBase(spec, data);
+  // Two writers of the same name on PostgreSQL: the second waits for the first's slug (SQLite writes one at a time).
+  if (dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext(${`${spec.table}:${base}`}))`.execute(db);
   const rows = await sql<{ id: string; slug: string }>`select id, slug from ${q(spec.table)} where slug = ${base} or (slug > ${`${base}-`} and slug < ${`${base}.`})`.execute(db);
   const mine = rows.rows.find((r) => r.id === id)?.slug;
   if (mine && belongsTo(mine, base)) return mine;
@@ -405,5 +413,4 @@ async function slugFor(db: DB, spec: IndexSpec, id: string, data: ContentData): 
 export function indexedField(spec: IndexSpec, field: string): IndexedField | undefined {
   return spec.fields.get(field) ?? spec.fields.get(field.replace(/_/g, "-"));
 }
-
-export type { SchemaField };
+ 

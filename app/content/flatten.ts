@@ -1,7 +1,6 @@
 import { DEFAULT_LANGUAGE } from "../i18n/languages";
 import type { ContentData, ContentItem, FlatItem, Schema } from "./types";
 
-export { DEFAULT_LANGUAGE } from "../i18n/languages";
 
 /**
  * Reads one field for one language: invariant fields give their `iv` value; localised fields give the

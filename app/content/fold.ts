@@ -67,3 +67,11 @@ export function postgresFoldFunction(): string {
 export function searchFold(text: string): string {
   return fold(text).replace(/ae/g, "a").replace(/oe/g, "o").replace(/ue/g, "u");
 }
+
+/**
+ * The words of a full-text search, folded for search, each once; control characters separate words
+ * like spaces (they occur in no text worth finding). An item matches when it has every word.
+ */
+export function searchWords(text: string): string[] {
+  return [...new Set(searchFold(text).split(/[\s\u0000-\u001f\u007f]+/).filter(Boolean))];
+}

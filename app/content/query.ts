@@ -2,8 +2,8 @@ import { badRequest } from "./errors";
 import { fieldValue } from "./flatten";
 import { parseODataFilter } from "./odata";
 import { own } from "../lib/input";
-import { fold, searchFold } from "./fold";
-import { MAX_COLLECTION_URL_LENGTH, MAX_FILTER_DEPTH, MAX_IDS, MAX_QUERY_JSON_LENGTH, MAX_SKIP } from "./limits";
+import { fold, searchFold, searchWords } from "./fold";
+import { MAX_COLLECTION_URL_LENGTH, MAX_FILTER_DEPTH, MAX_FILTER_LEAVES, MAX_IDS, MAX_QUERY_JSON_LENGTH, MAX_SEARCH_WORDS, MAX_SKIP } from "./limits";
 import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
 /**
@@ -131,7 +131,7 @@ export function matches(item: ContentItem, node: FilterNode, language: string): 
  * when given), ignoring case, accents and ae/oe/ue spellings. No words match every item.
  */
 function fullTextMatch(item: ContentItem, text: string, fields?: ReadonlySet<string>): boolean {
-  const words = searchFold(text).split(/\s+/).filter(Boolean);
+  const words = searchWords(text);
   const has = (needle: string) => {
     const walk = (v: unknown): boolean =>
       typeof v === "string" ? searchFold(v).includes(needle) : Array.isArray(v) ? v.some(walk) : v !== null && typeof v === "object" ? Object.values(v).some(walk) : false;
@@ -232,6 +232,27 @@ export function parseQuery(input: unknown): ContentQuery {
 }
 
 const isScalar = (v: unknown) => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
+/**
+ * What every query must keep to before it becomes SQL, whoever built it (JSON `q`, OData, our own
+ * pages): at most MAX_FILTER_LEAVES conditions and MAX_SEARCH_WORDS words, and no NUL character in
+ * a value (PostgreSQL cannot take one; no content holds one). A 400 that says which, otherwise.
+ */
+export function checkQueryShape(query: ContentQuery): void {
+  let leaves = 0;
+  const walk = (node: FilterNode) => {
+    if ("and" in node) return node.and.forEach(walk);
+    if ("or" in node) return node.or.forEach(walk);
+    if ("not" in node) return walk(node.not);
+    if ("refersTo" in node) return walk(node.refersTo.filter);
+    if (++leaves > MAX_FILTER_LEAVES) throw badRequest(`A filter may have at most ${MAX_FILTER_LEAVES} conditions.`);
+    const values = Array.isArray(node.value) ? node.value : [node.value];
+    if (values.some((v) => typeof v === "string" && v.includes("\u0000"))) throw badRequest("Filter values must not contain the NUL character.");
+  };
+  if (query.filter) walk(query.filter);
+  if (query.fullText !== undefined && searchWords(query.fullText).length > MAX_SEARCH_WORDS)
+    throw badRequest(`A search may have at most ${MAX_SEARCH_WORDS} words.`);
+}
 
 export function checkIds(ids: string[]): string[] {
   if (ids.length > MAX_IDS) throw badRequest(`Ask for at most ${MAX_IDS} ids at once (got ${ids.length}).`);

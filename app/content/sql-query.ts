@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import { DEFAULT_LANGUAGE } from "../i18n/languages";
 import type { Dialect } from "./db";
 import { indexedField, listNeedle, type IndexedField, type IndexSpec } from "./field-index";
-import { fold, searchFold } from "./fold";
+import { fold, searchFold, searchWords } from "./fold";
 import { DEFAULT_SORT } from "./query";
 import type { ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
@@ -249,9 +249,17 @@ export class SqlCompiler {
         return this.definite(sql`${t} = 'string' and ${this.textTest(op, sql`pn_fold(${this.text(v)})`, fold(String(x)))}`);
       }
       case "in": {
+        // One SQL IN per type (as many `or`s would nest the expression one level per value).
         const values = Array.isArray(x) ? x : [];
-        if (!values.length) return this.false();
-        return sql`(${sql.join(values.map((e) => this.eq(v, e)), sql` or `)})`;
+        const strings = [...new Set(values.filter((e): e is string => typeof e === "string"))];
+        const numbers = [...new Set(values.filter((e): e is number => typeof e === "number"))];
+        const parts: Sql[] = [];
+        if (values.some((e) => e === null || e === undefined)) parts.push(this.isNullish(v));
+        if (strings.length) parts.push(this.definite(sql`${t} = 'string' and ${this.text(v)} in (${sql.join(strings)})`));
+        if (numbers.length) parts.push(this.definite(sql`${t} = 'number' and ${this.number(v)} in (${sql.join(numbers)})`));
+        for (const b of new Set(values.filter((e): e is boolean => typeof e === "boolean"))) parts.push(this.eq(v, b));
+        if (!parts.length) return this.false();
+        return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
       }
       default:
         return this.false();
@@ -478,11 +486,6 @@ export function compileWhere(compiler: SqlCompiler, query: ContentQuery, searchF
   if (query.filter) where.push(compiler.filter(query.filter));
   if (query.fullText) where.push(compiler.fullText(query.fullText, searchFields));
   return where;
-}
-
-/** The words of a full-text search, folded for search; an item matches when it has every one. */
-export function searchWords(text: string): string[] {
-  return searchFold(text).split(/\s+/).filter(Boolean);
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { Database, DB, Dialect } from "./db";
-import { createPostgresFunctions, migrate, ping } from "./db";
+import { createPostgresFunctions, migrate, ping, readJsonColumn } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
 import { ensureIndexes, indexSpec, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
 import { requireValidId } from "./ids";
-import { checkIds, pageSize } from "./query";
+import { checkIds, checkQueryShape, pageSize } from "./query";
 import { recordRead } from "./read-tags";
 import { compileWhere, SqlCompiler } from "./sql-query";
 import type { AssetStore } from "./assets";
@@ -140,6 +140,7 @@ export class ContentStore {
     if (!SCHEMA_NAME.test(input.name ?? "")) errors.push(`name: "${input.name}" is not a valid schema name.`);
     if (!Array.isArray(input.fields)) errors.push("fields: Must be an array.");
     const seen = new Set<string>();
+    const ids = new Set<number>();
     (input.fields ?? []).forEach((f, i) => {
       if (!FIELD_NAME.test(f.name ?? "")) errors.push(`fields[${i + 1}].name: "${f.name}" is not a valid field name.`);
       if (seen.has(f.name)) errors.push(`fields[${i + 1}].name: Duplicate field "${f.name}".`);
@@ -147,6 +148,12 @@ export class ContentStore {
       if (f.partitioning !== "invariant" && f.partitioning !== "language")
         errors.push(`fields[${i + 1}].partitioning: Must be invariant or language.`);
       if (!f.properties?.fieldType) errors.push(`fields[${i + 1}].properties.fieldType: Field is required.`);
+      if (f.fieldId !== undefined) {
+        // Field ids name side-table columns (f<id>): whole, positive and each once.
+        if (!Number.isSafeInteger(f.fieldId) || f.fieldId < 1) errors.push(`fields[${i + 1}].fieldId: Must be a whole number from 1.`);
+        else if (ids.has(f.fieldId)) errors.push(`fields[${i + 1}].fieldId: Duplicate id ${f.fieldId}.`);
+        ids.add(f.fieldId);
+      }
     });
     if (errors.length) throw validationError(errors);
     const existing = await this.getSchema(input.name);
@@ -210,6 +217,8 @@ export class ContentStore {
 
   private async validate(schema: Schema, data: unknown): Promise<ContentData> {
     const errors = validateData(schema, data, await this.validationContext());
+    // PostgreSQL's jsonb cannot hold U+0000, and no content needs it: refused on both databases alike.
+    if (JSON.stringify(data).includes("\\u0000")) errors.push("Text must not contain the NUL character (U+0000).");
     if (errors.length) throw validationError(errors);
     return data as ContentData;
   }
@@ -236,11 +245,16 @@ export class ContentStore {
   }
 
   /** Side tables by schema name (field-index.ts). */
-  private async indexSpecs(): Promise<Map<string, IndexSpec>> {
-    const specs = new Map<string, IndexSpec>();
-    for (const schema of (await this.schemaMap()).values()) {
-      const spec = indexSpec(schema);
-      if (spec) specs.set(schema.name, spec);
+  private async indexSpecs(): Promise<ReadonlyMap<string, IndexSpec>> {
+    const schemas = await this.schemaMap();
+    let specs = specsBySchemas.get(schemas);
+    if (!specs) {
+      specs = new Map();
+      for (const schema of schemas.values()) {
+        const spec = indexSpec(schema);
+        if (spec) specs.set(schema.name, spec);
+      }
+      specsBySchemas.set(schemas, specs);
     }
     return specs;
   }
@@ -298,6 +312,7 @@ export class ContentStore {
       indexes,
       ...(spec ? { index: { alias: "x", spec } } : {}),
     });
+    checkQueryShape(query);
     const ids = query.ids ? [...new Set(checkIds(query.ids))] : undefined;
     if (ids && !ids.length) return { total: 0, items: [] };
     const conditions = compileWhere(compiler, query, opts.searchFields);
@@ -388,7 +403,7 @@ export class ContentStore {
 
   /**
    * The distinct values of a field over the published items matching `where` (list fields give their
-   * elements), for facets. Read from the side table when the field is in one; else from every item.
+   * elements), for facets: read from the schema's side table.
    */
   async distinctValues(schemaName: string, field: string, opts: { where?: FilterNode; language?: string } = {}): Promise<unknown[]> {
     const schema = await this.requireSchema(schemaName);
@@ -396,14 +411,8 @@ export class ContentStore {
     const indexes = await this.indexSpecs();
     const spec = indexes.get(schema.name);
     const f = spec?.fields.get(field);
-    if (!spec || !f) {
-      const { items } = await this.query(schema.name, {}, { where: opts.where, language: opts.language, all: true });
-      const values = items.flatMap((i) => {
-        const v = (i.data[field] as Record<string, unknown> | undefined)?.iv;
-        return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
-      });
-      return [...new Set(values)];
-    }
+    // Facets read a column, never every item: only fields of the side table have them.
+    if (!spec || !f) throw badRequest(`"${field}" is no field of "${schema.name}"'s side table; mark it isIndexed to list its values.`);
     const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published: true, language: opts.language ?? MASTER_LANGUAGE, indexes, index: { alias: "x", spec } });
     const condition = opts.where ? compiler.filter(opts.where) : sql`1 = 1`;
     const from = compiler.needsContents ? sql`${sql.table(spec.table)} as x join contents as c on c.id = x.id` : sql`${sql.table(spec.table)} as x`;
@@ -643,13 +652,12 @@ export class ContentStore {
   }
 }
 
+/** Side tables by schema name, made once per set of schemas read (not per query). */
+const specsBySchemas = new WeakMap<Map<string, Schema>, Map<string, IndexSpec>>();
+
 /** Keeps totals: `load` computes one (and records what it read), the cache may answer instead. */
 export type CountCache = (key: string, load: () => Promise<number>) => Promise<number>;
 
-/** A JSON column as read: text from SQLite, already parsed from PostgreSQL's jsonb. */
-function readJsonColumn(value: unknown): unknown {
-  return typeof value === "string" ? JSON.parse(value) : value;
-}
 
 /** A JSON column's value as JSON text again, to write it back (either database takes text). */
 function jsonText(value: unknown): string {

@@ -1,4 +1,4 @@
-import { ContentError, alreadyExists, badRequest, notFound } from "../errors";
+import { ContentError, badRequest, notFound } from "../errors";
 import { assetUrl } from "../public-api";
 import { checkIds, pagingParams, parseCollectionUrl, parseQuery } from "../query";
 import type { SquidexAuth } from "./auth";
@@ -292,8 +292,7 @@ async function runJob(store: ContentStore, schema: string, job: BulkJob, publish
   const publish = job.status === "Published" || (job.status === undefined && publishAll);
   switch (job.type) {
     case "Create":
-      // Checked before the insert: on PostgreSQL a failed insert would abort the whole transaction.
-      if (job.id !== undefined && (await store.get(schema, job.id, { unpublished: true }))) throw alreadyExists(`An item with id "${job.id}" already exists.`);
+      // A taken id is a 409 from the insert itself (ON CONFLICT DO NOTHING: the transaction goes on).
       return (await store.create(schema, job.data, { id: job.id, publish, actor })).id;
     case "Upsert": {
       const existing = job.id === undefined ? undefined : await store.get(schema, job.id, { unpublished: true });
