@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useState } from "react";
 import { Form, Link } from "react-router";
-import { localizedPath, type Language } from "~/i18n/languages";
+import type { Language } from "~/i18n/languages";
 import { MapConsentPlaceholder } from "~/maps/map-consent";
 import { useSite } from "~/site/site-context";
 import type { DirectoryQuery, DirectoryResult, Facets, PractitionerSummary } from "./directory";

@@ -2,8 +2,6 @@ import { createContext, useContext } from "react";
 import type { Language } from "~/i18n/languages";
 import { messages, type Messages } from "~/i18n/messages";
 import { NO_CONSENT, type ConsentState } from "~/consent/consent";
-
-export type { ConsentState };
 import { own } from "~/lib/input";
 
 /** What every block and site component may need, provided once by the site layout. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withPgRole } from "../support/pg-role";
+import { withTwoPgNodes } from "../support/pg-role";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
@@ -63,22 +63,14 @@ describe("targeted invalidation on one node", () => {
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)("targeted invalidation across two app nodes on PostgreSQL", () => {
   it("a booking through one node drops only the pages with appointments on the other", async () => {
-    await withPgRole("praxis_inv", async ({ url }) => {
-      const env = { DATABASE_URL: url, CACHE_TTL_SECONDS: "3600" };
-      const a = await startServer({ env });
-      const b = await startServer({ env, dataDir: a.dataDir });
-      try {
-        for (const path of [PLAIN_PAGE, WITH_SLOTS]) {
-          await cacheState(b, path);
-          expect(await cacheState(b, path), path).toBe("hit");
-        }
-        await book(a, true);
-        await expect.poll(() => cacheState(b, WITH_SLOTS), { timeout: 3000 }).toBe("miss");
-        expect(await cacheState(b, PLAIN_PAGE)).toBe("hit");
-      } finally {
-        await b.stop();
-        await a.stop();
+    await withTwoPgNodes("praxis_inv", async (a, b) => {
+      for (const path of [PLAIN_PAGE, WITH_SLOTS]) {
+        await cacheState(b, path);
+        expect(await cacheState(b, path), path).toBe("hit");
       }
+      await book(a, true);
+      await expect.poll(() => cacheState(b, WITH_SLOTS), { timeout: 3000 }).toBe("miss");
+      expect(await cacheState(b, PLAIN_PAGE)).toBe("hit");
     });
   });
 });

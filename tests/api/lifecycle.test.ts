@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { withPgRole } from "../support/pg-role";
+import { withPgRole, withTwoPgNodes } from "../support/pg-role";
 import { postJson, squidexToken, startServer, tempDataDir } from "../support/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -99,27 +99,19 @@ describe.skipIf(!pgUrl)("on PostgreSQL (TEST_DATABASE_URL)", () => {
 
 describe.skipIf(!pgUrl)("two app nodes on one PostgreSQL database", () => {
   it("a change made through one node shows on the other at once (LISTEN/NOTIFY)", async () => {
-    await withPgRole("praxis_n", async ({ url }) => {
-      const env = { DATABASE_URL: url, CACHE_TTL_SECONDS: "3600" };
-      const a = await startServer({ env });
-      const b = await startServer({ env, dataDir: a.dataDir });
-      try {
-        const read = async () =>
-          (await postJson(`${b.url}/api/rest`, { url: "core-theme-colors", language: "de" })).json.items.find((c: { id: string }) => c.id === "color-ocker")
-            ?.data.hexcode;
-        expect(await read()).toBe("#D9A441");
-        // b now has the colours cached for an hour; change them through a.
-        const patch = await fetch(`${a.url}/api/squidex/api/content/praxisnetz/core-theme-colors/color-ocker`, {
-          method: "PATCH",
-          headers: { authorization: `Bearer ${await squidexToken(a)}`, "content-type": "application/json" },
-          body: JSON.stringify({ hexcode: { iv: "#123456" } }),
-        });
-        expect(patch.status).toBe(200);
-        await expect.poll(read, { timeout: 3000 }).toBe("#123456");
-      } finally {
-        await b.stop();
-        await a.stop();
-      }
+    await withTwoPgNodes("praxis_n", async (a, b) => {
+      const read = async () =>
+        (await postJson(`${b.url}/api/rest`, { url: "core-theme-colors", language: "de" })).json.items.find((c: { id: string }) => c.id === "color-ocker")
+          ?.data.hexcode;
+      expect(await read()).toBe("#D9A441");
+      // b now has the colours cached for an hour; change them through a.
+      const patch = await fetch(`${a.url}/api/squidex/api/content/praxisnetz/core-theme-colors/color-ocker`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${await squidexToken(a)}`, "content-type": "application/json" },
+        body: JSON.stringify({ hexcode: { iv: "#123456" } }),
+      });
+      expect(patch.status).toBe(200);
+      await expect.poll(read, { timeout: 3000 }).toBe("#123456");
     });
   });
 });

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { startServer, type RunningServer } from "./server";
 
 /**
  * Runs `fn` with a PostgreSQL role of its own on TEST_DATABASE_URL, whose default search_path
@@ -22,4 +23,19 @@ export async function withPgRole(prefix: string, fn: (ctx: { url: string; role: 
     await admin.query(`drop role ${role}`);
     await admin.end();
   }
+}
+
+/** Two app nodes on one PostgreSQL database of their own (a role, as withPgRole), stopped afterwards. */
+export async function withTwoPgNodes(prefix: string, fn: (a: RunningServer, b: RunningServer) => Promise<void>): Promise<void> {
+  await withPgRole(prefix, async ({ url }) => {
+    const env = { DATABASE_URL: url, CACHE_TTL_SECONDS: "3600" };
+    const a = await startServer({ env });
+    const b = await startServer({ env, dataDir: a.dataDir });
+    try {
+      await fn(a, b);
+    } finally {
+      await b.stop();
+      await a.stop();
+    }
+  });
 }
