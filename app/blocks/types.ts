@@ -1,5 +1,4 @@
 import type { ComponentType } from "react";
-import type { SchemaInput } from "~/content/types";
 import type { DirectoryResult, Facets, PractitionerSummary } from "~/practitioners/directory";
 import type { AppointmentSlot } from "~/practitioners/practitioners.server";
 
@@ -38,13 +37,13 @@ export interface BlockProps<T = Record<string, unknown>> {
 
 
 /**
- * What a block kind is, in one place (app/blocks/<kind>/index.tsx): its schema (fields with defaults
- * and tags), its component, and its palette entry for the editor. What it needs on the server lives
- * beside it in server.ts (see registry.server.ts), so the browser bundle never carries server code.
+ * What a block kind is to the page (app/blocks/<kind>/index.tsx): its component and its palette
+ * entry. Its fields with defaults and tags are schema.ts beside it (blocks/schemas.ts collects them
+ * for the seed and the editor), what it needs on the server is server.ts (registry.server.ts): the
+ * public site's bundle carries neither.
  */
 export interface BlockDefinition {
   name: string;
-  schema: SchemaInput;
   palette: { label: { de: string; en: string }; icon: string; group: "content" | "practitioners" };
   Component: ComponentType<BlockProps>;
   /** The block brings the page's h1 when it opens the page (the page then shows no title of its own). */

@@ -1,6 +1,5 @@
 import { BlockSection, text } from "../block-section";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function AccordionBlock({ block }: BlockProps) {
   const items = (block.items as Array<{ question: string; answer: string }> | undefined) ?? [];
@@ -20,7 +19,6 @@ function AccordionBlock({ block }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-accordion",
-  schema: blockSchema,
   palette: { label: { de: "Akkordeon", en: "Accordion" }, icon: "list", group: "content" },
   Component: AccordionBlock,
 };

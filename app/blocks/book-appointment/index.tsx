@@ -2,7 +2,6 @@ import { AppointmentList } from "~/practitioners/components";
 import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "../block-section";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function BookAppointmentBlock({ block, data }: BlockProps) {
   const { siteVariant, t } = useSite();
@@ -20,7 +19,6 @@ function BookAppointmentBlock({ block, data }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-book-appointment",
-  schema: blockSchema,
   palette: { label: { de: "Termin buchen", en: "Book an appointment" }, icon: "calendar", group: "practitioners" },
   Component: BookAppointmentBlock,
 };

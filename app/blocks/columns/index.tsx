@@ -1,7 +1,6 @@
 import { Icon } from "~/site/icon";
 import { useTextStyle } from "~/site/site-context";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function ColumnsBlock({ block }: BlockProps) {
   const columns = (block.columns as Array<{ heading?: string; text?: string; icon?: string }> | undefined) ?? [];
@@ -23,7 +22,6 @@ function ColumnsBlock({ block }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-columns",
-  schema: blockSchema,
   palette: { label: { de: "Spalten", en: "Columns" }, icon: "columns", group: "content" },
   Component: ColumnsBlock,
 };

@@ -2,7 +2,6 @@ import { useTextStyle } from "~/site/site-context";
 import { SmartLink } from "~/site/smart-link";
 import { text } from "../block-section";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function CtaBlock({ block }: BlockProps) {
   const heading = useTextStyle("heading-2", "text-3xl font-semibold");
@@ -23,7 +22,6 @@ function CtaBlock({ block }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-cta",
-  schema: blockSchema,
   palette: { label: { de: "Handlungsaufforderung", en: "Call to action" }, icon: "megaphone", group: "content" },
   Component: CtaBlock,
 };

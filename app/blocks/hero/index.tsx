@@ -5,7 +5,6 @@ import { AssetImage } from "../asset-image";
 import { text } from "../block-section";
 import { firstId } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function HeroBlock({ block, data, index }: BlockProps) {
   const heading = useTextStyle("heading-1", "text-4xl font-bold");
@@ -32,7 +31,6 @@ function HeroBlock({ block, data, index }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-hero",
-  schema: blockSchema,
   palette: { label: { de: "Hero", en: "Hero" }, icon: "image", group: "content" },
   Component: HeroBlock,
   ownsPageHeading: true,

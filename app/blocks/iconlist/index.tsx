@@ -1,7 +1,6 @@
 import { Icon } from "~/site/icon";
 import { BlockSection, text } from "../block-section";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function IconListBlock({ block }: BlockProps) {
   const items = (block.items as Array<{ icon?: string; text?: string }> | undefined) ?? [];
@@ -21,7 +20,6 @@ function IconListBlock({ block }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-iconlist",
-  schema: blockSchema,
   palette: { label: { de: "Icon-Liste", en: "Icon list" }, icon: "list", group: "content" },
   Component: IconListBlock,
 };

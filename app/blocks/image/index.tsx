@@ -3,7 +3,6 @@ import { AssetImage } from "../asset-image";
 import { text } from "../block-section";
 import { firstId } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function ImageBlock({ block, data, index }: BlockProps) {
   const image = firstId(block.image);
@@ -17,7 +16,6 @@ function ImageBlock({ block, data, index }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-image",
-  schema: blockSchema,
   palette: { label: { de: "Bild", en: "Image" }, icon: "image", group: "content" },
   Component: ImageBlock,
 };

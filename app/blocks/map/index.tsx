@@ -3,7 +3,6 @@ import { MapConsentPlaceholder } from "~/maps/map-consent";
 import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "../block-section";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 const MapView = lazy(() => import("~/maps/map-view"));
 
@@ -26,7 +25,6 @@ function MapBlock({ block }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-map",
-  schema: blockSchema,
   palette: { label: { de: "Karte", en: "Map" }, icon: "map", group: "content" },
   Component: MapBlock,
 };

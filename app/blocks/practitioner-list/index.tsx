@@ -21,7 +21,6 @@ function PractitionerListBlock({ block, data }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-practitioner-list",
-  schema: blockSchema,
   palette: { label: { de: "Behandelnde (Liste)", en: "Practitioner list" }, icon: "users", group: "practitioners" },
   Component: PractitionerListBlock,
 };

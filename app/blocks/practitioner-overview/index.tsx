@@ -3,7 +3,6 @@ import { Directory } from "~/practitioners/components";
 import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "../block-section";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function PractitionerOverviewBlock({ block, data }: BlockProps) {
   const { language } = useSite();
@@ -18,7 +17,6 @@ function PractitionerOverviewBlock({ block, data }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-practitioner-overview",
-  schema: blockSchema,
   palette: { label: { de: "Behandelnde (Übersicht)", en: "Practitioner directory" }, icon: "search", group: "practitioners" },
   Component: PractitionerOverviewBlock,
 };

@@ -3,7 +3,6 @@ import { localizedPath } from "~/i18n/languages";
 import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "../block-section";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function RegistrationBlock({ block }: BlockProps) {
   const { language, t } = useSite();
@@ -19,7 +18,6 @@ function RegistrationBlock({ block }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-practitioner-registration",
-  schema: blockSchema,
   palette: { label: { de: "Registrierung Behandelnde", en: "Practitioner registration" }, icon: "form", group: "practitioners" },
   Component: RegistrationBlock,
 };

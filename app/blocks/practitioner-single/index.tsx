@@ -2,7 +2,6 @@ import { FreeAppointments, PractitionerCard } from "~/practitioners/components";
 import { BlockSection } from "../block-section";
 import { firstId } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function PractitionerSingleBlock({ block, data }: BlockProps) {
   const id = firstId(block.practitioner);
@@ -20,7 +19,6 @@ function PractitionerSingleBlock({ block, data }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-practitioner-single",
-  schema: blockSchema,
   palette: { label: { de: "Behandelnde:r (einzeln)", en: "Practitioner" }, icon: "user", group: "practitioners" },
   Component: PractitionerSingleBlock,
 };

@@ -31,7 +31,6 @@ function PractitionerSmallListBlock({ block, data }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-practitioner-smalllist",
-  schema: blockSchema,
   palette: { label: { de: "Behandelnde (kompakt)", en: "Practitioners (compact)" }, icon: "users", group: "practitioners" },
   Component: PractitionerSmallListBlock,
 };

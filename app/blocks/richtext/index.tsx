@@ -1,6 +1,5 @@
 import { text } from "../block-section";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
 
 function RichTextBlock({ block }: BlockProps) {
   // Sanitised on the server before it reached this component.
@@ -13,7 +12,6 @@ function RichTextBlock({ block }: BlockProps) {
 
 export const definition: BlockDefinition = {
   name: "block-richtext",
-  schema: blockSchema,
   palette: { label: { de: "Fließtext", en: "Rich text" }, icon: "text", group: "content" },
   Component: RichTextBlock,
 };
