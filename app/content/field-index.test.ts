@@ -284,6 +284,36 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
         await expectInSync(R);
         await expectInSync("fi-places");
       });
+
+      it("createMany gives the slugs one create at a time would, keeps the side table in sync, and writes nothing when one item fails", async () => {
+        const B = "fi-batch";
+        await store.upsertSchema({ name: B, properties: { slugField: "name" }, fields: [str("name", { isIndexed: true }), str("city")] });
+        await store.create(B, person(JW), { id: "bt-0", publish: true });
+        const made = await store.createMany(B, [
+          { id: "bt-1", data: person(JW), publish: true },
+          { id: "bt-2", data: person("Anna Berg"), publish: true },
+          { id: "bt-3", data: person("Juergen Weiss"), publish: true },
+          { id: "bt-4", data: person(JW) },
+        ]);
+        expect(made.map((i) => [i.id, i.status])).toEqual([["bt-1", "Published"], ["bt-2", "Published"], ["bt-3", "Published"], ["bt-4", "Draft"]]);
+        expect(await slugs(B)).toEqual({ "bt-0": "juergen-weiss", "bt-1": "juergen-weiss-2", "bt-2": "anna-berg", "bt-3": "juergen-weiss-3" });
+        await expectInSync(B);
+
+        // A bad item in the middle (invalid data, a taken id, an id twice): its index, nothing written.
+        const bad: Array<[number, { id?: string; data: unknown; publish?: boolean }]> = [
+          [1, { data: { name: { iv: 42 } }, publish: true }],
+          [1, { id: "bt-2", data: person("Again"), publish: true }],
+          [2, { id: "bt-9", data: person("Twice"), publish: true }],
+        ];
+        for (const [index, item] of bad) {
+          const attempt = store.createMany(B, [{ id: "bt-9", data: person(JW), publish: true }, index === 2 ? { data: person("Ok"), publish: true } : item, item]);
+          await expect(attempt).rejects.toMatchObject({ index });
+          expect((await slugs(B))["bt-9"]).toBeUndefined();
+          expect(await store.get(B, "bt-9", { unpublished: true })).toBeUndefined();
+        }
+        expect(Object.keys(await slugs(B))).toHaveLength(4);
+        await expectInSync(B);
+      });
     });
 
     // ---- 3 ------------------------------------------------------------------------------------------

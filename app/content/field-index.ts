@@ -298,19 +298,57 @@ async function fillRows(
   taken: Set<string>,
   kept: ReadonlyMap<string, string>,
 ) {
-  const values = rows.map(({ id, data }) => {
+  await insertRows(
+    db,
+    dialect,
+    spec,
+    rows.map(({ id, data }) => {
+      const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
+      if (spec.slugField) {
+        const base = slugBase(spec, data);
+        const had = kept.get(id);
+        row.slug = had && belongsTo(had, base) ? had : nextFree(base, taken);
+        taken.add(row.slug);
+      }
+      return { row, text: searchText(spec, data) };
+    }),
+  );
+}
+
+/** The first of base, base-2, base-3… not in `taken`. */
+function nextFree(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}
+
+/**
+ * Side-table rows for many new items (a bulk create): one multi-row insert per table. Slugs as for
+ * one item at a time: the first free suffix, in the order of `rows`.
+ */
+export async function insertFreshRows(db: DB, dialect: Dialect, spec: IndexSpec, rows: ReadonlyArray<{ id: string; data: ContentData }>) {
+  const takenByBase = new Map<string, Set<string>>();
+  const values = [];
+  for (const { id, data } of rows) {
     const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
     if (spec.slugField) {
       const base = slugBase(spec, data);
-      const had = kept.get(id);
-      let slug = base;
-      if (had && belongsTo(had, base)) slug = had;
-      else for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
-      taken.add(slug);
-      row.slug = slug;
+      let taken = takenByBase.get(base);
+      if (!taken) {
+        taken = new Set((await takenSlugs(db, dialect, spec, base)).map((r) => r.slug));
+        takenByBase.set(base, taken);
+      }
+      row.slug = nextFree(base, taken);
+      taken.add(row.slug);
     }
-    return { row, text: searchText(spec, data) };
-  });
+    values.push({ row, text: searchText(spec, data) });
+  }
+  await insertRows(db, dialect, spec, values);
+}
+
+/** Inserts new side-table rows and their search text, as few statements as SQLite's limits allow. */
+async function insertRows(db: DB, dialect: Dialect, spec: IndexSpec, values: ReadonlyArray<{ row: Record<string, string | number | null>; text: string }>) {
   if (!values.length) return;
   const names = Object.keys(values[0]!.row);
   // Stay under SQLite's limit of bound values per statement.
@@ -398,16 +436,17 @@ async function pgTrigrams(db: DB): Promise<string | false> {
  */
 async function slugFor(db: DB, dialect: Dialect, spec: IndexSpec, id: string, data: ContentData): Promise<string> {
   const base = slugBase(spec, data);
+  const rows = await takenSlugs(db, dialect, spec, base);
+  const mine = rows.find((r) => r.id === id)?.slug;
+  if (mine && belongsTo(mine, base)) return mine;
+  return nextFree(base, new Set(rows.filter((r) => r.id !== id).map((r) => r.slug)));
+}
+
+/** The slugs base, base-2… already stored, and whose they are. */
+async function takenSlugs(db: DB, dialect: Dialect, spec: IndexSpec, base: string) {
   // Two writers of the same name on PostgreSQL: the second waits for the first's slug (SQLite writes one at a time).
   if (dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext(${`${spec.table}:${base}`}))`.execute(db);
-  const rows = await sql<{ id: string; slug: string }>`select id, slug from ${q(spec.table)} where slug = ${base} or (slug > ${`${base}-`} and slug < ${`${base}.`})`.execute(db);
-  const mine = rows.rows.find((r) => r.id === id)?.slug;
-  if (mine && belongsTo(mine, base)) return mine;
-  const taken = new Set(rows.rows.filter((r) => r.id !== id).map((r) => r.slug));
-  if (!taken.has(base)) return base;
-  let n = 2;
-  while (taken.has(`${base}-${n}`)) n++;
-  return `${base}-${n}`;
+  return (await sql<{ id: string; slug: string }>`select id, slug from ${q(spec.table)} where slug = ${base} or (slug > ${`${base}-`} and slug < ${`${base}.`})`.execute(db)).rows;
 }
 
 export function indexedField(spec: IndexSpec, field: string): IndexedField | undefined {

@@ -56,6 +56,25 @@ function bulkScenarios(current: () => { server: RunningServer; auth: Record<stri
     expect(await exists("tx-2")).toBe(false);
   };
 
+  const runs = async () => {
+    // Runs of creates go in together; an Upsert of an id created earlier in the same run updates it.
+    const res = await bulk({
+      jobs: [
+        { type: "Upsert", id: "run-1", data: color("Run 1", "#010101"), status: "Published" },
+        { type: "Create", id: "run-2", data: color("Run 2", "#020202") },
+        { type: "Upsert", id: "run-1", data: color("Run 1 again", "#030303") },
+        ...Array.from({ length: 3 }, (_, i) => ({ type: "Create", data: color(`Run ${i + 3}`, "#040404") })),
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.map((r: { jobIndex: number; error?: unknown }) => [r.jobIndex, r.error])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [i, undefined]));
+    expect(res.json.slice(0, 3).map((r: { id: string }) => r.id)).toEqual(["run-1", "run-2", "run-1"]);
+    expect(new Set(res.json.map((r: { id: string }) => r.id)).size).toBe(5);
+    const one = await (await fetch(`${base()}/run-1`, { headers: { ...current().auth, "x-unpublished": "1" } })).json();
+    expect(one).toMatchObject({ version: 2, data: { name: { iv: "Run 1 again" } } });
+    for (const r of res.json.slice(3)) expect(await exists(r.id)).toBe(true);
+  };
+
   const standAlone = async () => {
     const res = await bulk({
       continueOnError: true,
@@ -85,7 +104,7 @@ function bulkScenarios(current: () => { server: RunningServer; auth: Record<stri
     expect(upsert.status).toBe(400);
   };
 
-  return { mixed, allOrNothing, standAlone, refusals };
+  return { mixed, runs, allOrNothing, standAlone, refusals };
 }
 
 const connect = async (server: RunningServer) => ({ server, auth: { authorization: `Bearer ${await squidexToken(server)}` } });
@@ -101,6 +120,7 @@ describe("POST /api/squidex/api/content/{app}/{schema}/bulk on SQLite", () => {
   const scenarios = bulkScenarios(() => ctx);
 
   it("runs a mixed job list and reports one result per job in Squidex's shape", scenarios.mixed);
+  it("takes runs of creates together and still lets a later Upsert update what the run created", scenarios.runs);
   it("without continueOnError, a failing job in the middle leaves nothing written", scenarios.allOrNothing);
   it("with continueOnError, every job stands alone", scenarios.standAlone);
   it("refuses bad job lists with a 400 and never takes bulk, import or query as an id", scenarios.refusals);
@@ -113,6 +133,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("bulk jobs on PostgreSQL", () =>
       try {
         const scenarios = bulkScenarios(() => ctx);
         await scenarios.mixed();
+        await scenarios.runs();
         await scenarios.allOrNothing();
         await scenarios.standAlone();
       } finally {

@@ -3,7 +3,7 @@ import { assetUrl } from "../public-api";
 import { checkIds, pagingParams, parseCollectionUrl, parseQuery } from "../query";
 import type { SquidexAuth } from "./auth";
 import { TOKEN_SECONDS } from "./auth";
-import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
+import { BatchItemError, LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
 import type { Asset, ContentData, ContentItem, ContentQuery, Schema } from "../types";
 import { isPlainObject } from "../validate";
 import { decodeComponent } from "../../lib/input";
@@ -314,6 +314,25 @@ async function runJob(store: ContentStore, schema: string, job: BulkJob, publish
 }
 
 /**
+ * How many jobs from `start` on simply create an item: Create jobs, and Upsert jobs whose id is new
+ * (at most 1 000 at a time).
+ */
+async function createRun(store: ContentStore, schema: string, jobs: readonly BulkJob[], start: number): Promise<number> {
+  let end = start;
+  while (end < jobs.length && end - start < 1000 && (jobs[end]!.type === "Create" || jobs[end]!.type === "Upsert")) end++;
+  const upsertIds = jobs.slice(start, end).flatMap((job) => (job.type === "Upsert" && job.id !== undefined ? [job.id] : []));
+  const existing = upsertIds.length ? await store.existingIds(schema, upsertIds) : new Set<string>();
+  // An Upsert of an id that exists, or that an earlier job of the run creates, updates: the run ends before it.
+  const seen = new Set<string>();
+  for (let i = start; i < end; i++) {
+    const { type, id } = jobs[i]!;
+    if (type === "Upsert" && id !== undefined && (existing.has(id) || seen.has(id))) return i - start;
+    if (id !== undefined) seen.add(id);
+  }
+  return end - start;
+}
+
+/**
  * Squidex bulk jobs. By default all jobs run in one transaction: a failing job leaves nothing
  * written, and every job is reported as not applied. With `continueOnError` each job stands alone.
  */
@@ -339,13 +358,31 @@ async function bulk(schema: string, body: unknown, actor: string, store: Content
   const ids: string[] = [];
   try {
     await store.transaction(async (tx) => {
-      for (const [index, job] of jobs.entries()) {
+      for (let index = 0; index < jobs.length; ) {
+        // A run of creates goes in as one batch (multi-row inserts); the rest one job at a time.
+        const creates = await createRun(tx, schema, jobs, index);
+        if (creates > 1) {
+          try {
+            const items = await tx.createMany(
+              schema,
+              jobs.slice(index, index + creates).map((job) => ({ data: job.data, id: job.id, publish: job.status === "Published" || (job.status === undefined && publish) })),
+              { actor },
+            );
+            for (const item of items) ids.push(item.id);
+          } catch (e) {
+            if (e instanceof BatchItemError) failed = { index: index + e.index, error: failure(e.error) };
+            throw e;
+          }
+          index += creates;
+          continue;
+        }
         try {
-          ids.push(await runJob(tx, schema, job, publish, actor));
+          ids.push(await runJob(tx, schema, jobs[index]!, publish, actor));
         } catch (e) {
           failed = { index, error: failure(e) };
           throw e;
         }
+        index++;
       }
     });
   } catch (e) {
