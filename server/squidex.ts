@@ -1,15 +1,16 @@
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { handleSquidex, type SquidexHttpContext } from "../app/content/squidex/http";
+import { handleSquidex, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "../app/content/squidex/http";
+import { ContentError } from "../app/content/errors";
 import { errorResponse } from "../app/lib/api.server";
+import { tooLarge } from "../app/lib/body";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import type { Services } from "../app/services.server";
 
 /**
- * The Squidex HTTP API (app/content/squidex/http.ts) as Express middleware, ahead of the page cache
- * and React Router. The request becomes a Fetch request the way React Router's Express adapter
- * makes one (the path still percent-encoded, so each segment is decoded once by the adapter; aborted
- * when the client goes away); the answer is written back the same way, streamed.
+ * The Squidex HTTP API (app/content/squidex/http.ts) as Express middleware, ahead of static files, the
+ * page cache and React Router. The handler sees a light view of Node's request (the path still
+ * percent-encoded, so each segment is decoded once by the adapter) and answers JSON text, written
+ * back in one piece with its length.
  */
 export const MOUNT = "/api/squidex";
 
@@ -19,42 +20,79 @@ export function squidexMiddleware(services: Services) {
 
   return async (req: ExpressRequest, res: ExpressResponse, next: (error?: unknown) => void) => {
     try {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-        else if (value) headers.set(name, value);
-      }
-      const aborted = new AbortController();
-      res.on("close", () => {
-        if (!res.writableFinished) aborted.abort();
-      });
-      const body = req.method === "GET" || req.method === "HEAD" ? {} : { body: createReadableStreamFromReadable(req), duplex: "half" };
-      const request = new Request(`${requestOrigin(req)}${req.originalUrl}`, { method: req.method, headers, signal: aborted.signal, ...body } as RequestInit);
+      const request = apiRequest(req);
       // The API path after the mount point, still percent-encoded (dot segments resolved by the URL
-      // parser, as before; a path they lead out of the API names nothing here).
+      // parser; a path they lead out of the API names nothing here).
       const pathname = new URL(request.url).pathname;
       const raw = pathname.toLowerCase().startsWith(MOUNT) ? pathname.slice(MOUNT.length).replace(/^\/+/, "") : "";
-      let response: Response;
+      let answer: ApiAnswer;
       try {
-        response = await handleSquidex(request, raw, ctx);
+        answer = await handleSquidex(request, raw, ctx);
       } catch (error) {
-        response = errorResponse(error, String(req.id));
+        const response = errorResponse(error, String(req.id));
+        answer = { status: response.status, headers: { "Content-Type": "application/json" }, body: await response.text() };
       }
-      if (res.destroyed || res.writableEnded) {
-        await response.body?.cancel();
-        return;
-      }
-      res.status(response.status);
-      response.headers.forEach((value, name) => res.append(name, value));
-      if (!response.body || req.method === "HEAD") {
-        await response.body?.cancel();
-        res.end();
-        return;
-      }
-      await writeReadableStreamToWritable(response.body, res);
+      if (res.destroyed || res.writableEnded) return;
+      res.status(answer.status);
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+      // Sent with its length, so compression leaves small answers (most writes') alone.
+      const bytes = answer.body === null ? undefined : Buffer.from(answer.body);
+      if (bytes) res.setHeader("Content-Length", bytes.length);
+      res.end(req.method === "HEAD" ? undefined : bytes);
     } catch (error) {
       if (res.destroyed) return;
       next(error);
     }
   };
+}
+
+function apiRequest(req: ExpressRequest): ApiRequest {
+  const header = (name: string) => req.headers[name.toLowerCase()];
+  return {
+    method: req.method,
+    url: `${requestOrigin(req)}${req.originalUrl}`,
+    headers: {
+      get: (name) => {
+        const value = header(name);
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+      has: (name) => header(name) !== undefined,
+    },
+    readBody: (limit) => readNodeBody(req, limit),
+  };
+}
+
+/**
+ * Reads the body, at most `limit` bytes. Beyond it, reading stops and a 413 goes out; the server
+ * reads and drops the rest (server/app.ts), so the client gets the answer, not a reset.
+ */
+function readNodeBody(req: ExpressRequest, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: Error) => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        done(tooLarge(limit));
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = () => done(new ContentError(400, "The request body could not be read."));
+    const onClose = () => {
+      if (!req.complete) done(new ContentError(400, "The request body ended before its end."));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
 }

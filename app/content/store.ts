@@ -97,7 +97,8 @@ export class ContentStore {
 
   /** Another node changed content: forget what this node remembers and tell the local listeners. */
   applyRemoteChange(change: ContentChange) {
-    this.schemaCache = null;
+    // A content change leaves the schemas as they are; "*" (the feed reconnected) may hide anything.
+    if (change.kind !== "content" || change.id === "*") this.schemaCache = null;
     this.events.emit("change", { ...change, remote: true });
   }
 

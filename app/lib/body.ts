@@ -2,10 +2,14 @@ import { ContentError } from "../content/errors";
 import { MAX_JSON_DEPTH } from "../content/limits";
 import { jsonNestingExceeds } from "../content/query";
 
+/** A request whose body can be read: a Fetch `Request`, or a lighter view that reads its own body. */
+export type BodySource = Request | { readonly headers: { get(name: string): string | null }; readBody(limit: number): Promise<Buffer> };
+
 /** Reads a request body, refusing more than `limit` bytes (413) without buffering them. */
-export async function readBody(request: Request, limit: number): Promise<Buffer> {
+export async function readBody(request: BodySource, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
+  if (declared > limit) throw tooLarge(limit);
+  if (!(request instanceof Request)) return request.readBody(limit);
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -16,12 +20,14 @@ export async function readBody(request: Request, limit: number): Promise<Buffer>
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw new ContentError(413, `The request body is larger than ${limit} bytes.`);
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks);
 }
+
+export const tooLarge = (limit: number) => new ContentError(413, `The request body is larger than ${limit} bytes.`);
 
 /**
  * Parses JSON text from a request, nesting checked before parsing (so no body can exhaust the stack).
@@ -45,7 +51,7 @@ export async function readJson(request: Request, limit: number): Promise<unknown
 }
 
 /** Reads an `application/x-www-form-urlencoded` body of at most `limit` bytes (415 for any other type). */
-export async function readForm(request: Request, limit: number): Promise<URLSearchParams> {
+export async function readForm(request: BodySource, limit: number): Promise<URLSearchParams> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new ContentError(415, "Send the form as application/x-www-form-urlencoded.");
   return new URLSearchParams((await readBody(request, limit)).toString("utf8"));

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AssetStore } from "../assets";
 import { openDatabase } from "../db";
 import { SquidexAuth } from "./auth";
@@ -55,5 +55,20 @@ describe("Squidex client-credential tokens", () => {
     expect(await auth.verify(bearer(forever))).toBeNull();
     const same = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(key);
     expect(await auth.verify(bearer(same))).not.toBeNull();
+  });
+
+  it("a token it has already accepted is refused once it expires", async () => {
+    const auth = await SquidexAuth.create(store, { appName: "praxisnetz", dataDir: dir, clientSecret: "first-secret-of-the-client" });
+    const token = await auth.issueToken("praxisnetz:default", "first-secret-of-the-client");
+    const { exp } = JSON.parse(Buffer.from(token!.split(".")[1]!, "base64url").toString()) as { exp: number };
+    expect(await auth.verify(bearer(token!))).not.toBeNull();
+    expect(await auth.verify(bearer(token!))).not.toBeNull();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime((exp + 1) * 1000);
+      expect(await auth.verify(bearer(token!))).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
