@@ -24,6 +24,8 @@ export interface ListOptions {
   noTotal?: boolean;
   /** Internal readers that need every match (small collections: pages, settings); no page limit. */
   all?: boolean;
+  /** Only the first match for each value of this field (one value per item, in the side table), e.g. each practitioner's next slot. */
+  firstPer?: string;
 }
 
 /**
@@ -55,7 +57,7 @@ export function createEmbeddedClient(deps: { store: ContentStore; cache: Content
   const unpublished = (scope: ReadScope) => scope.audience === "editor" && scope.unpublished === true;
   return {
     query: (schema, query, scope, opts = {}) =>
-      listItems(schema, ctx(scope), { language: scope.language, query, unpublished: unpublished(scope), noTotal: opts.noTotal, all: opts.all }),
+      listItems(schema, ctx(scope), { language: scope.language, query, unpublished: unpublished(scope), noTotal: opts.noTotal, all: opts.all, firstPer: opts.firstPer }),
     async get(schema, id, scope) {
       const { items } = await listItems(schema, ctx(scope), { language: scope.language, query: { ids: [id] }, unpublished: unpublished(scope), noTotal: true });
       return items[0];

@@ -476,6 +476,38 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
         expect(sorted(await store.distinctValues(S, "tags", { where: berlin }))).toEqual(["pilates", "yoga"]);
         expect(await around("fa-1")).toEqual(["fa-3", "fa-2"]);
       });
+
+      it("firstPer gives the first match of each value in the query's order, as the full list would", async () => {
+        const first = async (query: ContentQuery, where?: FilterNode) => {
+          const r = await store.query(S, query, { firstPer: "city", ...(where ? { where } : {}) });
+          expect(r.total).toBe(r.items.length);
+          return Object.fromEntries(r.items.map((i) => [(i.data.city as { iv: string }).iv, i.id]));
+        };
+        /** The oracle: the whole ordered list, first id of each city kept. */
+        const oracle = async (query: ContentQuery, where?: FilterNode) => {
+          const out: Record<string, string> = {};
+          for (const i of (await store.query(S, query, { all: true, ...(where ? { where } : {}) })).items) out[(i.data.city as { iv: string }).iv] ??= i.id;
+          return out;
+        };
+        const byName = [{ path: "data.name.iv" }];
+        const cases: Array<[ContentQuery, FilterNode?]> = [
+          [{ sort: byName }],
+          [{ sort: [{ path: "data.name.iv", order: "descending" }] }],
+          [{ sort: byName, filter: { path: "data.tags.iv", op: "eq", value: "yoga" } }],
+          [{ sort: byName }, berlin],
+          [{ sort: byName, ids: ["fa-1", "fa-3"] }],
+          [{ sort: byName, fullText: "dora" }],
+          [{ sort: byName, filter: eq("data.city.iv", "Nowhere") }],
+        ];
+        for (const [query, where] of cases) expect(await first(query, where), JSON.stringify(query)).toEqual(await oracle(query, where));
+        expect(await first({ sort: byName })).toEqual({ Berlin: "fa-2", Hamburg: "fa-3" });
+        // Drafts never count.
+        expect(await first({ sort: [{ path: "data.name.iv", order: "descending" }] })).toEqual({ Berlin: "fa-1", Hamburg: "fa-3" });
+        // Only a single-valued side-table field groups; a draft reader has no side table.
+        await expect(store.query(S, {}, { firstPer: "tags" })).rejects.toMatchObject({ statusCode: 400 });
+        await expect(store.query(S, {}, { firstPer: "nothing" })).rejects.toMatchObject({ statusCode: 400 });
+        await expect(store.query(S, {}, { firstPer: "city", unpublished: true })).rejects.toMatchObject({ statusCode: 400 });
+      });
     });
 
     // ---- 6 ------------------------------------------------------------------------------------------

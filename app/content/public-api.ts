@@ -140,12 +140,14 @@ function cached<T>(ctx: ApiContext, useCache: boolean | undefined, key: string, 
 export async function listItems(
   collection: Collection,
   ctx: ApiContext,
-  opts: { language: string; query?: ContentQuery; unpublished?: boolean; all?: boolean; noTotal?: boolean },
+  opts: { language: string; query?: ContentQuery; unpublished?: boolean; all?: boolean; noTotal?: boolean; firstPer?: string },
 ): Promise<{ total: number; items: FlatItem[] }> {
   const editor = ctx.isEditor;
   const query = opts.query ?? {};
   const searchFields = editor ? undefined : visitorFields(collection, await ctx.store.getSchema(collection));
   if (searchFields) assertQueryUses(query, searchFields, collection);
+  if (searchFields && opts.firstPer !== undefined && !searchFields.has(opts.firstPer))
+    throw badRequest(`"${opts.firstPer}" is not a field visitors can see in "${collection}".`);
   const result = await ctx.store.query(collection, query, {
     unpublished: editor && opts.unpublished === true,
     language: opts.language,
@@ -153,6 +155,7 @@ export async function listItems(
     where: editor ? undefined : visibilityRule(collection, ctx.siteName),
     all: opts.all,
     noTotal: opts.noTotal,
+    firstPer: opts.firstPer,
     // Every page of one search has the same total: count once per content change.
     countCache: (key, load) => ctx.cache.getOrLoad(`count:${key}`, load),
   });

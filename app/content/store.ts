@@ -4,7 +4,7 @@ import type { Database, DB, Dialect } from "./db";
 import { createPostgresFunctions, migrate, ping, readJsonColumn } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
-import { ensureIndexes, indexSpec, insertFreshRows, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
+import { ensureIndexes, indexedField, indexSpec, insertFreshRows, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
 import { requireValidId } from "./ids";
 import { checkIds, checkQueryShape, pageSize } from "./query";
 import { recordRead } from "./read-tags";
@@ -308,7 +308,20 @@ export class ContentStore {
   async query(
     schemaName: string,
     query: ContentQuery = {},
-    opts: ReadOptions & { language?: string; searchFields?: ReadonlySet<string>; where?: FilterNode; all?: boolean; noTotal?: boolean; countCache?: CountCache } = {},
+    opts: ReadOptions & {
+      language?: string;
+      searchFields?: ReadonlySet<string>;
+      where?: FilterNode;
+      all?: boolean;
+      noTotal?: boolean;
+      countCache?: CountCache;
+      /**
+       * Only the first match (in the query's order) for each value of this field: a side-table field
+       * with one value per item (a text, or a reference list of at most one). The items come in id
+       * order, `take` bounds how many, and the total is how many came.
+       */
+      firstPer?: string;
+    } = {},
   ): Promise<{ total: number; items: ContentItem[] }> {
     const schema = await this.requireSchema(schemaName, opts);
     recordRead(schema.name, ...referencedSchemas(query.filter), ...referencedSchemas(opts.where));
@@ -330,6 +343,12 @@ export class ContentStore {
     if (opts.where) conditions.push(compiler.filter(opts.where));
     const skip = query.skip ?? 0;
     const take = opts.all && query.take === undefined ? Infinity : pageSize(query);
+    if (opts.firstPer !== undefined) {
+      const f = spec ? indexedField(spec, opts.firstPer) : undefined;
+      const column = f?.single ?? (f?.kind === "string" ? f.column : undefined);
+      if (!spec || !column) throw badRequest(`"${opts.firstPer}" is no single-valued field of "${schema.name}"'s side table: no first item per value.`);
+      return this.firstPerValue(schema, spec, compiler, [...conditions, ...(ids ? [sql`x.id in (${sql.join(ids)})`] : [])], { column, sort: query.sort, take });
+    }
     if (spec) {
       const tags = [schema.name, ...referencedSchemas(query.filter), ...referencedSchemas(opts.where)];
       return this.indexedQuery(schema, spec, compiler, conditions, { ids, sort: query.sort, skip, take, noTotal: opts.noTotal, countCache: opts.countCache, tags });
@@ -410,6 +429,32 @@ export class ContentStore {
     }
     const total = rows.length < page.take && (rows.length > 0 || page.skip === 0) ? page.skip + rows.length : await count();
     return { total, items: rows.map((r) => this.toItem(r, schema, true)) };
+  }
+
+  /** One statement for `firstPer`: a window over the matches, numbered per value in the query's order. */
+  private async firstPerValue(
+    schema: Schema,
+    spec: IndexSpec,
+    compiler: SqlCompiler,
+    conditions: RawBuilder<unknown>[],
+    opts: { column: string; sort?: ContentQuery["sort"]; take: number },
+  ): Promise<{ total: number; items: ContentItem[] }> {
+    const condition = conditions.length ? sql.join(conditions, sql` and `) : sql`1 = 1`;
+    const order = compiler.orderBy(opts.sort);
+    const table = sql.table(spec.table);
+    const from = compiler.needsContents ? sql`${table} as x join contents as c on c.id = x.id` : sql`${table} as x`;
+    const slug = spec.slugField ? sql`x.slug` : sql`null`;
+    const limit = Number.isFinite(opts.take) ? sql` limit ${opts.take}` : sql``;
+    const picked = (
+      await sql<{ id: string; __slug?: string }>`select t.id, t.__slug from (select x.id, ${slug} as __slug, row_number() over (partition by ${sql.ref(`x.${opts.column}`)} order by ${sql.join(order)}) as pn_rank from ${from} where ${condition} and ${sql.ref(`x.${opts.column}`)} is not null) as t where t.pn_rank = 1 order by t.id${limit}`.execute(this.db)
+    ).rows;
+    const documents = picked.length ? await this.db.selectFrom("contents").selectAll().where("id", "in", picked.map((p) => p.id)).execute() : [];
+    const byId = new Map(documents.map((d) => [d.id, d]));
+    const items = picked.flatMap((p) => {
+      const row = byId.get(p.id);
+      return row ? [this.toItem({ ...row, ...(p.__slug ? { __slug: p.__slug } : {}) }, schema, true)] : [];
+    });
+    return { total: items.length, items };
   }
 
   /**

@@ -123,11 +123,21 @@ export interface AppointmentSlot {
  * Upcoming free slots, soonest first: of the given practitioners only (when given), at most `limit`.
  * Each is one query on the slots' indexed practitioner and start.
  */
+/** Slots still to come that nobody has booked. */
+const freeSlotFilter = (): FilterNode[] => [
+  { path: "data.start.iv", op: "gt", value: new Date().toISOString() },
+  { path: "data.booked.iv", op: "ne", value: true },
+];
+
+const toSlot = (i: FlatItem): AppointmentSlot => ({
+  id: i.id,
+  practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
+  start: String(i.data.start ?? ""),
+  booked: false,
+});
+
 export async function loadFreeSlots(context: AppLoadContext, opts: { practitioners?: string[]; limit: number }): Promise<AppointmentSlot[]> {
-  const and: FilterNode[] = [
-    { path: "data.start.iv", op: "gt", value: new Date().toISOString() },
-    { path: "data.booked.iv", op: "ne", value: true },
-  ];
+  const and = freeSlotFilter();
   if (opts.practitioners) {
     const ids = [...new Set(opts.practitioners)];
     if (!ids.length) return [];
@@ -136,22 +146,24 @@ export async function loadFreeSlots(context: AppLoadContext, opts: { practitione
   const query: ContentQuery = { filter: { and }, sort: [{ path: "data.start.iv" }], take: opts.limit };
   try {
     const { items } = await context.services.content.query("gm-appointments", query, visitor("de"), { noTotal: true });
-    return items.map((i) => ({
-      id: i.id,
-      practitioner: String((i.data.practitioner as string[] | undefined)?.[0] ?? ""),
-      start: String(i.data.start ?? ""),
-      booked: false,
-    }));
+    return items.map(toSlot);
   } catch (error) {
     context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");
     return [];
   }
 }
 
-/** The next free slot of each practitioner: one small indexed query each. */
+/** The next free slot of each practitioner: one query for all of them. */
 async function nextFreeSlotOf(context: AppLoadContext, ids: readonly string[]): Promise<Record<string, string>> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return {};
+  const query: ContentQuery = { filter: { and: [...freeSlotFilter(), { path: "data.practitioner.iv", op: "in", value: wanted }] }, sort: [{ path: "data.start.iv" }], take: wanted.length };
   const next: Record<string, string> = {};
-  const found = await Promise.all([...new Set(ids)].map((id) => loadFreeSlots(context, { practitioners: [id], limit: 1 })));
-  for (const [slot] of found) if (slot) next[slot.practitioner] = slot.start;
+  try {
+    const { items } = await context.services.content.query("gm-appointments", query, visitor("de"), { firstPer: "practitioner" });
+    for (const slot of items.map(toSlot)) next[slot.practitioner] = slot.start;
+  } catch (error) {
+    context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");
+  }
   return next;
 }

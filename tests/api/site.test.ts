@@ -2,7 +2,7 @@ import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { squidexToken, startServer, tempDataDir, type RunningServer } from "../support/server";
+import { postJson, squidexToken, startServer, tempDataDir, type RunningServer } from "../support/server";
 
 /** Public site behaviour that is about HTTP rather than the browser: variants, caching, failures. */
 describe("public site over HTTP", () => {
@@ -67,6 +67,24 @@ describe("public site over HTTP", () => {
     expect(html).toContain("data-appointments");
     const directory = await (await fetch(`${server.url}/practitioners?q=weiss`)).text();
     expect(directory).toContain("data-next-slot");
+  });
+
+  it("each directory card's next free appointment is the earliest free one of that practitioner", async () => {
+    const html = await (await fetch(`${server.url}/practitioners`)).text();
+    const cards = [...html.matchAll(/<article[^>]*data-practitioner="([^"]+)"[\s\S]*?<\/article>/g)].map((m) => ({
+      slug: m[1]!,
+      next: m[0].match(/data-next-slot[\s\S]*?dateTime="([^"]+)"/i)?.[1],
+    }));
+    expect(cards.length).toBeGreaterThan(3);
+    expect(cards.filter((c) => c.next).length).toBeGreaterThan(0);
+    const now = new Date().toISOString();
+    for (const { slug, next } of cards) {
+      const profile = await postJson(`${server.url}/api/rest`, { url: `gm-content-practitioners?$filter=slug eq '${slug}'`, language: "de" });
+      const id = (profile.json.items as Array<{ id: string }>)[0]!.id;
+      const filter = `data/practitioner/iv eq '${id}' and data/booked/iv ne true and data/start/iv gt '${now}'`;
+      const slots = await postJson(`${server.url}/api/rest`, { url: `gm-appointments?$filter=${encodeURIComponent(filter)}&$orderby=data/start/iv&$top=1`, language: "de" });
+      expect(next, slug).toBe((slots.json.items as Array<{ data: { start: string } }>)[0]?.data.start);
+    }
   });
 });
 
