@@ -119,10 +119,6 @@ export interface AppointmentSlot {
   booked: boolean;
 }
 
-/**
- * Upcoming free slots, soonest first: of the given practitioners only (when given), at most `limit`.
- * Each is one query on the slots' indexed practitioner and start.
- */
 /** Slots still to come that nobody has booked. */
 const freeSlotFilter = (): FilterNode[] => [
   { path: "data.start.iv", op: "gt", value: new Date().toISOString() },
@@ -136,6 +132,10 @@ const toSlot = (i: FlatItem): AppointmentSlot => ({
   booked: false,
 });
 
+/**
+ * Upcoming free slots, soonest first: of the given practitioners only (when given), at most `limit`.
+ * One query on the slots' indexed practitioner and start.
+ */
 export async function loadFreeSlots(context: AppLoadContext, opts: { practitioners?: string[]; limit: number }): Promise<AppointmentSlot[]> {
   const and = freeSlotFilter();
   if (opts.practitioners) {

@@ -19,9 +19,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!SLUG_PATTERN.test(slug)) notFound(url.pathname);
   const practitioner = await practitionerBySlug(context, language, slug);
   if (!practitioner) notFound(url.pathname);
-  const around = (await practitionerNeighbours(context, language, practitioner.id)) ?? { previous: practitioner, next: practitioner };
-  const appointments =
-    context.services.env.SITE_VARIANT === "booking" ? await loadFreeSlots(context, { practitioners: [practitioner.id], limit: 8 }) : [];
+  const [neighbours, appointments] = await Promise.all([
+    practitionerNeighbours(context, language, practitioner.id),
+    context.services.env.SITE_VARIANT === "booking" ? loadFreeSlots(context, { practitioners: [practitioner.id], limit: 8 }) : [],
+  ]);
+  const around = neighbours ?? { previous: practitioner, next: practitioner };
   const origin = originOf(request, context);
   const alternates = { de: profilePath("de", slug), en: profilePath("en", slug) };
   return {
