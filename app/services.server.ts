@@ -31,7 +31,7 @@ export interface Services {
 
 /** Opens the store, runs migrations, fills an empty store with the demo content, wires the cache. */
 export async function createServices(env: Env, logger: Logger, pageCache: CachedPages): Promise<Services> {
-  const { db, dialect } = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.sqlitePath });
+  const { db, dialect } = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.sqlitePath, checkpointInBackground: true });
   const store = new ContentStore(db, dialect, new AssetStore(env.assetsDir, env.ASSET_MAX_BYTES));
   const applied = await store.migrate();
   if (applied.length) logger.info({ migrations: applied, dialect }, "database migrated");

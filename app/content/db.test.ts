@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "./db";
+
+/**
+ * The SQLite file with its WAL copied back by a worker thread (checkpointInBackground): the copy
+ * happens without the app's connection checkpointing, the WAL starts over instead of growing, and
+ * closing leaves every write in the database file.
+ */
+describe("SQLite checkpoints in the background", () => {
+  const dirs: string[] = [];
+  const tempFile = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-db-"));
+    dirs.push(dir);
+    return path.join(dir, "store.sqlite");
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const fill = async (db: Awaited<ReturnType<typeof openDatabase>>["db"], from: number, rows: number) => {
+    for (let i = from; i < from + rows; i++) await sql`insert into filler (id, body) values (${i}, ${"x".repeat(4000)})`.execute(db);
+  };
+
+  it("copies the WAL into the database file from the worker and starts it over", async () => {
+    const file = tempFile();
+    const { db } = await openDatabase({ sqlitePath: file, checkpointInBackground: true });
+    await sql`create table filler (id integer primary key, body text)`.execute(db);
+    // The app's connection would copy only past 100 000 pages: whatever reaches the file below that came from the worker.
+    expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows[0]!.wal_autocheckpoint).toBe(100000);
+    const before = fs.statSync(file).size;
+    // ~6 000 pages: past the worker's restart mark, far below the app connection's own (100 000).
+    await fill(db, 0, 6000);
+    const walBefore = fs.statSync(`${file}-wal`).size;
+    expect(walBefore).toBeGreaterThan(20 * 1024 * 1024);
+    let grown = false;
+    for (let i = 0; i < 40 && !grown; i++) {
+      await sleep(100);
+      grown = fs.statSync(file).size > before + 20 * 1024 * 1024;
+    }
+    expect(grown).toBe(true);
+    // After the worker's RESTART the next writes go to the start of the WAL: it stops growing.
+    await sleep(1200);
+    await fill(db, 6000, 100);
+    expect(fs.statSync(`${file}-wal`).size).toBeLessThanOrEqual(Math.max(walBefore, 64 * 1024 * 1024));
+    await db.destroy();
+
+    const again = await openDatabase({ sqlitePath: file });
+    const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(again.db);
+    expect(rows[0]!.n).toBe(6100);
+    await again.db.destroy();
+  }, 30_000);
+
+  it("without the option, the app's connection checkpoints as SQLite does by default", async () => {
+    const file = tempFile();
+    const { db } = await openDatabase({ sqlitePath: file });
+    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db);
+    expect(rows[0]!.wal_autocheckpoint).toBe(1000);
+    await db.destroy();
+  });
+});
