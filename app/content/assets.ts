@@ -6,7 +6,7 @@ import { fileTypeFromBuffer } from "file-type";
 import { imageSize } from "image-size";
 import type { Database, DB } from "./db";
 import { ContentError, badRequest, notFound } from "./errors";
-import { pathInside, requireValidId } from "./ids";
+import { newId, pathInside, requireValidId } from "./ids";
 import { ASSETS_TAG, recordRead } from "./read-tags";
 import type { Asset } from "./types";
 import type { ContentChange } from "./types";
@@ -101,7 +101,7 @@ export class AssetStore {
     const fileName = sanitizeFileName(input.fileName);
     if (!fileName) throw badRequest("The file needs a name.");
     const mimeType = await detectMimeType(body, input.mimeType);
-    const id = input.id === undefined ? randomUUID() : requireValidId(input.id, "asset id");
+    const id = input.id === undefined ? newId() : requireValidId(input.id, "asset id");
     if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
     const size = mimeType.startsWith("image/") ? safeImageSize(body) : undefined;
     const now = new Date().toISOString();

@@ -110,6 +110,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
   sqlite.function("pn_fold", { deterministic: true }, (text: unknown) => (typeof text === "string" ? fold(text) : null));
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
+  // 64 MiB of pages in memory (SQLite's default is 2 MiB): the indexes a write touches stay cached.
+  sqlite.pragma("cache_size = -65536");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   const checkpointer = opts.checkpointInBackground && file !== ":memory:" ? startCheckpointer(sqlite, file) : undefined;

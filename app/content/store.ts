@@ -5,7 +5,7 @@ import { createPostgresFunctions, migrate, ping, readJsonColumn } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
 import { ensureIndexes, indexedField, indexSpec, insertFreshRows, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
-import { requireValidId } from "./ids";
+import { newId, requireValidId } from "./ids";
 import { checkIds, checkQueryShape, pageSize } from "./query";
 import { recordRead } from "./read-tags";
 import { compileWhere, SqlCompiler } from "./sql-query";
@@ -533,7 +533,7 @@ export class ContentStore {
   async create(schemaName: string, data: unknown, opts: CreateOptions = {}): Promise<ContentItem> {
     const schema = await this.requireSchema(schemaName, { unpublished: true });
     const valid = await this.validate(schema, data);
-    const id = opts.id === undefined ? randomUUID() : requireValidId(opts.id);
+    const id = opts.id === undefined ? newId() : requireValidId(opts.id);
     if (RESERVED_IDS.has(id)) throw badRequest(`"${id}" is a reserved name in the content API and cannot be an id.`);
     const now = new Date().toISOString();
     const actor = opts.actor ?? SYSTEM_ACTOR;
@@ -595,7 +595,7 @@ export class ContentStore {
       for (const [index, item] of items.entries()) {
         try {
           const valid = await store.validate(schema, item.data);
-          const id = item.id === undefined ? randomUUID() : requireValidId(item.id);
+          const id = item.id === undefined ? newId() : requireValidId(item.id);
           if (RESERVED_IDS.has(id)) throw badRequest(`"${id}" is a reserved name in the content API and cannot be an id.`);
           if (existing.has(id) || seen.has(id)) throw alreadyExists(`An item with id "${id}" already exists.`);
           seen.add(id);
