@@ -16,7 +16,8 @@
 // BENCH_SCALE_BUDGET_S (20) seconds, whichever comes first; the table says how many were taken.
 //
 // Also: BENCH_SCALE_CREATES (500 API creates), BENCH_SCALE_CHANGES_PER_S (50), BENCH_SECONDS and
-// BENCH_CONNECTIONS (as the page section), BENCH_SCALE_PORT (default: a free port).
+// BENCH_CONNECTIONS (as the page section), BENCH_SCALE_PORT (default: a free port), BENCH_SERVER_NODE_ARGS
+// (extra Node flags for the server, e.g. to profile it).
 //
 // Run alone: `npm run bench -- --only=scale` (or BENCH_ONLY=scale npm run bench, or
 // node bench/content-scale.mjs, which builds first when needed).
@@ -268,7 +269,9 @@ export async function startServer({ dataDir, databaseUrl }) {
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const started = performance.now();
-  const proc = spawn(process.execPath, [path.join(root, "server.js")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  // BENCH_SERVER_NODE_ARGS: extra Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, path.join(root, "server.js")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const keep = (d) => (out = (out + d).slice(-20000));
   proc.stdout.on("data", keep);

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { LRUCache } from "lru-cache";
 import { CONSENT_COOKIE, parseConsent } from "../app/consent/consent";
-import { ChangeClock, dropChanged, runWithReadTags } from "../app/content/read-tags";
+import { ChangeClock, runWithReadTags, TaggedLru } from "../app/content/read-tags";
 import type { ContentChange } from "../app/content/types";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import type { CachedPages } from "../app/services.server";
@@ -28,10 +27,10 @@ interface Entry {
 }
 
 export class PageCache implements CachedPages {
-  private readonly lru: LRUCache<string, Entry>;
+  private readonly lru: TaggedLru<Entry>;
 
   constructor(opts: { max?: number; ttlMs: number }) {
-    this.lru = new LRUCache({ max: opts.max ?? 500, ttl: Math.max(1, opts.ttlMs) });
+    this.lru = new TaggedLru({ max: opts.max ?? 500, ttl: Math.max(1, opts.ttlMs) });
   }
 
   clear() {
@@ -42,7 +41,7 @@ export class PageCache implements CachedPages {
   /** Drops the pages that read what `change` changed. */
   invalidate(change: ContentChange) {
     this.clock.record(change);
-    dropChanged(this.lru, change);
+    this.lru.drop(change);
   }
 
   /** A page rendered across a change to something it read may show old data and is not kept. */

@@ -1,5 +1,4 @@
-import { LRUCache } from "lru-cache";
-import { ChangeClock, dropChanged, recordRead, withReadTags } from "./read-tags";
+import { ChangeClock, recordRead, TaggedLru, withReadTags } from "./read-tags";
 import type { ContentChange } from "./types";
 
 /**
@@ -8,14 +7,14 @@ import type { ContentChange } from "./types";
  * only the entries that read what changed. Entries also expire after `ttlMs`.
  */
 export class ContentCache {
-  private readonly lru: LRUCache<string, { value: unknown; tags: Set<string> }>;
+  private readonly lru: TaggedLru<{ value: unknown; tags: Set<string> }>;
   /** A load that overlapped a change to something it read may hold old data and is not kept. */
   private readonly clock = new ChangeClock();
   hits = 0;
   misses = 0;
 
   constructor(opts: { max?: number; ttlMs?: number } = {}) {
-    this.lru = new LRUCache({ max: opts.max ?? 1000, ttl: opts.ttlMs ?? 60_000 });
+    this.lru = new TaggedLru({ max: opts.max ?? 1000, ttl: opts.ttlMs ?? 60_000 });
   }
 
   async getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -36,7 +35,7 @@ export class ContentCache {
   /** Drops the entries that read what `change` changed. */
   invalidate(change: ContentChange) {
     this.clock.record(change);
-    dropChanged(this.lru, change);
+    this.lru.drop(change);
   }
 
   clear() {

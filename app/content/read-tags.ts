@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { LRUCache } from "lru-cache";
+import { LRUCache } from "lru-cache";
 import type { ContentChange } from "./types";
 
 /**
@@ -40,11 +40,62 @@ export function changedTags(change: ContentChange): Set<string> | "all" {
   return change.schemaName ? new Set([change.schemaName]) : "all";
 }
 
-/** Drops the entries of a tagged cache (cached reads, rendered pages) that read what `change` changed. */
-export function dropChanged<V extends { tags: ReadonlySet<string> }>(lru: LRUCache<string, V>, change: ContentChange): void {
-  const tags = changedTags(change);
-  if (tags === "all") return lru.clear();
-  for (const [key, entry] of lru.entries()) if ([...entry.tags].some((t) => tags.has(t))) lru.delete(key);
+/**
+ * An LRU cache whose entries carry the tags they read, with an index from tag to keys: a change
+ * drops exactly the entries that read what changed, without looking at the others (a write under a
+ * full cache used to walk every entry).
+ */
+export class TaggedLru<V extends { tags: ReadonlySet<string> }> {
+  private readonly lru: LRUCache<string, V>;
+  private readonly byTag = new Map<string, Set<string>>();
+
+  constructor(opts: { max: number; ttl: number }) {
+    // Called for every entry that leaves: evicted, expired, deleted, replaced or cleared.
+    this.lru = new LRUCache<string, V>({ ...opts, dispose: (value, key) => this.unindex(key, value) });
+  }
+
+  get(key: string): V | undefined {
+    return this.lru.get(key);
+  }
+
+  set(key: string, value: V): void {
+    this.lru.set(key, value);
+    for (const tag of value.tags) {
+      let keys = this.byTag.get(tag);
+      if (!keys) this.byTag.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  /** Drops the entries that read what `change` changed. */
+  drop(change: ContentChange): void {
+    const tags = changedTags(change);
+    if (tags === "all") return this.clear();
+    for (const tag of tags) for (const key of [...(this.byTag.get(tag) ?? [])]) this.lru.delete(key);
+  }
+
+  clear(): void {
+    this.lru.clear();
+    this.byTag.clear();
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  /** Keys indexed under `tag` (for tests). */
+  keysOf(tag: string): string[] {
+    return [...(this.byTag.get(tag) ?? [])];
+  }
+
+  private unindex(key: string, value: V) {
+    for (const tag of value.tags) {
+      const keys = this.byTag.get(tag);
+      if (!keys) continue;
+      keys.delete(key);
+      if (!keys.size) this.byTag.delete(tag);
+    }
+  }
 }
 
 /**

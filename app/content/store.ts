@@ -73,7 +73,10 @@ export class ContentStore {
   async migrate(): Promise<string[]> {
     const applied = await migrate(this.db);
     if (this.dialect === "postgres") await createPostgresFunctions(this.db);
-    await ensureIndexes(this.db, this.dialect, await this.listSchemas());
+    const rebuilt = await ensureIndexes(this.db, this.dialect, await this.listSchemas());
+    // A rebuild leaves its whole table in the WAL: copied into the database now, before the app
+    // serves, not by the background checkpointer while it does.
+    if (rebuilt.length && this.dialect === "sqlite") await sql`pragma wal_checkpoint(TRUNCATE)`.execute(this.db);
     return applied;
   }
 
