@@ -83,6 +83,20 @@ export async function createApp(opts: AppOptions = {}) {
     });
     next();
   });
+  if (!dev) app.use(transportSecurity(env.HSTS_INCLUDE_SUBDOMAINS));
+  app.use(crossSiteGuard(env.PUBLIC_ORIGIN));
+  // Host and proxy headers become the URL of the request and of every link on the page: refuse
+  // what cannot be one here, not deep inside the renderer.
+  app.use((req, res, next) => {
+    if (requestOrigin(req)) return next();
+    res.status(400).json({ message: "The Host or X-Forwarded-* headers do not form a valid origin.", statusCode: 400 });
+  });
+
+  // The Squidex HTTP API is an adapter over the store, not a page: answered here, with headers of its
+  // own (server/squidex.ts), ahead of what only pages need (CSP nonces, consent, compression
+  // streams), static files, the page cache and React Router.
+  app.use(SQUIDEX_MOUNT, squidexMiddleware(services));
+
   // The map's tile service may be contacted only by visitors who allowed functional cookies.
   const mapOrigin = new URL(env.MAP_STYLE_URL).origin;
   app.use((req, res, next) => {
@@ -120,17 +134,9 @@ export async function createApp(opts: AppOptions = {}) {
       hsts: false,
     }),
   );
-  if (!dev) app.use(transportSecurity(env.HSTS_INCLUDE_SUBDOMAINS));
   app.use((_req, res, next) => {
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
     next();
-  });
-  app.use(crossSiteGuard(env.PUBLIC_ORIGIN));
-  // Host and proxy headers become the URL of the request and of every link on the page: refuse
-  // what cannot be one here, not deep inside the renderer.
-  app.use((req, res, next) => {
-    if (requestOrigin(req)) return next();
-    res.status(400).json({ message: "The Host or X-Forwarded-* headers do not form a valid origin.", statusCode: 400 });
   });
   app.use(compression());
 
@@ -143,10 +149,6 @@ export async function createApp(opts: AppOptions = {}) {
       res.status(503).json({ status: "error", database: "unreachable", statusCode: 503, message: "The database cannot be reached." });
     }
   });
-
-  // The Squidex HTTP API is an adapter over the store, not a page: answered here, ahead of static
-  // files (no file lookup per call), the page cache and React Router's resource-route machinery.
-  app.use(SQUIDEX_MOUNT, squidexMiddleware(services));
 
   if (opts.vite) {
     app.use(opts.vite.middlewares);

@@ -1,3 +1,5 @@
+import { promisify } from "node:util";
+import { gzip as gzipCallback } from "node:zlib";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { handleSquidex, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "../app/content/squidex/http";
 import { ContentError } from "../app/content/errors";
@@ -7,12 +9,25 @@ import { requestOrigin } from "../app/lib/request-origin.server";
 import type { Services } from "../app/services.server";
 
 /**
- * The Squidex HTTP API (app/content/squidex/http.ts) as Express middleware, ahead of static files, the
- * page cache and React Router. The handler sees a light view of Node's request (the path still
- * percent-encoded, so each segment is decoded once by the adapter) and answers JSON text, written
- * back in one piece with its length.
+ * The Squidex HTTP API (app/content/squidex/http.ts) as Express middleware, ahead of the page-only
+ * middleware, static files, the page cache and React Router. The handler sees a light view of Node's
+ * request (the path still percent-encoded, so each segment is decoded once by the adapter) and
+ * answers JSON text, written back in one piece with its length, gzipped when large.
  */
 export const MOUNT = "/api/squidex";
+
+const gzip = promisify(gzipCallback);
+
+/** JSON answers are no documents: nothing in them may run, frame or be sniffed as something else. */
+const API_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Resource-Policy": "same-origin",
+};
+/** Smaller answers go out as they are: gzip would cost more than it saves. */
+const GZIP_FROM_BYTES = 1024;
 
 export function squidexMiddleware(services: Services) {
   const { store, squidexAuth, env } = services;
@@ -32,12 +47,19 @@ export function squidexMiddleware(services: Services) {
         const response = errorResponse(error, String(req.id));
         answer = { status: response.status, headers: { "Content-Type": "application/json" }, body: await response.text() };
       }
+      let bytes = answer.body === null ? undefined : Buffer.from(answer.body);
+      const headers = { ...API_HEADERS, ...answer.headers };
+      if (bytes) {
+        headers.Vary = "Accept-Encoding";
+        // Compressed on libuv's thread pool, not on the thread that serves requests.
+        if (bytes.length >= GZIP_FROM_BYTES && /\bgzip\b/i.test(req.headers["accept-encoding"] ?? "")) {
+          bytes = await gzip(bytes);
+          headers["Content-Encoding"] = "gzip";
+        }
+        headers["Content-Length"] = String(bytes.length);
+      }
       if (res.destroyed || res.writableEnded) return;
-      res.status(answer.status);
-      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-      // Sent with its length, so compression leaves small answers (most writes') alone.
-      const bytes = answer.body === null ? undefined : Buffer.from(answer.body);
-      if (bytes) res.setHeader("Content-Length", bytes.length);
+      res.writeHead(answer.status, headers);
       res.end(req.method === "HEAD" ? undefined : bytes);
     } catch (error) {
       if (res.destroyed) return;

@@ -390,6 +390,42 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
         await expectInSync(S);
         expect((await search(S, "Muller", indexedPublic)).ids).toEqual(["1", "5", "7"]);
       });
+
+      it("finds what was just written before the SQLite FTS5 index has it, and the same after the flush", async () => {
+        const W = "fi-pending";
+        await store.upsertSchema({ name: W, fields: [str("name", { isIndexed: true })] });
+        const fields = new Set(["name"]);
+        const find = (word: string) => ids(W, { fullText: word }, { searchFields: fields });
+        const pendingRows = async () =>
+          store.dialect === "sqlite"
+            ? Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(indexSpec((await store.getSchema(W))!)!.pendingTable)}`.execute(store.db)).rows[0]!.n)
+            : 0;
+        /** The answers right after the writes (rows pending), then after the flush: the same. */
+        const expectFound = async (expected: Record<string, string[]>) => {
+          for (const round of ["pending", "flushed"]) {
+            for (const [word, found] of Object.entries(expected)) expect(await find(word), `${round}: ${word}`).toEqual(found);
+            await store.flushSearch();
+            expect(await pendingRows()).toBe(0);
+          }
+        };
+        await store.create(W, iv({ name: "Pendelbach" }), { id: "pd-1", publish: true });
+        await store.create(W, iv({ name: "Ostrowski" }), { id: "pd-2", publish: true });
+        if (store.dialect === "sqlite") expect(await pendingRows()).toBe(2);
+        await expectFound({ pendel: ["pd-1"], ostrowski: ["pd-2"], bach: ["pd-1"], xyz: [] });
+        // A word removed by an update: its old index entry must not find the item.
+        await store.update(W, "pd-1", iv({ name: "Querbeet" }));
+        await expectFound({ pendel: [], querbeet: ["pd-1"] });
+        // Deleted, then a new item (SQLite may give it the freed rowid), then unpublished.
+        await store.delete(W, "pd-2");
+        await expectFound({ ostrowski: [] });
+        await store.create(W, iv({ name: "Ostrowski" }), { id: "pd-3", publish: true });
+        await expectFound({ ostrowski: ["pd-3"], querbeet: ["pd-1"] });
+        await store.changeStatus(W, "pd-3", "Draft");
+        await expectFound({ ostrowski: [] });
+        await store.createMany(W, [{ id: "pd-4", data: iv({ name: "Pendelbach" }), publish: true }, { id: "pd-5", data: iv({ name: "Ostwind" }), publish: true }]);
+        await expectFound({ pendel: ["pd-4"], ost: ["pd-5"], wind: ["pd-5"] });
+        await expectInSync(W);
+      });
     });
 
     // ---- 4 ------------------------------------------------------------------------------------------

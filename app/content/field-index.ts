@@ -44,6 +44,13 @@ export interface IndexSpec {
    */
   textTable: string;
   ftsTable: string;
+  /**
+   * SQLite: rowids whose FTS5 entry is missing or out of date (`stale`: it may hold an old entry).
+   * A write puts its rows here instead of into the FTS5 index, whose every commit writes a new
+   * segment (half the cost of a create); `flushSearchIndex` brings the index up to date for many
+   * rows in one transaction, soon after. Until then the search reads these rows' text directly.
+   */
+  pendingTable: string;
   /** The field the stored slug is made from (schema property `slugField`). */
   slugField?: string;
   signature: string;
@@ -87,9 +94,9 @@ export function indexSpec(schema: Schema): IndexSpec | undefined {
     }
     const slugField = typeof schema.properties.slugField === "string" && fields.get(schema.properties.slugField)?.kind === "string" ? schema.properties.slugField : undefined;
     const searchFields = new Set(publicFieldNames(schema));
-    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 5 };
+    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 6 };
     const table = `ix_${schema.name.replace(/-/g, "_")}`;
-    spec = { schema: schema.name, table, textTable: `${table}_text`, ftsTable: `${table}_fts`, fields, searchFields, ...(slugField ? { slugField } : {}), signature: JSON.stringify(shape) };
+    spec = { schema: schema.name, table, textTable: `${table}_text`, ftsTable: `${table}_fts`, pendingTable: `${table}_pending`, fields, searchFields, ...(slugField ? { slugField } : {}), signature: JSON.stringify(shape) };
   }
   specs.set(schema, spec);
   return spec ?? undefined;
@@ -176,6 +183,7 @@ async function createTable(db: DB, dialect: Dialect, spec: IndexSpec) {
   if (dialect === "sqlite") {
     await sql`create table ${q(spec.textTable)} (search text not null)`.execute(db);
     await sql`create virtual table ${q(spec.ftsTable)} using fts5(search, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1')`.execute(db);
+    await sql`create table ${q(spec.pendingTable)} (r integer primary key, stale integer not null)`.execute(db);
   }
   else {
     await sql`create table ${q(spec.textTable)} (id text primary key, search text not null)`.execute(db);
@@ -230,6 +238,7 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
         if (!table) continue;
         await sql`drop table if exists ${q(`${table}_fts`)}`.execute(trx);
         await sql`drop table if exists ${q(`${table}_text`)}`.execute(trx);
+        await sql`drop table if exists ${q(`${table}_pending`)}`.execute(trx);
         await sql`drop table if exists ${q(table)}`.execute(trx);
       }
       await trx.deleteFrom("content_indexes").where("schema_name", "=", schema.name).execute();
@@ -280,8 +289,9 @@ async function deleteText(db: DB, dialect: Dialect, spec: IndexSpec, id: string)
   else {
     const row = (await sql<{ r: number }>`select rowid as r from ${q(spec.table)} where id = ${id}`.execute(db)).rows[0];
     if (!row) return;
-    await sql`delete from ${q(spec.ftsTable)} where rowid = ${row.r}`.execute(db);
     await sql`delete from ${q(spec.textTable)} where rowid = ${row.r}`.execute(db);
+    // Its FTS5 entry goes at the next flush.
+    await sql`insert into ${q(spec.pendingTable)} (r, stale) values (${row.r}, 1) on conflict (r) do update set stale = 1`.execute(db);
   }
 }
 
@@ -302,6 +312,7 @@ async function fillRows(
     db,
     dialect,
     spec,
+    "index",
     rows.map(({ id, data }) => {
       const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
       if (spec.slugField) {
@@ -344,11 +355,21 @@ export async function insertFreshRows(db: DB, dialect: Dialect, spec: IndexSpec,
     }
     values.push({ row, text: searchText(spec, data) });
   }
-  await insertRows(db, dialect, spec, values);
+  await insertRows(db, dialect, spec, "pending", values);
 }
 
-/** Inserts new side-table rows and their search text, as few statements as SQLite's limits allow. */
-async function insertRows(db: DB, dialect: Dialect, spec: IndexSpec, values: ReadonlyArray<{ row: Record<string, string | number | null>; text: string }>) {
+/**
+ * Inserts new side-table rows and their search text, as few statements as SQLite's limits allow. On
+ * SQLite the FTS5 index gets them at once (`index`: a rebuild, in one transaction anyway) or at the
+ * next flush (`pending`: a write while the site serves).
+ */
+async function insertRows(
+  db: DB,
+  dialect: Dialect,
+  spec: IndexSpec,
+  search: "index" | "pending",
+  values: ReadonlyArray<{ row: Record<string, string | number | null>; text: string }>,
+) {
   if (!values.length) return;
   const names = Object.keys(values[0]!.row);
   // Stay under SQLite's limit of bound values per statement.
@@ -357,10 +378,12 @@ async function insertRows(db: DB, dialect: Dialect, spec: IndexSpec, values: Rea
     const chunk = values.slice(i, i + perStatement);
     await sql`insert into ${q(spec.table)} (${sql.join(names.map(q))}) values ${sql.join(chunk.map((v) => sql`(${sql.join(names.map((n) => v.row[n]))})`))}`.execute(db);
     const texts = sql.join(chunk.map((v) => sql`(${v.row.id}, ${v.text})`));
-    if (dialect === "sqlite")
-      for (const target of [spec.textTable, spec.ftsTable])
+    if (dialect === "sqlite") {
+      for (const target of search === "index" ? [spec.textTable, spec.ftsTable] : [spec.textTable])
         await sql`with v(id, search) as (values ${texts}) insert into ${q(target)} (rowid, search) select x.rowid, v.search from v join ${q(spec.table)} as x on x.id = v.id`.execute(db);
-    else await sql`insert into ${q(spec.textTable)} (id, search) values ${texts}`.execute(db);
+      if (search === "pending")
+        await sql`insert or ignore into ${q(spec.pendingTable)} (r, stale) select rowid, 0 from ${q(spec.table)} where id in (${sql.join(chunk.map((v) => v.row.id))})`.execute(db);
+    } else await sql`insert into ${q(spec.textTable)} (id, search) values ${texts}`.execute(db);
   }
 }
 
@@ -375,11 +398,24 @@ async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, d
   const text = searchText(spec, data);
   if (dialect === "sqlite") {
     if (!fresh) await deleteText(db, dialect, spec, id);
-    for (const target of [spec.textTable, spec.ftsTable])
-      await sql`insert into ${q(target)} (rowid, search) select rowid, ${text} from ${q(spec.table)} where id = ${id}`.execute(db);
+    await sql`insert into ${q(spec.textTable)} (rowid, search) select rowid, ${text} from ${q(spec.table)} where id = ${id}`.execute(db);
+    await sql`insert or ignore into ${q(spec.pendingTable)} (r, stale) select rowid, 0 from ${q(spec.table)} where id = ${id}`.execute(db);
   } else {
     await sql`insert into ${q(spec.textTable)} (id, search) values (${id}, ${text}) on conflict (id) do update set search = excluded.search`.execute(db);
   }
+}
+
+/**
+ * SQLite: brings the FTS5 index up to date for the pending rows, in one transaction (the caller's),
+ * and empties the pending table. Returns how many rows it handled.
+ */
+export async function flushSearchIndex(db: DB, spec: IndexSpec): Promise<number> {
+  const pending = (await sql<{ r: number; stale: number }>`select r, stale from ${q(spec.pendingTable)}`.execute(db)).rows;
+  if (!pending.length) return 0;
+  for (const { r, stale } of pending) if (stale) await sql`delete from ${q(spec.ftsTable)} where rowid = ${r}`.execute(db);
+  await sql`insert into ${q(spec.ftsTable)} (rowid, search) select t.rowid, t.search from ${q(spec.pendingTable)} as p join ${q(spec.textTable)} as t on t.rowid = p.r`.execute(db);
+  await sql`delete from ${q(spec.pendingTable)}`.execute(db);
+  return pending.length;
 }
 
 /** The slug a name gives before any suffix. */

@@ -405,11 +405,14 @@ export class SqlCompiler {
         words.map((w) => {
           if (this.pg) return sql`${id} in (select t.id from ${text} as t where t.search like ${`%${w.replace(/[\\%_]/g, "\\$&")}%`})`;
           // The trigram index finds words of three or more characters; shorter ones are read per row.
+          const inText = sql`exists (select 1 from ${text} as t where t.rowid = ${rowid} and instr(t.search, ${w}) > 0)`;
           if ([...w].length >= 3) {
+            // Rows written since the last flush (field-index.ts, pendingTable) are read as text.
             const fts = sql.table(index.spec.ftsTable);
-            return sql`${rowid} in (select rowid from ${fts} where ${fts} match ${`"${w.replace(/"/g, '""')}"`})`;
+            const pending = sql`(select r from ${sql.table(index.spec.pendingTable)})`;
+            return sql`((${rowid} in (select rowid from ${fts} where ${fts} match ${`"${w.replace(/"/g, '""')}"`}) and ${rowid} not in ${pending}) or (${rowid} in ${pending} and ${inText}))`;
           }
-          return sql`exists (select 1 from ${text} as t where t.rowid = ${rowid} and instr(t.search, ${w}) > 0)`;
+          return inText;
         }),
         sql` and `,
       )})`;

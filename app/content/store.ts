@@ -4,7 +4,7 @@ import type { Database, DB, Dialect } from "./db";
 import { createPostgresFunctions, migrate, ping, readJsonColumn } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
-import { ensureIndexes, indexedField, indexSpec, insertFreshRows, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
+import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshRows, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
 import { newId, requireValidId } from "./ids";
 import { checkIds, checkQueryShape, pageSize } from "./query";
 import { recordRead } from "./read-tags";
@@ -46,6 +46,8 @@ export const MASTER_LANGUAGE = DEFAULT_LANGUAGE;
 const SYSTEM_ACTOR = "client:praxisnetz:default";
 /** Path segments the content API uses after a schema name: never item ids. */
 const RESERVED_IDS = new Set(["bulk", "import", "query"]);
+/** How long written search text waits for others before going into the FTS5 index together (SQLite). */
+const SEARCH_FLUSH_MS = 100;
 const SCHEMA_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const FIELD_NAME = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
 
@@ -77,6 +79,8 @@ export class ContentStore {
     // A rebuild leaves its whole table in the WAL: copied into the database now, before the app
     // serves, not by the background checkpointer while it does.
     if (rebuilt.length && this.dialect === "sqlite") await sql`pragma wal_checkpoint(TRUNCATE)`.execute(this.db);
+    // Search text a stopped process wrote but did not index yet.
+    await this.flushSearch();
     return applied;
   }
 
@@ -85,6 +89,8 @@ export class ContentStore {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.searchFlushTimer);
+    await this.flushSearch().catch(() => {});
     await this.db.destroy();
   }
 
@@ -95,7 +101,46 @@ export class ContentStore {
 
   private emit(change: ContentChange) {
     if (change.kind === "schema") this.schemaCache = null;
+    if (change.kind === "content" && change.schemaName) this.scheduleSearchFlush(change.schemaName);
     this.events.emit("change", change);
+  }
+
+  // ---- search index (SQLite) ---------------------------------------------------------------------
+
+  private readonly searchToFlush = new Set<string>();
+  private searchFlushTimer: NodeJS.Timeout | undefined;
+
+  /** SQLite: the schema's written search text goes into its FTS5 index shortly (field-index.ts, pendingTable). */
+  private scheduleSearchFlush(schemaName: string) {
+    if (this.dialect !== "sqlite") return;
+    this.searchToFlush.add(schemaName);
+    if (this.searchFlushTimer) return;
+    this.searchFlushTimer = setTimeout(() => {
+      this.searchFlushTimer = undefined;
+      void this.flushSearch([...this.searchToFlush]).catch(() => {});
+    }, SEARCH_FLUSH_MS);
+    this.searchFlushTimer.unref();
+  }
+
+  /**
+   * SQLite: brings the FTS5 indexes of these schemas (all, by default) up to date with the search
+   * text written since the last flush, one transaction per schema. A failed flush is tried again
+   * with the next write; meanwhile searches read the pending rows' text.
+   */
+  async flushSearch(schemaNames?: readonly string[]): Promise<void> {
+    if (this.dialect !== "sqlite") return;
+    const specs = await this.indexSpecs();
+    for (const name of schemaNames ?? [...specs.keys()]) {
+      this.searchToFlush.delete(name);
+      const spec = specs.get(name);
+      if (!spec) continue;
+      try {
+        await this.db.transaction().execute((trx) => flushSearchIndex(trx, spec));
+      } catch (error) {
+        this.searchToFlush.add(name);
+        throw error;
+      }
+    }
   }
 
   /** Another node changed content: forget what this node remembers and tell the local listeners. */

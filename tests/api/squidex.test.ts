@@ -1,5 +1,7 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { SquidexClient } from "@squidex/squidex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
@@ -22,6 +24,43 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.stop();
+});
+
+/** A GET with node:http, so the body arrives as sent (fetch would decompress it). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
+
+describe("Squidex API answers", () => {
+  it("carry headers for data, not documents, and go out gzipped when large and the client takes gzip", async () => {
+    const auth = { authorization: `Bearer ${await token()}` };
+    const list = `${server.url}/api/squidex/api/content/praxisnetz/gm-content-practitioners?$top=20`;
+    const zipped = await rawGet(list, { ...auth, "accept-encoding": "gzip, deflate" });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
+    expect(zipped.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(zipped.headers["x-content-type-options"]).toBe("nosniff");
+    expect(zipped.headers["content-type"]).toMatch(/^application\/json/);
+    expect(zipped.headers["x-request-id"]).toBeTruthy();
+    const plain = await rawGet(list, { ...auth, "accept-encoding": "identity" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(gunzipSync(zipped.body).toString("utf8"))).toEqual(JSON.parse(plain.body.toString("utf8")));
+    expect(JSON.parse(plain.body.toString("utf8")).items).toHaveLength(20);
+    // A small answer (an error here) is not worth compressing.
+    const small = await rawGet(`${server.url}/api/squidex/api/content/praxisnetz/gm-content-practitioners/no-such-item`, { ...auth, "accept-encoding": "gzip" });
+    expect(small.status).toBe(404);
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(small.body.toString("utf8")).statusCode).toBe(404);
+  });
 });
 
 describe("Squidex HTTP API", () => {
