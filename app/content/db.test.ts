@@ -63,3 +63,26 @@ describe("SQLite checkpoints in the background", () => {
     await db.destroy();
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("PostgreSQL prepared statements", () => {
+  it("plan a query once per connection and survive a change of the table they read", async () => {
+    const pgSchema = `t_prep_${process.pid}`;
+    const { db } = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema });
+    try {
+      await sql`create table items (id text primary key, name text)`.execute(db);
+      await sql`insert into items values ('a', 'Anna'), ('b', 'Bernd')`.execute(db);
+      const read = () => db.selectFrom("items" as never).selectAll().where("id" as never, "=", "a" as never).execute();
+      expect(await read()).toEqual([{ id: "a", name: "Anna" }]);
+      expect(await read()).toEqual([{ id: "a", name: "Anna" }]);
+      const prepared = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like '%"items"%'`.execute(db);
+      expect(prepared.rows[0]!.n).toBeGreaterThan(0);
+      // The cached plan's result type no longer holds: sent again unnamed, then under a new name.
+      await sql`alter table items add column city text`.execute(db);
+      expect(await read()).toEqual([{ id: "a", name: "Anna", city: null }]);
+      expect(await read()).toEqual([{ id: "a", name: "Anna", city: null }]);
+    } finally {
+      await sql`drop schema ${sql.id(pgSchema)} cascade`.execute(db);
+      await db.destroy();
+    }
+  });
+});

@@ -96,7 +96,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
     // A connection the database drops (restart, failover, admin) must not crash the process: the
     // error surfaces in the query that used it, and the pool opens a new connection next time.
     pool.on("error", () => {});
-    pool.on("connect", (client) => client.on("error", () => {}));
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+      preparePlans(client);
+    });
     if (opts.pgSchema) {
       if (!/^[a-z_][a-z0-9_]*$/.test(opts.pgSchema)) throw new Error(`Invalid PostgreSQL schema name "${opts.pgSchema}"`);
       await pool.query(`create schema if not exists ${opts.pgSchema}`);
@@ -159,6 +162,33 @@ function startCheckpointer(sqlite: SQLite.Database, file: string): { close(): vo
   worker.unref();
   worker.on("error", () => sqlite.pragma("wal_autocheckpoint = 1000"));
   return { close: () => worker.postMessage("close") };
+}
+
+/** SQL text → name of its prepared statement (the same on every connection), at most 2 000. */
+const statementNames = new Map<string, string>();
+let statementCount = 0;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * PostgreSQL plans every unnamed statement anew: for our generated SQL that took 2–3 ms a query,
+ * more than running it. Queries Kysely sends with parameters go out as named prepared statements
+ * instead, so each connection plans a statement once (PostgreSQL may then keep a generic plan). A
+ * statement whose cached plan a schema change broke ("cached plan must not change result type") is
+ * sent again unnamed and gets a new name for next time.
+ */
+function preparePlans(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof config !== "string" || !Array.isArray(values) || !values.length || callback !== undefined || !PREPARABLE.test(config)) return query(config, values, callback);
+    let name = statementNames.get(config);
+    if (!name && statementNames.size < 2000) statementNames.set(config, (name = `pn_${++statementCount}`));
+    if (!name) return query(config, values);
+    return query({ name, text: config, values }).catch((error: { code?: string }) => {
+      if (error?.code !== "0A000") throw error;
+      statementNames.delete(config);
+      return query(config, values);
+    });
+  };
 }
 
 /**
