@@ -28,4 +28,41 @@ describe("ContentCache across changes", () => {
     expect(await loadAcross(cache, "c", () => cache.invalidate({ kind: "schema", id: "gm-appointments" }))).toBe(2);
     expect(await loadAcross(cache, "d", () => cache.clear())).toBe(2);
   });
+
+  it("shares one load between callers that miss together, unless what it read changed meanwhile", async () => {
+    const cache = new ContentCache();
+    let loads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const load = async () => {
+      loads++;
+      recordRead("core-pages");
+      await gate;
+      return loads;
+    };
+    const together = [cache.getOrLoad("site", load), cache.getOrLoad("site", load), cache.getOrLoad("site", load)];
+    release();
+    expect(await Promise.all(together)).toEqual([1, 1, 1]);
+    expect(loads).toBe(1);
+
+    // A change to what the running load reads: a caller that joined it loads again.
+    cache.clear();
+    let release2!: () => void;
+    const gate2 = new Promise<void>((resolve) => (release2 = resolve));
+    const slow = async () => {
+      loads++;
+      recordRead("core-pages");
+      await gate2;
+      return loads;
+    };
+    const first = cache.getOrLoad("site", slow);
+    const second = cache.getOrLoad("site", async () => {
+      loads++;
+      return loads;
+    });
+    cache.invalidate({ kind: "content", schemaName: "core-pages", id: "home" });
+    release2();
+    expect(await first).toBe(2);
+    expect(await second).toBe(3);
+  });
 });

@@ -25,12 +25,33 @@ export class ContentCache {
       recordRead(...hit.tags);
       return hit.value as T;
     }
+    // Callers that miss together share one load (after a change under load, one rebuild, not one
+    // per request), unless what it read changed since it started.
+    const running = this.loading.get(key);
+    if (running) {
+      const { value, tags } = await running.result;
+      if (!this.clock.changedSince(tags, running.started)) {
+        this.hits++;
+        recordRead(...tags);
+        return value as T;
+      }
+    }
     this.misses++;
     const started = this.clock.now();
-    const { value, tags } = await withReadTags(load);
-    if (!this.clock.changedSince(tags, started)) this.lru.set(key, { value, tags });
-    return value;
+    const result = withReadTags(load);
+    const mine = { started, result };
+    this.loading.set(key, mine);
+    try {
+      const { value, tags } = await result;
+      if (!this.clock.changedSince(tags, started)) this.lru.set(key, { value, tags });
+      recordRead(...tags);
+      return value;
+    } finally {
+      if (this.loading.get(key) === mine) this.loading.delete(key);
+    }
   }
+
+  private readonly loading = new Map<string, { started: number; result: Promise<{ value: unknown; tags: Set<string> }> }>();
 
   /** Drops the entries that read what `change` changed. */
   invalidate(change: ContentChange) {
