@@ -15,7 +15,7 @@
 // Every sequential measurement stops at BENCH_SCALE_SAMPLES (200) samples or after
 // BENCH_SCALE_BUDGET_S (20) seconds, whichever comes first; the table says how many were taken.
 //
-// Also: BENCH_SCALE_CREATES (500 API creates), BENCH_SCALE_CHANGES_PER_S (50), BENCH_SECONDS and
+// Also: BENCH_SCALE_CREATES (2000 API creates), BENCH_SCALE_CHANGES_PER_S (50), BENCH_SECONDS and
 // BENCH_CONNECTIONS (as the page section), BENCH_SCALE_PORT (default: a free port), BENCH_SERVER_NODE_ARGS
 // (extra Node flags for the server, e.g. to profile it).
 //
@@ -46,7 +46,7 @@ export function scaleSettings() {
     slots: numEnv("BENCH_SCALE_SLOTS", 100000),
     samples: numEnv("BENCH_SCALE_SAMPLES", 200),
     budgetMs: numEnv("BENCH_SCALE_BUDGET_S", 20) * 1000,
-    creates: numEnv("BENCH_SCALE_CREATES", 500),
+    creates: numEnv("BENCH_SCALE_CREATES", 2000),
     changesPerSecond: numEnv("BENCH_SCALE_CHANGES_PER_S", 50),
     seconds: numEnv("BENCH_SECONDS", 5),
     connections: numEnv("BENCH_CONNECTIONS", 20),

@@ -405,7 +405,13 @@ export class SqlCompiler {
       const id = sql.ref(`${index.alias}.id`);
       return sql`(${sql.join(
         words.map((w) => {
-          if (this.pg) return sql`${id} in (select t.id from ${text} as t where t.search like ${`%${w.replace(/[\\%_]/g, "\\$&")}%`})`;
+          if (this.pg) {
+            const pattern = `%${w.replace(/[\\%_]/g, "\\$&")}%`;
+            // The trigram index finds words of three or more characters; shorter ones are tested on
+            // the rows the other conditions leave (a scan of every text for "a" took 40 ms at 100 000).
+            if ([...w].length >= 3) return sql`${id} in (select t.id from ${text} as t where t.search like ${pattern})`;
+            return sql`exists (select 1 from ${text} as t where t.id = ${id} and t.search like ${pattern})`;
+          }
           // The trigram index finds words of three or more characters; shorter ones are read per row.
           const inText = sql`exists (select 1 from ${text} as t where t.rowid = ${rowid} and instr(t.search, ${w}) > 0)`;
           if ([...w].length >= 3) {
