@@ -35,8 +35,8 @@ export async function startChangeFeed(store: ContentStore, databaseUrl: string, 
     });
     next.on("notification", (message) => {
       try {
-        const { from, change } = JSON.parse(message.payload ?? "{}") as { from: string; change: ContentChange };
-        if (from !== node) store.applyRemoteChange(change);
+        const { from, changes } = JSON.parse(message.payload ?? "{}") as { from: string; changes: ContentChange[] };
+        if (from !== node) for (const change of changes) store.applyRemoteChange(change);
       } catch (error) {
         logger.warn({ err: error }, "change feed: unreadable notification");
       }
@@ -55,9 +55,20 @@ export async function startChangeFeed(store: ContentStore, databaseUrl: string, 
     }
   };
 
+  // The changes of one turn of the event loop go out together: one notification (of at most ~7 KB,
+  // under PostgreSQL's 8 000-byte limit) instead of one query per write.
+  let queued: ContentChange[] = [];
+  const send = () => {
+    const changes = queued;
+    queued = [];
+    for (const batch of batches(changes, node)) {
+      void sql`select pg_notify(${CHANNEL}, ${batch})`.execute(store.db).catch((error) => logger.warn({ err: error }, "change feed: notify failed"));
+    }
+  };
   const unsubscribe = store.onChange((change) => {
     if (change.remote) return;
-    void sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ from: node, change })})`.execute(store.db).catch((error) => logger.warn({ err: error }, "change feed: notify failed"));
+    if (!queued.length) setImmediate(send);
+    queued.push(change);
   });
   await connect();
   return {
@@ -67,4 +78,23 @@ export async function startChangeFeed(store: ContentStore, databaseUrl: string, 
       await client?.end().catch(() => {});
     },
   };
+}
+
+/** Notification payloads `{from, changes}` for `changes`, each under 7 000 bytes. */
+export function batches(changes: readonly ContentChange[], from: string): string[] {
+  const out: string[] = [];
+  let current: ContentChange[] = [];
+  let size = 0;
+  for (const change of changes) {
+    const length = Buffer.byteLength(JSON.stringify(change)) + 1;
+    if (current.length && size + length > 6800) {
+      out.push(JSON.stringify({ from, changes: current }));
+      current = [];
+      size = 0;
+    }
+    current.push(change);
+    size += length;
+  }
+  if (current.length) out.push(JSON.stringify({ from, changes: current }));
+  return out;
 }
