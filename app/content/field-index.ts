@@ -418,6 +418,47 @@ export async function flushSearchIndex(db: DB, spec: IndexSpec): Promise<number>
   return pending.length;
 }
 
+/**
+ * PostgreSQL, a schema without slugs: a new item's contents row, side-table row and search text in
+ * one statement (data-modifying CTEs), atomic without a transaction: one round trip instead of five
+ * (BEGIN, three inserts, COMMIT). Returns how many contents rows it inserted: 0 when the id is taken,
+ * and then nothing else was written either.
+ */
+export async function insertFreshItemPostgres(db: DB, spec: IndexSpec | undefined, contents: Record<string, string | number | null>, published: ContentData | undefined): Promise<number> {
+  const names = Object.keys(contents);
+  const insertContents = sql`insert into contents (${sql.join(names.map(q))}) values (${sql.join(names.map((n) => contents[n]))}) on conflict (id) do nothing returning id`;
+  if (!spec || !published || spec.slugField) {
+    const { rows } = await sql<{ id: string }>`${insertContents}`.execute(db);
+    return rows.length;
+  }
+  const row = columnValues(spec, published);
+  const cols = Object.keys(row);
+  // Parameters in a select list have no type of their own: each gets its column's.
+  const types = pgColumnTypes(spec);
+  const value = (n: string) => sql`cast(${row[n]} as ${sql.raw(types.get(n) ?? "text")})`;
+  const { rows } = await sql<{ n: number }>`with c as (${insertContents}),
+    x as (insert into ${q(spec.table)} (id${sql.join(cols.map((n) => sql`, ${q(n)}`), sql``)}) select c.id${sql.join(cols.map((n) => sql`, ${value(n)}`), sql``)} from c returning id),
+    t as (insert into ${q(spec.textTable)} (id, search) select x.id, ${searchText(spec, published)} from x)
+    select count(*)::int as n from c`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
+/** PostgreSQL types of a side table's value columns (as createTable makes them). */
+function pgColumnTypes(spec: IndexSpec): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const f of spec.fields.values()) {
+    if (f.kind === "string") types.set(f.column, "text").set(f.extra, "text");
+    else if (f.kind === "date") types.set(f.column, "text");
+    else if (f.kind === "number") types.set(f.column, "double precision");
+    else if (f.kind === "boolean") types.set(f.column, "integer");
+    else {
+      types.set(f.column, "text").set(f.extra, "integer");
+      if (f.single) types.set(f.single, "text");
+    }
+  }
+  return types;
+}
+
 /** The slug a name gives before any suffix. */
 function slugBase(spec: IndexSpec, data: ContentData): string {
   const name = (data[spec.slugField!] as Record<string, unknown> | undefined)?.iv;

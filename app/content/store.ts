@@ -4,7 +4,7 @@ import type { Database, DB, Dialect } from "./db";
 import { createPostgresFunctions, migrate, ping, readJsonColumn } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
-import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshRows, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
+import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshItemPostgres, insertFreshRows, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
 import { newId, requireValidId } from "./ids";
 import { checkIds, checkQueryShape, pageSize } from "./query";
 import { recordRead } from "./read-tags";
@@ -599,6 +599,14 @@ export class ContentStore {
       last_modified: now,
       last_modified_by: actor,
     };
+    const spec = indexSpec(schema);
+    if (this.dialect === "postgres" && !spec?.slugField && !this.db.isTransaction) {
+      // One statement, atomic by itself (see insertFreshItemPostgres).
+      const inserted = await insertFreshItemPostgres(this.db, spec, row, opts.publish ? valid : undefined);
+      if (!inserted) throw alreadyExists(`An item with id "${id}" already exists.`);
+      this.emit({ kind: "content", schemaName: schema.name, id });
+      return this.toItem(row, schema, false);
+    }
     return this.atomically(async (store) => {
       const res = await store.db
         .insertInto("contents")
