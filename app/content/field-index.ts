@@ -443,6 +443,34 @@ export async function insertFreshItemPostgres(db: DB, spec: IndexSpec | undefine
   return rows[0]?.n ?? 0;
 }
 
+/**
+ * PostgreSQL, a schema without slugs: a compare-and-set update of an item whose live data stays
+ * published, its side-table row and its search text, in one statement (no transaction needed).
+ * Returns 1 when the version still matched and everything was written, else 0 and nothing was.
+ */
+export async function updateLiveItemPostgres(
+  db: DB,
+  spec: IndexSpec,
+  id: string,
+  version: number,
+  set: Record<string, string | number | null>,
+  published: ContentData,
+): Promise<number> {
+  const names = Object.keys(set);
+  const update = sql`update contents set ${sql.join(names.map((n) => sql`${q(n)} = ${set[n]}`))} where id = ${id} and version = ${version} returning id`;
+  const row = columnValues(spec, published);
+  const cols = Object.keys(row);
+  const types = pgColumnTypes(spec);
+  const value = (n: string) => sql`cast(${row[n]} as ${sql.raw(types.get(n) ?? "text")})`;
+  const updates = cols.length ? sql`do update set ${sql.join(cols.map((n) => sql`${q(n)} = excluded.${q(n)}`))}` : sql`do nothing`;
+  const { rows } = await sql<{ n: number }>`with u as (${update}),
+    x as (insert into ${q(spec.table)} (id${sql.join(cols.map((n) => sql`, ${q(n)}`), sql``)}) select u.id${sql.join(cols.map((n) => sql`, ${value(n)}`), sql``)} from u
+      on conflict (id) ${updates} returning id),
+    t as (insert into ${q(spec.textTable)} (id, search) select u.id, ${searchText(spec, published)} from u on conflict (id) do update set search = excluded.search)
+    select count(*)::int as n from u`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
 /** PostgreSQL types of a side table's value columns (as createTable makes them). */
 function pgColumnTypes(spec: IndexSpec): Map<string, string> {
   const types = new Map<string, string>();

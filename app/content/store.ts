@@ -4,7 +4,7 @@ import type { Database, DB, Dialect } from "./db";
 import { createPostgresFunctions, migrate, ping, readJsonColumn } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
-import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshItemPostgres, insertFreshRows, parseListText, syncIndexRow, type IndexSpec } from "./field-index";
+import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshItemPostgres, insertFreshRows, parseListText, syncIndexRow, updateLiveItemPostgres, type IndexSpec } from "./field-index";
 import { newId, requireValidId } from "./ids";
 import { checkIds, checkQueryShape, pageSize } from "./query";
 import { recordRead } from "./read-tags";
@@ -694,7 +694,53 @@ export class ContentStore {
     change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
   ): Promise<ContentItem> {
     const schema = await this.requireSchema(schemaName, { unpublished: true });
+    if (this.dialect === "postgres" && !this.db.isTransaction) {
+      const done = await this.mutateInOneStatement(schema, id, opts, change);
+      if (done) return done;
+    }
     return this.atomically((store) => store.mutateRow(schema, id, opts, change));
+  }
+
+  /**
+   * PostgreSQL, a schema without slugs: the common writes (a draft edit, or live data that stays
+   * published, as a booking) as one compare-and-set statement with their side-table row, no
+   * transaction: one round trip instead of six. Undefined for anything else (the caller goes on in
+   * a transaction).
+   */
+  private async mutateInOneStatement(
+    schema: Schema,
+    id: string,
+    opts: WriteOptions,
+    change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
+  ): Promise<ContentItem | undefined> {
+    const spec = indexSpec(schema);
+    if (spec?.slugField) return undefined;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const row = await this.findRow(schema.name, id);
+      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+      const set = await change(row, schema);
+      const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
+      const next: ContentRow = { ...row, ...set, ...stamp };
+      const touchesLive = "status" in set || "published_data" in set;
+      const staysLive = row.status === "Published" && next.status === "Published" && next.published_data !== null;
+      let written: number;
+      if (!touchesLive || !spec) {
+        const res = await this.db.updateTable("contents").set({ ...set, ...stamp }).where("id", "=", id).where("version", "=", row.version).executeTakeFirst();
+        written = Number(res.numUpdatedRows);
+      } else if (staysLive) {
+        written = await updateLiveItemPostgres(this.db, spec, id, row.version, { ...set, ...stamp } as Record<string, string | number | null>, readJsonColumn(next.published_data) as ContentData);
+      } else return undefined;
+      if (written === 1) {
+        this.emit({ kind: "content", schemaName: schema.name, id });
+        return this.toItem(next, schema, false);
+      }
+      if (opts.expectedVersion !== undefined) {
+        const now = await this.findRow(schema.name, id);
+        throw versionConflict(opts.expectedVersion, now?.version ?? -1);
+      }
+    }
+    throw new ContentError(409, "The item is being changed by others; try again.", undefined, "OBJECT_CONFLICT");
   }
 
   private async mutateRow(
