@@ -103,13 +103,34 @@ export async function practitionerNeighbours(context: AppLoadContext, language: 
   return around ? { previous: toSummary(around.previous), next: toSummary(around.next) } : undefined;
 }
 
-/** Every visible practitioner's slug, page by page (the sitemap). */
-export async function* allPractitioners(context: AppLoadContext, language: Language): AsyncGenerator<PractitionerSummary[]> {
-  for (let skip = 0; ; skip += 200) {
-    const { items } = await context.services.content.query(PRACTITIONERS, { sort: [{ path: "id" }], skip, take: 200 }, visitor(language), { noTotal: true });
-    if (items.length) yield items.map(toSummary);
-    if (items.length < 200) return;
+/**
+ * Visible practitioners in id order, 200 at a time (the sitemap): from the `from`-th (0-based), at
+ * most `limit`. Pages follow on from the last id (keyset), so the thousandth page costs what the first does.
+ */
+export async function* allPractitioners(context: AppLoadContext, language: Language, opts: { from?: number; limit?: number } = {}): AsyncGenerator<PractitionerSummary[]> {
+  const byId = [{ path: "id" }];
+  let left = opts.limit ?? Infinity;
+  let after: string | undefined;
+  if (opts.from) {
+    // The id just before the first wanted: one index step, not a page of documents per skipped 200.
+    const { items } = await context.services.content.query(PRACTITIONERS, { sort: byId, skip: opts.from - 1, take: 1 }, visitor(language), { noTotal: true });
+    if (!items[0]) return;
+    after = items[0].id;
   }
+  while (left > 0) {
+    const take = Math.min(200, left);
+    const query: ContentQuery = { sort: byId, take, ...(after === undefined ? {} : { filter: { path: "id", op: "gt", value: after } }) };
+    const { items } = await context.services.content.query(PRACTITIONERS, query, visitor(language), { noTotal: true });
+    if (items.length) yield items.map(toSummary);
+    if (items.length < take) return;
+    after = items[items.length - 1]!.id;
+    left -= items.length;
+  }
+}
+
+/** How many practitioners visitors see. */
+export async function countPractitioners(context: AppLoadContext): Promise<number> {
+  return (await context.services.content.query(PRACTITIONERS, { take: 0 }, visitor("de"))).total;
 }
 
 export interface AppointmentSlot {

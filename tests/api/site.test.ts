@@ -236,3 +236,44 @@ describe("placeholder routes", () => {
     }
   });
 });
+
+describe("a sitemap past its size limit", () => {
+  it("becomes an index of parts that list every visible practitioner once, none over the limit", async () => {
+    // 20 URLs a file: the demo's pages and practitioners need several.
+    const server = await startServer({ env: { SITEMAP_URLS_PER_FILE: "20" } });
+    try {
+      const get = async (path: string) => {
+        const res = await fetch(`${server.url}${path}`);
+        return { status: res.status, text: await res.text() };
+      };
+      const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+      const index = await get("/sitemap.xml");
+      expect(index.status).toBe(200);
+      expect(index.text).toContain("<sitemapindex");
+      const parts = locs(index.text).map((loc) => new URL(loc).pathname + new URL(loc).search);
+      expect(parts[0]).toBe("/sitemap.xml?part=pages");
+      expect(parts.length).toBeGreaterThan(2);
+
+      const seen: string[] = [];
+      for (const part of parts) {
+        const { status, text } = await get(part);
+        expect(status, part).toBe(200);
+        expect(text).toContain("<urlset");
+        const urls = locs(text);
+        expect(urls.length, part).toBeLessThanOrEqual(20);
+        seen.push(...urls.map((u) => new URL(u).pathname));
+      }
+      expect(seen).toContain("/impressum");
+      expect(new Set(seen).size).toBe(seen.length);
+      const profiles = seen.filter((p) => p.startsWith("/practitioners/"));
+      const visible = await postJson(`${server.url}/api/rest`, { url: "gm-content-practitioners?$top=0", language: "de" });
+      expect(profiles).toHaveLength(visible.json.total);
+      expect(profiles).toContain("/practitioners/juergen-weiss");
+      expect(seen.filter((p) => p.startsWith("/en/practitioners/"))).toHaveLength(visible.json.total);
+
+      for (const bad of [`/sitemap.xml?part=${parts.length}`, "/sitemap.xml?part=0", "/sitemap.xml?part=abc", "/sitemap.xml?part=99999999"]) expect((await get(bad)).status, bad).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
