@@ -578,12 +578,11 @@ export class ContentStore {
     return this.db.selectFrom("contents").selectAll().where("id", "=", id).where("schema_name", "=", schemaName).executeTakeFirst();
   }
 
-  async create(schemaName: string, data: unknown, opts: CreateOptions = {}): Promise<ContentItem> {
-    const schema = await this.requireSchema(schemaName, { unpublished: true });
+  /** The contents row of a new item: its data checked against the schema, its id checked or made. */
+  private async freshRow(schema: Schema, data: unknown, opts: { id?: string; publish?: boolean; actor?: string }, now: string): Promise<{ row: ContentRow; valid: ContentData }> {
     const valid = await this.validate(schema, data);
     const id = opts.id === undefined ? newId() : requireValidId(opts.id);
     if (RESERVED_IDS.has(id)) throw badRequest(`"${id}" is a reserved name in the content API and cannot be an id.`);
-    const now = new Date().toISOString();
     const actor = opts.actor ?? SYSTEM_ACTOR;
     const json = JSON.stringify(valid);
     const row: ContentRow = {
@@ -599,6 +598,13 @@ export class ContentStore {
       last_modified: now,
       last_modified_by: actor,
     };
+    return { row, valid };
+  }
+
+  async create(schemaName: string, data: unknown, opts: CreateOptions = {}): Promise<ContentItem> {
+    const schema = await this.requireSchema(schemaName, { unpublished: true });
+    const { row, valid } = await this.freshRow(schema, data, opts, new Date().toISOString());
+    const id = row.id;
     const spec = indexSpec(schema);
     if (this.dialect === "postgres" && !spec?.slugField && !this.db.isTransaction) {
       // One statement, atomic by itself (see insertFreshItemPostgres).
@@ -641,7 +647,6 @@ export class ContentStore {
     if (!items.length) return [];
     const schema = await this.requireSchema(schemaName, { unpublished: true });
     const now = new Date().toISOString();
-    const actor = opts.actor ?? SYSTEM_ACTOR;
     return this.atomically(async (store) => {
       const explicit = items.flatMap((item) => (typeof item.id === "string" ? [item.id] : []));
       const existing = explicit.length ? await store.existingIds(schema.name, explicit) : new Set<string>();
@@ -650,26 +655,11 @@ export class ContentStore {
       const published: { id: string; data: ContentData }[] = [];
       for (const [index, item] of items.entries()) {
         try {
-          const valid = await store.validate(schema, item.data);
-          const id = item.id === undefined ? newId() : requireValidId(item.id);
-          if (RESERVED_IDS.has(id)) throw badRequest(`"${id}" is a reserved name in the content API and cannot be an id.`);
-          if (existing.has(id) || seen.has(id)) throw alreadyExists(`An item with id "${id}" already exists.`);
-          seen.add(id);
-          const json = JSON.stringify(valid);
-          rows.push({
-            id,
-            schema_name: schema.name,
-            status: item.publish ? "Published" : "Draft",
-            new_status: null,
-            version: item.publish ? 1 : 0,
-            data: json,
-            published_data: item.publish ? json : null,
-            created: now,
-            created_by: actor,
-            last_modified: now,
-            last_modified_by: actor,
-          });
-          if (item.publish) published.push({ id, data: valid });
+          const { row, valid } = await store.freshRow(schema, item.data, { ...item, actor: opts.actor }, now);
+          if (existing.has(row.id) || seen.has(row.id)) throw alreadyExists(`An item with id "${row.id}" already exists.`);
+          seen.add(row.id);
+          rows.push(row);
+          if (item.publish) published.push({ id: row.id, data: valid });
         } catch (error) {
           throw new BatchItemError(index, error);
         }
