@@ -684,61 +684,27 @@ export class ContentStore {
     change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
   ): Promise<ContentItem> {
     const schema = await this.requireSchema(schemaName, { unpublished: true });
-    if (this.dialect === "postgres" && !this.db.isTransaction) {
-      const done = await this.mutateInOneStatement(schema, id, opts, change);
+    if (this.dialect === "postgres" && !this.db.isTransaction && !indexSpec(schema)?.slugField) {
+      const done = await this.mutateRow(schema, id, opts, change, true);
       if (done) return done;
     }
-    return this.atomically((store) => store.mutateRow(schema, id, opts, change));
+    return this.atomically(async (store) => (await store.mutateRow(schema, id, opts, change, false))!);
   }
 
   /**
-   * PostgreSQL, a schema without slugs: the common writes (a draft edit, or live data that stays
-   * published, as a booking) as one compare-and-set statement with their side-table row, no
-   * transaction: one round trip instead of six. Undefined for anything else (the caller goes on in
-   * a transaction).
+   * The compare-and-set loop of `mutate`. With `oneStatement` (PostgreSQL, a schema without slugs,
+   * no transaction open) the common writes — a draft edit, or live data that stays published, as a
+   * booking — are one statement with their side-table row: one round trip instead of six. For any
+   * other write it then writes nothing and returns undefined, and the caller goes on in a transaction.
    */
-  private async mutateInOneStatement(
-    schema: Schema,
-    id: string,
-    opts: WriteOptions,
-    change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
-  ): Promise<ContentItem | undefined> {
-    const spec = indexSpec(schema);
-    if (spec?.slugField) return undefined;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const row = await this.findRow(schema.name, id);
-      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
-      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
-      const set = await change(row, schema);
-      const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
-      const next: ContentRow = { ...row, ...set, ...stamp };
-      const touchesLive = "status" in set || "published_data" in set;
-      const staysLive = row.status === "Published" && next.status === "Published" && next.published_data !== null;
-      let written: number;
-      if (!touchesLive || !spec) {
-        const res = await this.db.updateTable("contents").set({ ...set, ...stamp }).where("id", "=", id).where("version", "=", row.version).executeTakeFirst();
-        written = Number(res.numUpdatedRows);
-      } else if (staysLive) {
-        written = await updateLiveItemPostgres(this.db, spec, id, row.version, { ...set, ...stamp } as Record<string, string | number | null>, readJsonColumn(next.published_data) as ContentData);
-      } else return undefined;
-      if (written === 1) {
-        this.emit({ kind: "content", schemaName: schema.name, id });
-        return this.toItem(next, schema, false);
-      }
-      if (opts.expectedVersion !== undefined) {
-        const now = await this.findRow(schema.name, id);
-        throw versionConflict(opts.expectedVersion, now?.version ?? -1);
-      }
-    }
-    throw new ContentError(409, "The item is being changed by others; try again.", undefined, "OBJECT_CONFLICT");
-  }
-
   private async mutateRow(
     schema: Schema,
     id: string,
     opts: WriteOptions,
     change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
-  ): Promise<ContentItem> {
+    oneStatement: boolean,
+  ): Promise<ContentItem | undefined> {
+    const spec = indexSpec(schema);
     for (let attempt = 0; attempt < 5; attempt++) {
       const row = await this.findRow(schema.name, id);
       if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
@@ -746,17 +712,20 @@ export class ContentStore {
         throw versionConflict(opts.expectedVersion, row.version);
       const set = await change(row, schema);
       const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
-      const res = await this.db
-        .updateTable("contents")
-        .set({ ...set, ...stamp })
-        .where("id", "=", id)
-        .where("version", "=", row.version)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) {
-        const next: ContentRow = { ...row, ...set, ...stamp };
-        // The side table follows what visitors see: only a change of status or live data touches it.
-        if ("status" in set || "published_data" in set)
-          await this.syncIndex(schema, id, next.status === "Published" && next.published_data !== null ? { data: next.published_data } : undefined);
+      const next: ContentRow = { ...row, ...set, ...stamp };
+      // The side table follows what visitors see: only a change of status or live data touches it.
+      const touchesLive = spec !== undefined && ("status" in set || "published_data" in set);
+      const live = next.status === "Published" && next.published_data !== null;
+      let written: number;
+      if (oneStatement && touchesLive) {
+        if (row.status !== "Published" || !live) return undefined;
+        written = await updateLiveItemPostgres(this.db, spec, id, row.version, { ...set, ...stamp } as Record<string, string | number | null>, readJsonColumn(next.published_data) as ContentData);
+      } else {
+        const res = await this.db.updateTable("contents").set({ ...set, ...stamp }).where("id", "=", id).where("version", "=", row.version).executeTakeFirst();
+        written = Number(res.numUpdatedRows);
+        if (written === 1 && touchesLive) await this.syncIndex(schema, id, live ? { data: next.published_data } : undefined);
+      }
+      if (written === 1) {
         this.emit({ kind: "content", schemaName: schema.name, id });
         return this.toItem(next, schema, false);
       }
