@@ -159,7 +159,25 @@ function columnValues(spec: IndexSpec, data: ContentData): Record<string, string
 
 const q = (name: string) => sql.id(name);
 
-function columnType(dialect: Dialect, kind: "text" | "number" | "integer"): RawBuilder<unknown> {
+type SqlKind = "text" | "number" | "integer";
+
+/** The value columns of a side table: name, kind, and whether text gets the sorting collation. */
+function valueColumns(spec: IndexSpec): Array<[string, SqlKind, boolean]> {
+  const cols: Array<[string, SqlKind, boolean]> = [];
+  for (const f of spec.fields.values()) {
+    if (f.kind === "string") cols.push([f.column, "text", true], [f.extra, "text", true]);
+    else if (f.kind === "date") cols.push([f.column, "text", true]);
+    else if (f.kind === "number") cols.push([f.column, "number", true]);
+    else if (f.kind === "boolean") cols.push([f.column, "integer", true]);
+    else {
+      cols.push([f.column, "text", false], [f.extra, "integer", true]);
+      if (f.single) cols.push([f.single, "text", false]);
+    }
+  }
+  return cols;
+}
+
+function columnType(dialect: Dialect, kind: SqlKind): RawBuilder<unknown> {
   if (kind === "text") return dialect === "postgres" ? sql`text collate "C"` : sql`text`;
   if (kind === "number") return dialect === "postgres" ? sql`double precision` : sql`real`;
   return sql`integer`;
@@ -169,16 +187,8 @@ async function createTable(db: DB, dialect: Dialect, spec: IndexSpec) {
   // Ids keep the database's default collation, as contents.id: joins on them can use either index.
   const cols: RawBuilder<unknown>[] = [sql`id text primary key`];
   if (spec.slugField) cols.push(sql`slug ${columnType(dialect, "text")} not null`);
-  for (const f of spec.fields.values()) {
-    if (f.kind === "string") cols.push(sql`${q(f.column)} ${columnType(dialect, "text")}`, sql`${q(f.extra)} ${columnType(dialect, "text")}`);
-    else if (f.kind === "date") cols.push(sql`${q(f.column)} ${columnType(dialect, "text")}`);
-    else if (f.kind === "number") cols.push(sql`${q(f.column)} ${columnType(dialect, "number")}`);
-    else if (f.kind === "boolean") cols.push(sql`${q(f.column)} integer`);
-    else {
-      cols.push(sql`${q(f.column)} text`, sql`${q(f.extra)} integer`);
-      if (f.single) cols.push(sql`${q(f.single)} text`);
-    }
-  }
+  // List texts keep the default collation (they are searched, never sorted).
+  for (const [name, type, collated] of valueColumns(spec)) cols.push(sql`${q(name)} ${collated ? columnType(dialect, type) : sql.raw(type)}`);
   await sql`create table ${q(spec.table)} (${sql.join(cols)})`.execute(db);
   if (dialect === "sqlite") {
     await sql`create table ${q(spec.textTable)} (search text not null)`.execute(db);
@@ -427,20 +437,8 @@ export async function flushSearchIndex(db: DB, spec: IndexSpec): Promise<number>
 export async function insertFreshItemPostgres(db: DB, spec: IndexSpec | undefined, contents: Record<string, string | number | null>, published: ContentData | undefined): Promise<number> {
   const names = Object.keys(contents);
   const insertContents = sql`insert into contents (${sql.join(names.map(q))}) values (${sql.join(names.map((n) => contents[n]))}) on conflict (id) do nothing returning id`;
-  if (!spec || !published || spec.slugField) {
-    const { rows } = await sql<{ id: string }>`${insertContents}`.execute(db);
-    return rows.length;
-  }
-  const row = columnValues(spec, published);
-  const cols = Object.keys(row);
-  // Parameters in a select list have no type of their own: each gets its column's.
-  const types = pgColumnTypes(spec);
-  const value = (n: string) => sql`cast(${row[n]} as ${sql.raw(types.get(n) ?? "text")})`;
-  const { rows } = await sql<{ n: number }>`with c as (${insertContents}),
-    x as (insert into ${q(spec.table)} (id${sql.join(cols.map((n) => sql`, ${q(n)}`), sql``)}) select c.id${sql.join(cols.map((n) => sql`, ${value(n)}`), sql``)} from c returning id),
-    t as (insert into ${q(spec.textTable)} (id, search) select x.id, ${searchText(spec, published)} from x)
-    select count(*)::int as n from c`.execute(db);
-  return rows[0]?.n ?? 0;
+  if (!spec || !published || spec.slugField) return (await sql<{ id: string }>`${insertContents}`.execute(db)).rows.length;
+  return withSideRow(db, spec, insertContents, published);
 }
 
 /**
@@ -458,33 +456,25 @@ export async function updateLiveItemPostgres(
 ): Promise<number> {
   const names = Object.keys(set);
   const update = sql`update contents set ${sql.join(names.map((n) => sql`${q(n)} = ${set[n]}`))} where id = ${id} and version = ${version} returning id`;
-  const row = columnValues(spec, published);
-  const cols = Object.keys(row);
-  const types = pgColumnTypes(spec);
-  const value = (n: string) => sql`cast(${row[n]} as ${sql.raw(types.get(n) ?? "text")})`;
-  const updates = cols.length ? sql`do update set ${sql.join(cols.map((n) => sql`${q(n)} = excluded.${q(n)}`))}` : sql`do nothing`;
-  const { rows } = await sql<{ n: number }>`with u as (${update}),
-    x as (insert into ${q(spec.table)} (id${sql.join(cols.map((n) => sql`, ${q(n)}`), sql``)}) select u.id${sql.join(cols.map((n) => sql`, ${value(n)}`), sql``)} from u
-      on conflict (id) ${updates} returning id),
-    t as (insert into ${q(spec.textTable)} (id, search) select u.id, ${searchText(spec, published)} from u on conflict (id) do update set search = excluded.search)
-    select count(*)::int as n from u`.execute(db);
-  return rows[0]?.n ?? 0;
+  return withSideRow(db, spec, update, published);
 }
 
-/** PostgreSQL types of a side table's value columns (as createTable makes them). */
-function pgColumnTypes(spec: IndexSpec): Map<string, string> {
-  const types = new Map<string, string>();
-  for (const f of spec.fields.values()) {
-    if (f.kind === "string") types.set(f.column, "text").set(f.extra, "text");
-    else if (f.kind === "date") types.set(f.column, "text");
-    else if (f.kind === "number") types.set(f.column, "double precision");
-    else if (f.kind === "boolean") types.set(f.column, "integer");
-    else {
-      types.set(f.column, "text").set(f.extra, "integer");
-      if (f.single) types.set(f.single, "text");
-    }
-  }
-  return types;
+/**
+ * Runs `contentsWrite` (an insert or update of contents `returning id`) and, for the row it wrote,
+ * upserts the side-table row and search text, in one statement. Returns how many rows it wrote.
+ */
+async function withSideRow(db: DB, spec: IndexSpec, contentsWrite: RawBuilder<unknown>, published: ContentData): Promise<number> {
+  const row = columnValues(spec, published);
+  const cols = Object.keys(row);
+  // Parameters in a select list have no type of their own: each gets its column's.
+  const types = new Map(valueColumns(spec).map(([name, type]) => [name, type === "number" ? "double precision" : type]));
+  const values = cols.map((n) => sql`, cast(${row[n]} as ${sql.raw(types.get(n) ?? "text")})`);
+  const updates = cols.length ? sql`do update set ${sql.join(cols.map((n) => sql`${q(n)} = excluded.${q(n)}`))}` : sql`do nothing`;
+  const { rows } = await sql<{ n: number }>`with w as (${contentsWrite}),
+    x as (insert into ${q(spec.table)} (id${sql.join(cols.map((n) => sql`, ${q(n)}`), sql``)}) select w.id${sql.join(values, sql``)} from w on conflict (id) ${updates}),
+    t as (insert into ${q(spec.textTable)} (id, search) select w.id, ${searchText(spec, published)} from w on conflict (id) do update set search = excluded.search)
+    select count(*)::int as n from w`.execute(db);
+  return rows[0]?.n ?? 0;
 }
 
 /** The slug a name gives before any suffix. */
