@@ -32,36 +32,31 @@ describe("ContentCache across changes", () => {
   it("shares one load between callers that miss together, unless what it read changed meanwhile", async () => {
     const cache = new ContentCache();
     let loads = 0;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const load = async () => {
-      loads++;
-      recordRead("core-pages");
-      await gate;
-      return loads;
+    /** A load of core-pages that waits until released. */
+    const gated = () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const load = async () => {
+        loads++;
+        recordRead("core-pages");
+        await gate;
+        return loads;
+      };
+      return { load, release };
     };
-    const together = [cache.getOrLoad("site", load), cache.getOrLoad("site", load), cache.getOrLoad("site", load)];
-    release();
+    const one = gated();
+    const together = [cache.getOrLoad("site", one.load), cache.getOrLoad("site", one.load), cache.getOrLoad("site", one.load)];
+    one.release();
     expect(await Promise.all(together)).toEqual([1, 1, 1]);
     expect(loads).toBe(1);
 
     // A change to what the running load reads: a caller that joined it loads again.
     cache.clear();
-    let release2!: () => void;
-    const gate2 = new Promise<void>((resolve) => (release2 = resolve));
-    const slow = async () => {
-      loads++;
-      recordRead("core-pages");
-      await gate2;
-      return loads;
-    };
-    const first = cache.getOrLoad("site", slow);
-    const second = cache.getOrLoad("site", async () => {
-      loads++;
-      return loads;
-    });
+    const slow = gated();
+    const first = cache.getOrLoad("site", slow.load);
+    const second = cache.getOrLoad("site", async () => ++loads);
     cache.invalidate({ kind: "content", schemaName: "core-pages", id: "home" });
-    release2();
+    slow.release();
     expect(await first).toBe(2);
     expect(await second).toBe(3);
   });

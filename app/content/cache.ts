@@ -44,7 +44,6 @@ export class ContentCache {
     try {
       const { value, tags } = await result;
       if (!this.clock.changedSince(tags, started)) this.lru.set(key, { value, tags });
-      recordRead(...tags);
       return value;
     } finally {
       if (this.loading.get(key) === mine) this.loading.delete(key);
