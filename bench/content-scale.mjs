@@ -558,6 +558,8 @@ async function pgRole(adminUrl) {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const role = `bench_scale_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  // As a database administrator would once: the role itself may not create extensions (README).
+  await admin.query("create extension if not exists pg_trgm with schema public");
   await admin.query(`create role ${role} login`);
   await admin.query(`create schema ${role} authorization ${role}`);
   const url = new URL(adminUrl);

@@ -391,6 +391,18 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
         expect((await search(S, "Muller", indexedPublic)).ids).toEqual(["1", "5", "7"]);
       });
 
+      it("PostgreSQL: a text table without its trigram index (pg_trgm installed later) gets it at the next start", async () => {
+        if (store.dialect !== "postgres") return;
+        const text = indexSpec((await store.getSchema(S))!)!.textTable;
+        const indexes = async () =>
+          (await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${text}`.execute(store.db)).rows.map((r) => r.name).sort();
+        expect(await indexes()).toEqual([`${text}_pkey`, `${text}_trgm`]);
+        await sql`drop index ${sql.id(`${text}_trgm`)}`.execute(store.db);
+        expect(await store.migrate()).toEqual([]);
+        expect(await indexes()).toEqual([`${text}_pkey`, `${text}_trgm`]);
+        expect((await search(S, "Muller koln", indexedPublic)).ids).toEqual(["1", "7"]);
+      });
+
       it("finds what was just written before the SQLite FTS5 index has it, and the same after the flush", async () => {
         const W = "fi-pending";
         await store.upsertSchema({ name: W, fields: [str("name", { isIndexed: true })] });

@@ -274,10 +274,31 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
       await trx.insertInto("content_indexes").values({ schema_name: schema.name, table_name: spec.table, signature: spec.signature }).execute();
       // Statistics for the planner, which otherwise knows nothing of a table just filled.
       await sql`analyze ${q(spec.table)}`.execute(trx);
+      await sql`analyze ${q(spec.textTable)}`.execute(trx);
     });
     rebuilt.push(schema.name);
   }
+  if (dialect === "postgres") await addMissingTrigramIndexes(db, schemas, trigrams);
   return rebuilt;
+}
+
+/**
+ * A text table made while pg_trgm was missing (a hosted database, or the extension installed later by
+ * its administrator) gets its trigram index once the extension is there, without a rebuild.
+ */
+async function addMissingTrigramIndexes(db: DB, schemas: readonly Schema[], known: string | false | undefined) {
+  const tables = schemas.flatMap((schema) => indexSpec(schema)?.textTable ?? []);
+  if (!tables.length) return;
+  const present = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and indexname = any(${tables.map((t) => `${t}_trgm`)})`.execute(db);
+  const missing = tables.filter((t) => !present.rows.some((r) => r.name === `${t}_trgm`));
+  if (!missing.length) return;
+  const trigrams = known ?? (await pgTrigrams(db));
+  if (!trigrams) return;
+  for (const table of missing) {
+    // Another node starting at the same moment may make it first: then this one's attempt fails, harmlessly.
+    await sql`create index if not exists ${q(`${table}_trgm`)} on ${q(table)} using gin (search ${sql.id(trigrams, "gin_trgm_ops")})`.execute(db).catch(() => {});
+    await sql`analyze ${q(table)}`.execute(db);
+  }
 }
 
 function readData(value: unknown): ContentData {
