@@ -38,9 +38,10 @@ export interface IndexSpec {
   /** Fields whose text feeds the search table: the ones visitors can see. */
   searchFields: ReadonlySet<string>;
   /**
-   * The search text lives apart (`<table>_text`), so scans of the side table stay small: on SQLite a
-   * plain table by the side table's rowid, indexed by a contentless FTS5 table with the trigram
-   * tokenizer (`ftsTable`); on PostgreSQL a table by id with a pg_trgm index where available.
+   * SQLite: the search text lives apart (`<table>_text`), a plain table by the side table's rowid,
+   * indexed by a contentless FTS5 table with the trigram tokenizer (`ftsTable`). PostgreSQL: it is
+   * the side table's `search` column, with a pg_trgm index where available: a search and its count
+   * read one table (a join to a text table cost 46 ms instead of 18 for a count at 100 000).
    */
   textTable: string;
   ftsTable: string;
@@ -94,7 +95,7 @@ export function indexSpec(schema: Schema): IndexSpec | undefined {
     }
     const slugField = typeof schema.properties.slugField === "string" && fields.get(schema.properties.slugField)?.kind === "string" ? schema.properties.slugField : undefined;
     const searchFields = new Set(publicFieldNames(schema));
-    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 6 };
+    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 7 };
     const table = `ix_${schema.name.replace(/-/g, "_")}`;
     spec = { schema: schema.name, table, textTable: `${table}_text`, ftsTable: `${table}_fts`, pendingTable: `${table}_pending`, fields, searchFields, ...(slugField ? { slugField } : {}), signature: JSON.stringify(shape) };
   }
@@ -189,21 +190,18 @@ async function createTable(db: DB, dialect: Dialect, spec: IndexSpec) {
   if (spec.slugField) cols.push(sql`slug ${columnType(dialect, "text")} not null`);
   // List texts keep the default collation (they are searched, never sorted).
   for (const [name, type, collated] of valueColumns(spec)) cols.push(sql`${q(name)} ${collated ? columnType(dialect, type) : sql.raw(type)}`);
+  if (dialect === "postgres") cols.push(sql`search text not null`);
   await sql`create table ${q(spec.table)} (${sql.join(cols)})`.execute(db);
   if (dialect === "sqlite") {
     await sql`create table ${q(spec.textTable)} (search text not null)`.execute(db);
     await sql`create virtual table ${q(spec.ftsTable)} using fts5(search, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1')`.execute(db);
     await sql`create table ${q(spec.pendingTable)} (r integer primary key, stale integer not null)`.execute(db);
   }
-  else {
-    await sql`create table ${q(spec.textTable)} (id text primary key, search text not null)`.execute(db);
-  }
 }
 
 /** The database indexes of a side table, made after it is filled (faster than maintaining them while filling). */
 async function createIndexes(db: DB, dialect: Dialect, spec: IndexSpec, trigrams: string | false) {
-  if (dialect === "postgres" && trigrams)
-    await sql`create index ${q(`${spec.textTable}_trgm`)} on ${q(spec.textTable)} using gin (search ${sql.id(trigrams, "gin_trgm_ops")})`.execute(db);
+  if (dialect === "postgres" && trigrams) await createTrigramIndex(db, spec, trigrams);
   const nullsFirst = dialect === "postgres" ? sql` nulls first` : sql``;
   // Orders end with the id by code point (sql-query.ts orderBy): so do the indexes.
   const id = dialect === "postgres" ? sql`id collate "C"` : sql`id`;
@@ -274,7 +272,7 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
       await trx.insertInto("content_indexes").values({ schema_name: schema.name, table_name: spec.table, signature: spec.signature }).execute();
       // Statistics for the planner, which otherwise knows nothing of a table just filled.
       await sql`analyze ${q(spec.table)}`.execute(trx);
-      await sql`analyze ${q(spec.textTable)}`.execute(trx);
+      if (dialect === "sqlite") await sql`analyze ${q(spec.textTable)}`.execute(trx);
     });
     rebuilt.push(schema.name);
   }
@@ -282,22 +280,29 @@ export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly 
   return rebuilt;
 }
 
+/** PostgreSQL: the trigram index of a side table's search column. */
+export const trigramIndexName = (spec: IndexSpec) => `${spec.table}_trgm`;
+
+function createTrigramIndex(db: DB, spec: IndexSpec, trigrams: string) {
+  return sql`create index if not exists ${q(trigramIndexName(spec))} on ${q(spec.table)} using gin (search ${sql.id(trigrams, "gin_trgm_ops")})`.execute(db);
+}
+
 /**
- * A text table made while pg_trgm was missing (a hosted database, or the extension installed later by
+ * A side table made while pg_trgm was missing (a hosted database, or the extension installed later by
  * its administrator) gets its trigram index once the extension is there, without a rebuild.
  */
 async function addMissingTrigramIndexes(db: DB, schemas: readonly Schema[], known: string | false | undefined) {
-  const tables = schemas.flatMap((schema) => indexSpec(schema)?.textTable ?? []);
-  if (!tables.length) return;
-  const present = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and indexname = any(${tables.map((t) => `${t}_trgm`)})`.execute(db);
-  const missing = tables.filter((t) => !present.rows.some((r) => r.name === `${t}_trgm`));
+  const specs = schemas.flatMap((schema) => indexSpec(schema) ?? []);
+  if (!specs.length) return;
+  const present = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and indexname = any(${specs.map(trigramIndexName)})`.execute(db);
+  const missing = specs.filter((spec) => !present.rows.some((r) => r.name === trigramIndexName(spec)));
   if (!missing.length) return;
   const trigrams = known ?? (await pgTrigrams(db));
   if (!trigrams) return;
-  for (const table of missing) {
+  for (const spec of missing) {
     // Another node starting at the same moment may make it first: then this one's attempt fails, harmlessly.
-    await sql`create index if not exists ${q(`${table}_trgm`)} on ${q(table)} using gin (search ${sql.id(trigrams, "gin_trgm_ops")})`.execute(db).catch(() => {});
-    await sql`analyze ${q(table)}`.execute(db);
+    await createTrigramIndex(db, spec, trigrams).catch(() => {});
+    await sql`analyze ${q(spec.table)}`.execute(db);
   }
 }
 
@@ -316,8 +321,8 @@ export async function syncIndexRow(db: DB, dialect: Dialect, spec: IndexSpec, id
 }
 
 async function deleteText(db: DB, dialect: Dialect, spec: IndexSpec, id: string) {
-  if (dialect === "postgres") await sql`delete from ${q(spec.textTable)} where id = ${id}`.execute(db);
-  else {
+  // PostgreSQL: the text is a column of the row.
+  if (dialect === "sqlite") {
     const row = (await sql<{ r: number }>`select rowid as r from ${q(spec.table)} where id = ${id}`.execute(db)).rows[0];
     if (!row) return;
     await sql`delete from ${q(spec.textTable)} where rowid = ${row.r}`.execute(db);
@@ -407,14 +412,16 @@ async function insertRows(
   const perStatement = Math.max(1, Math.floor(30000 / (names.length + 2)));
   for (let i = 0; i < values.length; i += perStatement) {
     const chunk = values.slice(i, i + perStatement);
+    if (dialect === "postgres") {
+      await sql`insert into ${q(spec.table)} (${sql.join([...names, "search"].map(q))}) values ${sql.join(chunk.map((v) => sql`(${sql.join([...names.map((n) => v.row[n]), v.text])})`))}`.execute(db);
+      continue;
+    }
     await sql`insert into ${q(spec.table)} (${sql.join(names.map(q))}) values ${sql.join(chunk.map((v) => sql`(${sql.join(names.map((n) => v.row[n]))})`))}`.execute(db);
     const texts = sql.join(chunk.map((v) => sql`(${v.row.id}, ${v.text})`));
-    if (dialect === "sqlite") {
-      for (const target of search === "index" ? [spec.textTable, spec.ftsTable] : [spec.textTable])
-        await sql`with v(id, search) as (values ${texts}) insert into ${q(target)} (rowid, search) select x.rowid, v.search from v join ${q(spec.table)} as x on x.id = v.id`.execute(db);
-      if (search === "pending")
-        await sql`insert or ignore into ${q(spec.pendingTable)} (r, stale) select rowid, 0 from ${q(spec.table)} where id in (${sql.join(chunk.map((v) => v.row.id))})`.execute(db);
-    } else await sql`insert into ${q(spec.textTable)} (id, search) values ${texts}`.execute(db);
+    for (const target of search === "index" ? [spec.textTable, spec.ftsTable] : [spec.textTable])
+      await sql`with v(id, search) as (values ${texts}) insert into ${q(target)} (rowid, search) select x.rowid, v.search from v join ${q(spec.table)} as x on x.id = v.id`.execute(db);
+    if (search === "pending")
+      await sql`insert or ignore into ${q(spec.pendingTable)} (r, stale) select rowid, 0 from ${q(spec.table)} where id in (${sql.join(chunk.map((v) => v.row.id))})`.execute(db);
   }
 }
 
@@ -422,17 +429,16 @@ async function insertRows(
 async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, data: ContentData, fresh = false) {
   const row: Record<string, string | number | null> = { id, ...columnValues(spec, data) };
   if (spec.slugField) row.slug = await slugFor(db, dialect, spec, id, data);
+  const text = searchText(spec, data);
+  if (dialect === "postgres") row.search = text;
   const names = Object.keys(row);
   const updates = names.filter((n) => n !== "id").map((n) => sql`${q(n)} = excluded.${q(n)}`);
   await sql`insert into ${q(spec.table)} (${sql.join(names.map(q))}) values (${sql.join(names.map((n) => row[n]))})
     on conflict (id) do update set ${sql.join(updates)}`.execute(db);
-  const text = searchText(spec, data);
   if (dialect === "sqlite") {
     if (!fresh) await deleteText(db, dialect, spec, id);
     await sql`insert into ${q(spec.textTable)} (rowid, search) select rowid, ${text} from ${q(spec.table)} where id = ${id}`.execute(db);
     await sql`insert or ignore into ${q(spec.pendingTable)} (r, stale) select rowid, 0 from ${q(spec.table)} where id = ${id}`.execute(db);
-  } else {
-    await sql`insert into ${q(spec.textTable)} (id, search) values (${id}, ${text}) on conflict (id) do update set search = excluded.search`.execute(db);
   }
 }
 
@@ -482,18 +488,17 @@ export async function updateLiveItemPostgres(
 
 /**
  * Runs `contentsWrite` (an insert or update of contents `returning id`) and, for the row it wrote,
- * upserts the side-table row and search text, in one statement. Returns how many rows it wrote.
+ * upserts the side-table row (with its search text), in one statement. Returns how many rows it wrote.
  */
 async function withSideRow(db: DB, spec: IndexSpec, contentsWrite: RawBuilder<unknown>, published: ContentData): Promise<number> {
-  const row = columnValues(spec, published);
+  const row: Record<string, string | number | null> = { ...columnValues(spec, published), search: searchText(spec, published) };
   const cols = Object.keys(row);
   // Parameters in a select list have no type of their own: each gets its column's.
   const types = new Map(valueColumns(spec).map(([name, type]) => [name, type === "number" ? "double precision" : type]));
   const values = cols.map((n) => sql`, cast(${row[n]} as ${sql.raw(types.get(n) ?? "text")})`);
   const updates = cols.length ? sql`do update set ${sql.join(cols.map((n) => sql`${q(n)} = excluded.${q(n)}`))}` : sql`do nothing`;
   const { rows } = await sql<{ n: number }>`with w as (${contentsWrite}),
-    x as (insert into ${q(spec.table)} (id${sql.join(cols.map((n) => sql`, ${q(n)}`), sql``)}) select w.id${sql.join(values, sql``)} from w on conflict (id) ${updates}),
-    t as (insert into ${q(spec.textTable)} (id, search) select w.id, ${searchText(spec, published)} from w on conflict (id) do update set search = excluded.search)
+    x as (insert into ${q(spec.table)} (id${sql.join(cols.map((n) => sql`, ${q(n)}`), sql``)}) select w.id${sql.join(values, sql``)} from w on conflict (id) ${updates})
     select count(*)::int as n from w`.execute(db);
   return rows[0]?.n ?? 0;
 }

@@ -400,19 +400,14 @@ export class SqlCompiler {
     if (!words.length) return this.true();
     const index = this.ctx.index;
     if (index && this.ctx.published && fields && sameSet(fields, index.spec.searchFields)) {
+      if (this.pg) {
+        // The side table's search column (field-index.ts): the trigram index finds words of three or
+        // more characters; the planner tests the others on the rows it reads.
+        const search = sql.ref(`${index.alias}.search`);
+        return sql`(${sql.join(words.map((w) => sql`${search} like ${`%${w.replace(/[\\%_]/g, "\\$&")}%`}`), sql` and `)})`;
+      }
       const text = sql.table(index.spec.textTable);
       const rowid = sql.ref(`${index.alias}.rowid`);
-      const id = sql.ref(`${index.alias}.id`);
-      if (this.pg) {
-        const like = (w: string) => sql`t.search like ${`%${w.replace(/[\\%_]/g, "\\$&")}%`}`;
-        // The trigram index finds words of three or more characters. With one of those, every word is
-        // a test in one subquery: the index finds the candidates, the other words filter them (as
-        // separate subqueries the planner misjudged their overlap and walked the name index: 46 ms
-        // instead of 1.5 at 10 000). Only short words are tested on the rows the other conditions
-        // leave (a scan of every text for "a" took 40 ms at 100 000).
-        if (words.some((w) => [...w].length >= 3)) return sql`${id} in (select t.id from ${text} as t where ${sql.join(words.map(like), sql` and `)})`;
-        return sql`(${sql.join(words.map((w) => sql`exists (select 1 from ${text} as t where t.id = ${id} and ${like(w)})`), sql` and `)})`;
-      }
       return sql`(${sql.join(
         words.map((w) => {
           // The trigram index finds words of three or more characters; shorter ones are read per row.

@@ -561,8 +561,10 @@ export class ContentStore {
     const row = self.rows[0];
     if (!row) return undefined;
     const at = sql`(${row[f.extra] as string}, ${row[f.column] as string}, ${id})`;
-    const next = (await one(sql`${key} > ${at}`, false)) ?? (await one(sql`1 = 1`, false));
-    const previous = (await one(sql`${key} < ${at}`, true)) ?? (await one(sql`1 = 1`, true));
+    // Both directions at once (on PostgreSQL two connections); at either end it wraps around.
+    const [after, before] = await Promise.all([one(sql`${key} > ${at}`, false), one(sql`${key} < ${at}`, true)]);
+    const next = after ?? (await one(sql`1 = 1`, false));
+    const previous = before ?? (await one(sql`1 = 1`, true));
     return next && previous ? { previous, next } : undefined;
   }
 
