@@ -315,6 +315,32 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
         expect(Object.keys(await slugs(B))).toHaveLength(4);
         await expectInSync(B);
       });
+
+      it("createMany without slugs (on PostgreSQL one statement, or a transaction past its parameter limit): rows, search text, all or nothing", async () => {
+        const N = "fi-batch-plain";
+        await store.upsertSchema({ name: N, fields: [str("name", { isIndexed: true }), str("city")] });
+        const made = await store.createMany(N, [
+          { id: "bp-1", data: iv({ name: "Özlem Kaya", city: "Köln" }), publish: true },
+          { id: "bp-2", data: iv({ name: "Draft Only", city: "Bonn" }) },
+          { id: "bp-3", data: iv({ name: "Jens Mueller", city: "Bonn" }), publish: true },
+        ]);
+        expect(made.map((i) => [i.id, i.status])).toEqual([["bp-1", "Published"], ["bp-2", "Draft"], ["bp-3", "Published"]]);
+        await expectInSync(N);
+        const fields = new Set(["name", "city"]);
+        expect(await ids(N, { fullText: "ozlem koln" }, { searchFields: fields })).toEqual(["bp-1"]);
+        expect(await ids(N, { fullText: "Müller" }, { searchFields: fields })).toEqual(["bp-3"]);
+        // A taken id or bad data: nothing of the batch is written.
+        for (const item of [{ id: "bp-3", data: iv({ name: "Again" }) }, { data: { name: { iv: 42 } } }]) {
+          await expect(store.createMany(N, [{ id: "bp-4", data: iv({ name: "Ok" }), publish: true }, item])).rejects.toMatchObject({ index: 1 });
+          expect(await store.get(N, "bp-4", { unpublished: true })).toBeUndefined();
+        }
+        await expectInSync(N);
+        // More values than one PostgreSQL statement may bind: written all the same.
+        const many = Array.from({ length: 5000 }, (_, i) => ({ id: `bm-${String(i).padStart(4, "0")}`, data: iv({ name: `Name ${i}`, city: "Ulm" }), publish: i % 3 !== 0 }));
+        expect((await store.createMany(N, many)).length).toBe(5000);
+        await expectInSync(N);
+        expect((await store.query(N, { fullText: "ulm", take: 1 }, { searchFields: fields })).total).toBe(3333);
+      });
     });
 
     // ---- 3 ------------------------------------------------------------------------------------------

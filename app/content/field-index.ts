@@ -469,6 +469,31 @@ export async function insertFreshItemPostgres(db: DB, spec: IndexSpec | undefine
 }
 
 /**
+ * PostgreSQL, a schema without slugs: many new items' contents rows and the side-table rows (with
+ * search text) of the published ones in one statement, atomic without a transaction. A taken id fails
+ * the whole statement (nothing is written). Returns false, writing nothing, when the values would pass
+ * PostgreSQL's limit of bound parameters (the caller then writes in a transaction).
+ */
+export async function insertFreshItemsPostgres(
+  db: DB,
+  spec: IndexSpec | undefined,
+  contents: ReadonlyArray<Record<string, string | number | null>>,
+  published: ReadonlyArray<{ id: string; data: ContentData }>,
+): Promise<boolean> {
+  if (!contents.length) return true;
+  const names = Object.keys(contents[0]!);
+  const side = spec ? published.map(({ id, data }) => ({ id, ...columnValues(spec, data), search: searchText(spec, data) })) : [];
+  const sideNames = side.length ? Object.keys(side[0]!) : [];
+  if (contents.length * names.length + side.length * sideNames.length > 60000) return false;
+  const rows = (list: ReadonlyArray<Record<string, unknown>>, cols: string[]) => sql.join(list.map((r) => sql`(${sql.join(cols.map((n) => r[n]))})`));
+  const insertContents = sql`insert into contents (${sql.join(names.map(q))}) values ${rows(contents, names)}`;
+  if (!side.length) await insertContents.execute(db);
+  // Every data-modifying part of a WITH runs, referenced or not.
+  else await sql`with w as (${insertContents}) insert into ${q(spec!.table)} (${sql.join(sideNames.map(q))}) values ${rows(side, sideNames)}`.execute(db);
+  return true;
+}
+
+/**
  * PostgreSQL, a schema without slugs: a compare-and-set update of an item whose live data stays
  * published, its side-table row and its search text, in one statement (no transaction needed).
  * Returns 1 when the version still matched and everything was written, else 0 and nothing was.

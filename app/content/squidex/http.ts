@@ -385,6 +385,17 @@ async function bulk(schema: string, body: unknown, actor: string, store: Content
   }
   let failed: { index: number; error: ReturnType<ContentError["toJSON"]> } | undefined;
   const ids: string[] = [];
+  const createJob = (job: BulkJob) => ({ data: job.data, id: job.id, publish: job.status === "Published" || (job.status === undefined && publish) });
+  // Only new items: one createMany, atomic by itself (on PostgreSQL one statement, no transaction).
+  if (jobs.length > 1 && (await createRun(store, schema, jobs, 0)) === jobs.length) {
+    try {
+      for (const item of await store.createMany(schema, jobs.map(createJob), { actor })) ids.push(item.id);
+    } catch (e) {
+      if (!(e instanceof BatchItemError)) throw e;
+      failed = { index: e.index, error: failure(e.error) };
+    }
+    return bulkResults(jobs, ids, failed);
+  }
   try {
     await store.transaction(async (tx) => {
       for (let index = 0; index < jobs.length; ) {
@@ -392,11 +403,7 @@ async function bulk(schema: string, body: unknown, actor: string, store: Content
         const creates = await createRun(tx, schema, jobs, index);
         if (creates > 1) {
           try {
-            const items = await tx.createMany(
-              schema,
-              jobs.slice(index, index + creates).map((job) => ({ data: job.data, id: job.id, publish: job.status === "Published" || (job.status === undefined && publish) })),
-              { actor },
-            );
+            const items = await tx.createMany(schema, jobs.slice(index, index + creates).map(createJob), { actor });
             for (const item of items) ids.push(item.id);
           } catch (e) {
             if (e instanceof BatchItemError) failed = { index: index + e.index, error: failure(e.error) };
@@ -417,6 +424,11 @@ async function bulk(schema: string, body: unknown, actor: string, store: Content
   } catch (e) {
     if (!failed) throw e;
   }
+  return bulkResults(jobs, ids, failed);
+}
+
+/** Squidex's per-job answers: without continueOnError, when one job failed none was applied. */
+function bulkResults(jobs: readonly BulkJob[], ids: readonly string[], failed: { index: number; error: ReturnType<ContentError["toJSON"]> } | undefined): BulkResult[] {
   return jobs.map((job, jobIndex) => {
     const id = ids[jobIndex] ?? job.id;
     const base = { jobIndex, ...(id ? { id, contentId: id } : {}) };
