@@ -34,6 +34,7 @@ const schema = z.object({
   TEST_ROUTES: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   HSTS_INCLUDE_SUBDOMAINS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SQL_SLOW_MS: z.coerce.number().min(0).default(0),
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(10).max(50_000).default(50_000),
 });
 

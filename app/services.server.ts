@@ -31,7 +31,13 @@ export interface Services {
 
 /** Opens the store, runs migrations, fills an empty store with the demo content, wires the cache. */
 export async function createServices(env: Env, logger: Logger, pageCache: CachedPages): Promise<Services> {
-  const { db, dialect } = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.sqlitePath, checkpointInBackground: true });
+  const { db, dialect } = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    sqlitePath: env.sqlitePath,
+    checkpointInBackground: true,
+    slowQueryMs: env.SQL_SLOW_MS,
+    onSlowQuery: (query) => logger.warn({ ms: query.ms, sql: query.sql, parameters: query.parameters.length }, "slow SQL statement"),
+  });
   const store = new ContentStore(db, dialect, new AssetStore(env.assetsDir, env.ASSET_MAX_BYTES));
   const applied = await store.migrate();
   if (applied.length) logger.info({ migrations: applied, dialect }, "database migrated");

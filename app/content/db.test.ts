@@ -80,9 +80,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("PostgreSQL prepared statements"
       await sql`alter table items add column city text`.execute(db);
       expect(await read()).toEqual([{ id: "a", name: "Anna", city: null }]);
       expect(await read()).toEqual([{ id: "a", name: "Anna", city: null }]);
+      // A search pattern is never named: its plan depends on the pattern.
+      const like = () => db.selectFrom("items" as never).selectAll().where("name" as never, "like", "%nn%" as never).execute();
+      expect(await like()).toEqual([{ id: "a", name: "Anna", city: null }]);
+      const named = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like '%like $1%'`.execute(db);
+      expect(named.rows[0]!.n).toBe(0);
     } finally {
       await sql`drop schema ${sql.id(pgSchema)} cascade`.execute(db);
       await db.destroy();
+    }
+  });
+});
+
+describe("the slow statement log (SQL_SLOW_MS)", () => {
+  it("reports statements at or over the limit with their SQL and values, and nothing when off", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-db-"));
+    const seen: Array<{ ms: number; sql: string; parameters: readonly unknown[] }> = [];
+    const slow = await openDatabase({ sqlitePath: path.join(dir, "a.sqlite"), slowQueryMs: 0.000001, onSlowQuery: (q) => seen.push(q) });
+    const off = await openDatabase({ sqlitePath: path.join(dir, "b.sqlite"), slowQueryMs: 0, onSlowQuery: (q) => seen.push(q) });
+    try {
+      await sql`select ${1} as one`.execute(off.db);
+      expect(seen).toEqual([]);
+      await sql`select ${42} as answer`.execute(slow.db);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ sql: "select ? as answer", parameters: [42] });
+      expect(typeof seen[0]!.ms).toBe("number");
+    } finally {
+      await slow.db.destroy();
+      await off.db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import SQLite from "better-sqlite3";
-import { type CreateTableBuilder, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
+import { type CreateTableBuilder, Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
 import pg from "pg";
 import { fold, postgresFoldFunction } from "./fold";
 
@@ -84,9 +84,21 @@ export interface DatabaseOptions {
   pgSchema?: string;
   /** SQLite file only: copy the WAL into the database from a worker thread (see startCheckpointer). */
   checkpointInBackground?: boolean;
+  /** Called for each statement that took at least `slowQueryMs` (SQL_SLOW_MS), with its text and values. */
+  onSlowQuery?: (query: { ms: number; sql: string; parameters: readonly unknown[] }) => void;
+  slowQueryMs?: number;
 }
 
-const TMPLOG: any = process.env.TMP_SQL_LOG ? (e: any) => { if (e.queryDurationMillis >= Number(process.env.TMP_SQL_LOG)) fs.appendFileSync("/tmp/prof/sql.log", `SQL ${e.queryDurationMillis.toFixed(2)} ${e.query.sql.replace(/\s+/g,' ').slice(0,3000)} -- ${JSON.stringify(e.query.parameters).slice(0,300)}\n`); } : undefined;
+/** Kysely's log hook for slow statements, when asked for (0: none, and no cost per statement). */
+function slowQueryLog({ onSlowQuery, slowQueryMs }: DatabaseOptions) {
+  if (!onSlowQuery || !slowQueryMs) return {};
+  return {
+    log: (event: LogEvent) => {
+      if (event.queryDurationMillis >= slowQueryMs) onSlowQuery({ ms: Math.round(event.queryDurationMillis * 100) / 100, sql: event.query.sql, parameters: event.query.parameters });
+    },
+  };
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dialect: Dialect }> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -105,7 +117,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
       if (!/^[a-z_][a-z0-9_]*$/.test(opts.pgSchema)) throw new Error(`Invalid PostgreSQL schema name "${opts.pgSchema}"`);
       await pool.query(`create schema if not exists ${opts.pgSchema}`);
     }
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: TMPLOG }), dialect: "postgres" };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...slowQueryLog(opts) }), dialect: "postgres" };
   }
   const file = opts.sqlitePath ?? ":memory:";
   if (file !== ":memory:") createPrivateFile(file);
@@ -121,7 +133,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   const checkpointer = opts.checkpointInBackground && file !== ":memory:" ? startCheckpointer(sqlite, file) : undefined;
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), log: TMPLOG }), dialect: "sqlite" };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), ...slowQueryLog(opts) }), dialect: "sqlite" };
 }
 
 const CHECKPOINTER = `
