@@ -1,5 +1,6 @@
 // Starts Praxisnetz: the production build by default, or Vite's dev server with `--dev`.
 import { once } from "node:events";
+import http from "node:http";
 
 const dev = process.argv.includes("--dev");
 let createApp;
@@ -19,9 +20,9 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-const { app, env, services, logger } = started;
+const { handler, env, services, logger } = started;
 const bootMs = Math.round(performance.now());
-const server = app.listen(env.PORT, env.HOST);
+const server = http.createServer(handler).listen(env.PORT, env.HOST);
 await once(server, "listening");
 const address = server.address();
 const port = typeof address === "object" && address ? address.port : env.PORT;

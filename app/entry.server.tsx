@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
+import { sealInlineScripts } from "./lib/inline-scripts.server";
 import { NonceContext } from "./root";
 
 export const streamTimeout = 5_000;
@@ -13,7 +15,9 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = loadContext.cspNonce;
+  // React Router's inline scripts are marked during rendering and admitted by hash afterwards (see
+  // sealInlineScripts): the same page gets the same bytes and the same policy on every view.
+  const nonce = randomBytes(12).toString("base64url");
   // The whole document in one piece: loaders have finished before rendering starts (no deferred
   // data), so waiting for all of it costs nothing, and one buffer goes through compression and the
   // socket at once instead of React's ~2 KB chunks each through a Node stream, a web stream and zlib.
@@ -39,8 +43,10 @@ export default function handleRequest(
             final(done) {
               settled = true;
               clearTimeout(timer);
+              const { html, hashes } = sealInlineScripts(Buffer.concat(chunks).toString("utf8"), nonce);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+              if (loadContext.contentSecurityPolicy) responseHeaders.set("Content-Security-Policy", loadContext.contentSecurityPolicy(hashes));
+              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
               done();
             },
           });

@@ -32,6 +32,7 @@ export default [
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
   route("__test/error", "routes/test-error.tsx"),
+  route("__test/injected-script", "routes/test-injected-script.tsx"),
   layout("routes/empty-layout.tsx", [route("manage/flushcache", "routes/flushcache.tsx")]),
   layout("routes/site-layout.tsx", [
     ...site(""),

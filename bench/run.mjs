@@ -1,7 +1,8 @@
 // `npm run bench`: speed and size of the public site, measured in one run against the production build.
-// For each page: requests/s and p99 latency, next to the same server's requests/s for a static file
-// of the same size (the ratio is the figure that matters), then the gzip size of the JavaScript a
-// public page loads. Uses its own throw-away data dir and port. Then the "content at scale" section
+// For each page: requests/s and p99 latency of the cached page, next to the machine's limit — a bare
+// Node server answering the same bytes compressed once (bench/bare-server.mjs; the ratio is the
+// figure that matters) — and what a cache miss costs (rendering and compression), then the gzip size
+// of the JavaScript a public page loads. Uses its own throw-away data dir and port. Then the "content at scale" section
 // (bench/content-scale.mjs): the same site with a large store.
 //
 // `npm run bench -- --only=scale` (or BENCH_ONLY=scale) runs just that section, `--only=pages` just
@@ -29,20 +30,30 @@ if (only !== "pages") await runContentScale();
 
 async function benchPages() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-"));
-  const server = spawn(process.execPath, [path.join(root, "server.js")], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const staticDir = path.join(root, "build/client/__bench");
+  const startApp = () =>
+    spawn(process.execPath, [path.join(root, "server.js")], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+  const stopApp = async (proc) => {
+    const exited = proc.exitCode === null ? new Promise((r) => proc.once("exit", r)) : null;
+    proc.kill("SIGTERM");
+    await exited;
+  };
+  // The first start creates and seeds the store; the second, measured, opens the existing one.
+  let server = startApp();
+  const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bare-"));
+  const barePort = port + 1;
+  let bare;
 
-  async function waitForServer() {
-    for (let i = 0; i < 200; i++) {
-      const ok = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
+  async function waitFor(urlPath) {
+    for (let i = 0; i < 2000; i++) {
+      const ok = await fetch(`${base}${urlPath}`).then((r) => r.ok).catch(() => false);
       if (ok) return;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 10));
     }
-    throw new Error("server did not start");
+    throw new Error(`server did not answer ${urlPath}`);
   }
 
   function load(url) {
@@ -55,31 +66,65 @@ async function benchPages() {
     ["home page", "/"],
     ["content page", "/ueber-uns"],
     ["practitioner profile", "/practitioners/juergen-weiss"],
+    ["directory", "/practitioners"],
   ];
 
+  /** Sequential requests the page cache cannot answer (a new query string each): rendering + compression. */
+  async function missCost(urlPath) {
+    const times = [];
+    for (let i = 0; i < 40; i++) {
+      const t = performance.now();
+      const res = await fetch(`${base}${urlPath}${urlPath.includes("?") ? "&" : "?"}bench-miss=${i}`, { headers: { "accept-encoding": "gzip" } });
+      await res.arrayBuffer();
+      if (res.headers.get("x-page-cache") !== "miss") throw new Error(`${urlPath}: expected a cache miss`);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    return +times[times.length >> 1].toFixed(1);
+  }
+
   try {
-    await waitForServer();
-    fs.mkdirSync(staticDir, { recursive: true });
+    await waitFor("/healthz");
+    await stopApp(server);
+    const started = performance.now();
+    server = startApp();
+    await waitFor("/healthz");
+    const startMs = performance.now() - started;
+    console.log(`\nStart on an existing store: first 200 from /healthz after ${startMs.toFixed(0)} ms (process spawn included)`);
     const rows = [];
+    const htmls = [];
     for (const [name, urlPath] of pages) {
       const html = await (await fetch(`${base}${urlPath}`)).text();
+      htmls.push(html);
+      fs.writeFileSync(path.join(staticDir, `${name.replace(/\W+/g, "-")}.html`), html);
+    }
+    bare = spawn(process.execPath, [path.join(root, "bench/bare-server.mjs"), String(barePort), staticDir], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise((resolve, reject) => {
+      bare.stdout.once("data", resolve);
+      bare.once("exit", () => reject(new Error("the bare server did not start")));
+    });
+    for (const [i, [name, urlPath]] of pages.entries()) {
       const file = `${name.replace(/\W+/g, "-")}.html`;
-      fs.writeFileSync(path.join(staticDir, file), html);
+      const cached = await fetch(`${base}${urlPath}`, { headers: { "accept-encoding": "gzip" } });
+      await cached.arrayBuffer();
+      if (cached.headers.get("x-page-cache") !== "hit") throw new Error(`${name}: not served from the page cache`);
       await load(`${base}${urlPath}`); // warm-up round, not counted
       const page = await load(`${base}${urlPath}`);
-      const still = await load(`${base}/__bench/${file}`);
-      if (page.non2xx || still.non2xx) throw new Error(`${name}: non-2xx answers during the run`);
+      const limit = await load(`http://127.0.0.1:${barePort}/${file}`);
+      if (page.non2xx || limit.non2xx) throw new Error(`${name}: non-2xx answers during the run`);
       rows.push({
         page: `${name} (${urlPath})`,
-        "html KB": +(html.length / 1024).toFixed(1),
-        "req/s": Math.round(page.requests.average),
+        "html KB": +(Buffer.byteLength(htmls[i]) / 1024).toFixed(1),
+        "gzip KB": +(gzipSync(htmls[i], { level: 9 }).length / 1024).toFixed(1),
+        "cached req/s": Math.round(page.requests.average),
         "p99 ms": page.latency.p99,
-        "static req/s": Math.round(still.requests.average),
-        "static p99 ms": still.latency.p99,
-        ratio: +(page.requests.average / still.requests.average).toFixed(2),
+        "bare node req/s": Math.round(limit.requests.average),
+        "bare p99 ms": limit.latency.p99,
+        ratio: +(page.requests.average / limit.requests.average).toFixed(2),
+        "miss ms p50": await missCost(urlPath),
       });
     }
-    console.log(`\nThroughput: ${connections} connections, ${seconds} s per run, one run each (after one warm-up run)`);
+    console.log(`\nCached pages against the machine's limit: ${connections} connections, ${seconds} s per run, one run each (after one warm-up run); miss: 40 sequential uncached requests`);
     console.table(rows);
 
     const jsRows = [];
@@ -103,10 +148,9 @@ async function benchPages() {
     const worstJs = Math.max(...jsRows.map((r) => r["gzip KB"]));
     console.log(`\nTargets: ratio >= 0.5 (worst ${worstRatio}), JavaScript <= 130 KB gzip (worst ${worstJs} KB)`);
   } finally {
+    bare?.kill();
     fs.rmSync(staticDir, { recursive: true, force: true });
-    const exited = server.exitCode === null ? new Promise((r) => server.once("exit", r)) : null;
-    server.kill("SIGTERM");
-    await exited;
+    await stopApp(server);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

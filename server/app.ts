@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
@@ -16,13 +16,13 @@ import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import { PageCache } from "./page-cache";
 import { MOUNT as SQUIDEX_MOUNT, squidexMiddleware } from "./squidex";
-import { crossSiteGuard, PERMISSIONS_POLICY, transportSecurity } from "./security";
+import { contentSecurityPolicy, crossSiteGuard, defaultContentSecurityPolicy, PERMISSIONS_POLICY, transportSecurity } from "./security";
 
 declare module "react-router" {
   interface AppLoadContext {
     services: Services;
-    /** Nonce of this response's Content-Security-Policy, for React Router's inline scripts. */
-    cspNonce: string;
+    /** This response's Content-Security-Policy, admitting the page's own inline scripts by hash (not in development). */
+    contentSecurityPolicy?: (scriptHashes: readonly string[]) => string;
     requestId: string;
   }
 }
@@ -41,12 +41,13 @@ export interface AppOptions {
 export async function createApp(opts: AppOptions = {}) {
   const env = opts.env ?? parseEnv();
   logger.level = env.LOG_LEVEL;
-  const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
+  const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000, logger });
   const services = await createServices(env, logger, pageCache);
   const dev = !!opts.vite;
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
+  pageCache.trustProxy = app.get("trust proxy fn");
 
   app.use(
     pinoHttp({
@@ -99,35 +100,12 @@ export async function createApp(opts: AppOptions = {}) {
 
   // The map's tile service may be contacted only by visitors who allowed functional cookies.
   const mapOrigin = new URL(env.MAP_STYLE_URL).origin;
-  app.use((req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
-    res.locals.mapSource = parseConsent(req.headers.cookie).functional ? mapOrigin : "'self'";
-    next();
-  });
-  const mapSource = (_req: unknown, res: unknown) => String((res as express.Response).locals.mapSource);
+  const mapSource = (res: express.Response) => (parseConsent(res.req.headers.cookie).functional ? mapOrigin : "'self'");
+  // Pages set their own policy (with their inline scripts' hashes); everything else gets this one.
+  if (!dev) app.use(defaultContentSecurityPolicy(mapSource));
   app.use(
     helmet({
-      contentSecurityPolicy: dev
-        ? false
-        : {
-            useDefaults: false,
-            directives: {
-              defaultSrc: ["'self'"],
-              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-              styleSrc: ["'self'", "'unsafe-inline'"],
-              imgSrc: ["'self'", "data:", "blob:", mapSource],
-              fontSrc: ["'self'"],
-              connectSrc: ["'self'", mapSource],
-              objectSrc: ["'none'"],
-              baseUri: ["'self'"],
-              formAction: ["'self'"],
-              frameAncestors: ["'self'"],
-              // MapLibre runs its workers from blob: URLs.
-              workerSrc: ["'self'", "blob:"],
-              childSrc: ["'self'", "blob:"],
-              manifestSrc: ["'self'"],
-            },
-          },
+      contentSecurityPolicy: false,
       crossOriginEmbedderPolicy: false,
       // Full referrer on our own pages (so forms carry their Origin), none to other sites.
       referrerPolicy: { policy: "same-origin" },
@@ -158,8 +136,8 @@ export async function createApp(opts: AppOptions = {}) {
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
 
-  // Anonymous page views are served from the page cache; any content change empties it.
-  if (!dev) app.use(pageCache.middleware());
+  // A page the cache did not have is kept once rendered (a change drops the pages that read it).
+  if (!dev) app.use(pageCache.capture());
 
   // In production the build is read once: given a function, React Router would call it and derive
   // its route tables again for every request. In development Vite reloads it per request.
@@ -171,7 +149,11 @@ export async function createApp(opts: AppOptions = {}) {
     createRequestHandler({
       build: getBuild,
       mode: dev ? "development" : "production",
-      getLoadContext: (req, res) => ({ services, cspNonce: res.locals.cspNonce as string, requestId: String(req.id) }),
+      getLoadContext: (req, res) => ({
+        services,
+        requestId: String(req.id),
+        contentSecurityPolicy: dev ? undefined : (scriptHashes) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes }),
+      }),
     }),
   );
 
@@ -194,5 +176,12 @@ export async function createApp(opts: AppOptions = {}) {
     logger.info({ pages: paths, host }, "critical pages cached");
   }
 
-  return { app, env, services, logger, pageCache, warm };
+  /**
+   * The server's request handler: anonymous page views the cache holds are answered in front of
+   * Express, as ready bytes with the headers their first answer had (none of the middlewares above
+   * runs for them); everything else goes to the app.
+   */
+  const handler: http.RequestListener = dev ? app : (req, res) => pageCache.handle(req, res, () => app(req, res));
+
+  return { app, handler, env, services, logger, pageCache, warm };
 }

@@ -62,3 +62,46 @@ export function transportSecurity(includeSubDomains: boolean): express.RequestHa
     next();
   };
 }
+
+/**
+ * The Content-Security-Policy of a response. Scripts: our own files, plus the inline scripts of a
+ * page by hash (see `sealInlineScripts`), so the header is the same for every view of the same page
+ * and a cached page can be sent as ready bytes. `mapSource` is the map's tile service once the
+ * visitor allowed functional cookies, else `'self'`.
+ */
+export function contentSecurityPolicy(opts: { mapSource: string; scriptHashes?: readonly string[] }): string {
+  const { scriptHashes = [] } = opts;
+  const mapSource = opts.mapSource === "'self'" ? "" : ` ${opts.mapSource}`;
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...scriptHashes.map((h) => `'sha256-${h}'`)].join(" "),
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob:${mapSource}`,
+    "font-src 'self'",
+    `connect-src 'self'${mapSource}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+    // MapLibre runs its workers from blob: URLs.
+    "worker-src 'self' blob:",
+    "child-src 'self' blob:",
+    "manifest-src 'self'",
+  ].join("; ");
+}
+
+/**
+ * Every response gets a policy: pages set their own (with the hashes of their inline scripts, in
+ * entry.server.tsx); anything else that has none when its headers go out gets the one without
+ * inline scripts. Set late, so a page's policy is never doubled by this one.
+ */
+export function defaultContentSecurityPolicy(mapSourceOf: (res: express.Response) => string): express.RequestHandler {
+  return (_req, res, next) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: express.Response, ...args: unknown[]) {
+      if (!this.headersSent && !this.hasHeader("content-security-policy")) this.setHeader("Content-Security-Policy", contentSecurityPolicy({ mapSource: mapSourceOf(this) }));
+      return (writeHead as (...a: unknown[]) => express.Response).apply(this, args);
+    } as express.Response["writeHead"];
+    next();
+  };
+}

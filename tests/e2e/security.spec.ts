@@ -59,3 +59,36 @@ test("an unreadable consent cookie counts as no choice, never as an error", asyn
     await expect(page.locator("section#consent"), path).toBeVisible();
   }
 });
+
+test("the policy runs the page's own inline scripts and refuses one that came in through the markup", async ({ page }) => {
+  const refused: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) refused.push(m.text());
+  });
+  const response = await page.goto("/__test/injected-script");
+  expect(response?.status()).toBe(200);
+  const csp = response!.headers()["content-security-policy"] ?? "";
+  expect(csp).toMatch(/script-src 'self' 'sha256-/);
+  // React Router's scripts ran (hydration), the injected one did not.
+  await expect(page.locator("[data-hydrated]")).toHaveAttribute("data-hydrated", "yes");
+  expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
+  expect(await page.title()).toBe("Test page");
+  expect(refused.length).toBeGreaterThan(0);
+  expect(refused.join("\n")).toMatch(/inline script/i);
+});
+
+test("a page served from the page cache hydrates under its stored policy", async ({ page }) => {
+  await page.request.get("/impressum"); // into the cache
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  const response = await page.goto("/impressum");
+  expect(response?.headers()["x-page-cache"]).toBe("hit");
+  // Client-side navigation only works once the page's scripts ran.
+  await page.evaluate(() => document.documentElement.setAttribute("data-before-navigation", "1"));
+  await page.locator("header a[href='/ueber-uns'], nav a[href='/ueber-uns']").first().click();
+  await expect(page).toHaveURL(/\/ueber-uns$/);
+  await expect(page.locator("html")).toHaveAttribute("data-before-navigation", "1");
+  expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+});
