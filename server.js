@@ -27,6 +27,11 @@ await once(server, "listening");
 const address = server.address();
 const port = typeof address === "object" && address ? address.port : env.PORT;
 logger.info({ port, bootMs, dataDir: env.DATA_DIR }, "Praxisnetz listening");
+// A renderer that cannot be loaded is a broken deployment: stop rather than answer 500s.
+started.rendererReady?.catch((error) => {
+  logger.fatal({ err: error }, "the renderer could not be loaded");
+  process.exit(1);
+});
 if (started.warm) void started.warm(port).catch((error) => logger.warn({ err: error }, "warming the page cache failed"));
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, then close the database.

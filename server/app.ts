@@ -42,6 +42,11 @@ export async function createApp(opts: AppOptions = {}) {
   const env = opts.env ?? parseEnv();
   logger.level = env.LOG_LEVEL;
   const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000, logger });
+  // The renderer (React Router's build: routes, React, the rich-text tools) loads while the store
+  // opens, and is not waited for: the server listens (and /healthz answers) before it is there;
+  // /readyz says when it is, with the critical pages rendered.
+  const buildLoading = opts.vite ? undefined : (import("virtual:react-router/server-build") as Promise<ServerBuild>);
+  buildLoading?.catch(() => {});
   const services = await createServices(env, logger, pageCache);
   const dev = !!opts.vite;
   const app = express();
@@ -63,7 +68,7 @@ export async function createApp(opts: AppOptions = {}) {
         req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
-      autoLogging: { ignore: (req) => req.url === "/healthz" || !!req.url?.startsWith("/assets/") },
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" || !!req.url?.startsWith("/assets/") },
     }),
   );
   // An answer sent before the request body was read to its end (413, 415, a 403 to a form post): Node
@@ -118,6 +123,18 @@ export async function createApp(opts: AppOptions = {}) {
   });
   app.use(compression());
 
+  // `/readyz`: 200 once the renderer is loaded and the critical pages and the theme's stylesheets are
+  // in the caches (see `warmUp`): what a load balancer waits for. `/healthz` says the process and
+  // its database are alive, from the moment the server listens.
+  let ready = false;
+  app.get("/readyz", async (_req, res) => {
+    const database = await services.store.ping().then(
+      () => true,
+      () => false,
+    );
+    const status = ready && database ? 200 : 503;
+    res.status(status).json({ status: status === 200 ? "ready" : "starting", renderer: !!render, warm: ready, database: database ? "ok" : "unreachable", statusCode: status });
+  });
   app.get("/healthz", async (_req, res) => {
     try {
       await services.store.ping();
@@ -139,24 +156,21 @@ export async function createApp(opts: AppOptions = {}) {
   // A page the cache did not have is kept once rendered (a change drops the pages that read it).
   if (!dev) app.use(pageCache.capture());
 
+  const getLoadContext = (req: express.Request, res: express.Response) => ({
+    services,
+    requestId: String(req.id),
+    contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes }),
+  });
   // In production the build is read once: given a function, React Router would call it and derive
   // its route tables again for every request. In development Vite reloads it per request.
-  const getBuild = opts.vite
-    ? () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as unknown as Promise<ServerBuild>
-    : await (import("virtual:react-router/server-build") as Promise<ServerBuild>);
-
-  app.use(
-    createRequestHandler({
-      build: getBuild,
-      mode: dev ? "development" : "production",
-      getLoadContext: (req, res) => ({
-        services,
-        requestId: String(req.id),
-        contentSecurityPolicy: dev ? undefined : (scriptHashes) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes }),
-      }),
-    }),
-  );
-
+  let render: express.RequestHandler | undefined = opts.vite
+    ? createRequestHandler({ build: () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as unknown as Promise<ServerBuild>, mode: "development", getLoadContext })
+    : undefined;
+  const rendererReady = buildLoading?.then((build) => {
+    render = createRequestHandler({ build, mode: "production", getLoadContext });
+  });
+  // Requests that come before the renderer wait for it (a failed load fails them, and the start).
+  app.use((req, res, next) => (render ? render(req, res, next) : rendererReady!.then(() => render!(req, res, next), next)));
   /**
    * Renders the critical pages (both languages) into the page cache, so first visitors get them
    * fast. Asked for over loopback, but under the host visitors use: PUBLIC_ORIGIN's, or
@@ -167,14 +181,26 @@ export async function createApp(opts: AppOptions = {}) {
     const origin = new URL(env.PUBLIC_ORIGIN ?? `http://localhost:${port}`);
     const host = origin.host;
     const get = (path: string) =>
-      new Promise<void>((resolve) => {
+      new Promise<string>((resolve) => {
         http
-          .get({ host: "127.0.0.1", port, path, headers: { host, "x-forwarded-proto": origin.protocol.slice(0, -1) } }, (res) => res.resume().on("end", () => resolve()))
-          .on("error", () => resolve());
+          .get({ host: "127.0.0.1", port, path, headers: { host, "x-forwarded-proto": origin.protocol.slice(0, -1) } }, (res) => {
+            let body = "";
+            res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve(body));
+          })
+          .on("error", () => resolve(""));
       });
-    await Promise.all(paths.map(get));
-    logger.info({ pages: paths, host }, "critical pages cached");
+    const pages = await Promise.all(paths.map(get));
+    // The theme's stylesheets (compiled from content on first request) too.
+    const styles = new Set(pages.flatMap((html) => [...html.matchAll(/href="(\/theme\/[\w.-]+\.css)"/g)].map((m) => m[1]!)));
+    await Promise.all([...styles].map(get));
+    logger.info({ pages: paths, styles: [...styles], host }, "critical pages cached");
   }
+
+  const warmUp = async (port: number) => {
+    await rendererReady;
+    await warm(port);
+    ready = true;
+  };
 
   /**
    * The server's request handler: anonymous page views the cache holds are answered in front of
@@ -183,5 +209,5 @@ export async function createApp(opts: AppOptions = {}) {
    */
   const handler: http.RequestListener = dev ? app : (req, res) => pageCache.handle(req, res, () => app(req, res));
 
-  return { app, handler, env, services, logger, pageCache, warm };
+  return { app, handler, env, services, logger, pageCache, warm: warmUp, rendererReady };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import type { Logger } from "~/lib/logger.server";
 import type { ContentChange, ContentStore } from "./store";
 
@@ -12,6 +12,7 @@ const CHANNEL = "praxisnetz_content_changes";
  * re-opened with backoff; meanwhile the caches' TTL still bounds how stale a node can be.
  */
 export async function startChangeFeed(store: ContentStore, databaseUrl: string, logger: Logger): Promise<{ close(): Promise<void> }> {
+  const { default: pg } = await import("pg");
   const node = randomUUID();
   let client: pg.Client | null = null;
   let closed = false;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import SQLite from "better-sqlite3";
 import { type CreateTableBuilder, Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { fold, postgresFoldFunction } from "./fold";
 
 /** Tables of the embedded content service. JSON columns are text, booleans 0/1: one layout for SQLite and PostgreSQL. */
@@ -101,6 +101,8 @@ function slowQueryLog({ onSlowQuery, slowQueryMs }: DatabaseOptions) {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dialect: Dialect }> {
   if (opts.databaseUrl) {
+    // Loaded only for PostgreSQL: the embedded store starts without it.
+    const { default: pg } = await import("pg");
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 10,

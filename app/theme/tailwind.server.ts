@@ -4,7 +4,6 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { compile, optimize } from "@tailwindcss/node";
 import { isValidClassToken } from "./classes";
 import { SHADE_STEPS, THEME_ROLES } from "./shades";
 
@@ -37,6 +36,8 @@ const CACHE_LIMIT = 100;
 const cache = new Map<string, Promise<string>>();
 
 async function generate(tokens: string[]): Promise<string> {
+  // Loaded when CSS is first compiled, not at start (it and its CSS tools take ~0.3 s to load).
+  const { compile, optimize } = await import("@tailwindcss/node");
   // A compiler accumulates every candidate it has built, so each token set gets a fresh one.
   const compiler = await compile(INPUT_CSS, { base: PROJECT_ROOT, onDependency: () => {} });
   // Lightning CSS un-nests the rules (e.g. @media inside a rule) for older browsers, as the Vite build does.

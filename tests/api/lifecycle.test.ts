@@ -26,6 +26,16 @@ describe("server lifecycle", () => {
     expect(second.output()).not.toContain("demo content created");
     const again = await postJson(`${second.url}/api/rest`, { url: "core-pages", language: "de" });
     expect(again.json.items).toEqual(pages.json.items);
+    // Ready once the renderer is loaded and the critical pages and the theme CSS are warm.
+    await expect.poll(async () => (await fetch(`${second.url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
+    expect(await (await fetch(`${second.url}/readyz`)).json()).toMatchObject({ status: "ready", renderer: true, warm: true, database: "ok" });
+    // Warmed under the host visitors use (localhost:PORT for the demo).
+    const port = new URL(second.url).port;
+    const cacheState = await new Promise<string | undefined>((resolve, reject) => {
+      http.get({ host: "127.0.0.1", port, path: "/", headers: { host: `localhost:${port}` } }, (res) => resolve(res.resume().headers["x-page-cache"] as string | undefined)).on("error", reject);
+    });
+    expect(cacheState).toBe("hit");
+    expect(second.output()).toMatch(/"styles":\["\/theme\/[\w.-]+\.css"\][^\n]*critical pages cached/);
     expect(await second.stop()).toBe(0);
   });
 
