@@ -18,15 +18,17 @@ export function useHydrated() {
   return hydrated;
 }
 
-export function PractitionerCard({ p, nextSlot }: { p: PractitionerSummary; nextSlot?: string }) {
+/** A practitioner's card; its name is a heading one level below whatever heads the list it is in. */
+export function PractitionerCard({ p, nextSlot, level = 3 }: { p: PractitionerSummary; nextSlot?: string; level?: 2 | 3 }) {
   const { language, t } = useSite();
+  const Heading = level === 2 ? "h2" : "h3";
   return (
     <article className="flex h-full flex-col rounded-lg border border-black/10 p-5" data-practitioner={p.slug}>
-      <h3 className="text-lg font-semibold">
+      <Heading className="text-lg font-semibold">
         <Link to={profilePath(language, p.slug)} prefetch="intent" className="hover:underline">
           {p.name}
         </Link>
-      </h3>
+      </Heading>
       {p.speciality ? <p className="text-sm text-black/80">{p.speciality}</p> : null}
       <p className="mt-2">
         {p.zip ? `${p.zip} ` : ""}
@@ -97,7 +99,7 @@ export function formatSlot(language: Language, iso: string, style: "short" | "fu
  * Search, filters, results and paging. A GET form: it works without JavaScript, every state has
  * its own URL, and with JavaScript React Router swaps the results in place.
  */
-export function Directory({ result, facets, action }: { result: DirectoryResult; facets: Facets; action: string }) {
+export function Directory({ result, facets, action, cardLevel = 2 }: { result: DirectoryResult; facets: Facets; action: string; cardLevel?: 2 | 3 }) {
   const { t } = useSite();
   const { query } = result;
   const pageHref = (page: number) => {
@@ -129,7 +131,7 @@ export function Directory({ result, facets, action }: { result: DirectoryResult;
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-results>
           {result.items.map((p) => (
             <li key={p.id}>
-              <PractitionerCard p={p} nextSlot={result.nextSlots ? own(result.nextSlots, p.id) : undefined} />
+              <PractitionerCard p={p} nextSlot={result.nextSlots ? own(result.nextSlots, p.id) : undefined} level={cardLevel} />
             </li>
           ))}
         </ul>
@@ -140,13 +142,13 @@ export function Directory({ result, facets, action }: { result: DirectoryResult;
         <nav aria-label={t.pageOf(result.page, result.pages)} className="flex items-center gap-4">
           {result.page > 1 ? (
             <Link to={pageHref(result.page - 1)} rel="prev" className="underline">
-              {t.previousPage}
+              {t.previousPageOf(result.page - 1, result.pages)}
             </Link>
           ) : null}
           <span>{t.pageOf(result.page, result.pages)}</span>
           {result.page < result.pages ? (
             <Link to={pageHref(result.page + 1)} rel="next" className="underline">
-              {t.nextPage}
+              {t.nextPageOf(result.page + 1, result.pages)}
             </Link>
           ) : null}
         </nav>

@@ -9,7 +9,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>
-  d ? seoMeta({ title: d.page.seotitle, description: d.page.description, origin: d.origin, canonical: d.canonical, alternates: d.alternates }) : [];
+  d ? seoMeta({ title: d.page.seotitle, description: d.page.description, language: d.language, origin: d.origin, canonical: d.canonical, alternates: d.alternates }) : [];
 
 export default function Page({ loaderData }: Route.ComponentProps) {
   return <ContentPage page={loaderData.page} blockData={loaderData.blockData} />;

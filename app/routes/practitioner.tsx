@@ -27,6 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const origin = originOf(request, context);
   const alternates = { de: profilePath("de", slug), en: profilePath("en", slug) };
   return {
+    language,
     practitioner,
     previous: { name: around.previous.name, href: profilePath(language, around.previous.slug) },
     next: { name: around.next.name, href: profilePath(language, around.next.slug) },
@@ -43,6 +44,7 @@ export const meta: Route.MetaFunction = ({ loaderData: d }) =>
     ? seoMeta({
         title: `${d.practitioner.name} – ${d.practitioner.city}`,
         description: [d.practitioner.speciality, d.practitioner.city].filter(Boolean).join(", "),
+        language: d.language,
         origin: d.origin,
         canonical: d.canonical,
         alternates: d.alternates,

@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>
-  d ? seoMeta({ title: messages(d.language).practitioners, origin: d.origin, canonical: d.canonical, alternates: d.alternates }) : [];
+  d ? seoMeta({ title: messages(d.language).practitioners, description: messages(d.language).directoryDescription, language: d.language, origin: d.origin, canonical: d.canonical, alternates: d.alternates }) : [];
 
 export default function Practitioners({ loaderData }: Route.ComponentProps) {
   const { language, result, facets, canonical } = loaderData;

@@ -109,7 +109,7 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
                         {lang.toUpperCase()}
                       </span>
                     ) : (
-                      <Link to={alternates[lang]} hrefLang={lang} lang={lang} prefetch="intent" className="rounded px-2 py-1 underline" aria-label={languageNames[lang] ?? LANGUAGE_NAMES[lang]}>
+                      <Link to={alternates[lang]} hrefLang={lang} lang={lang} prefetch="intent" className="rounded px-2 py-1 underline" aria-label={`${lang.toUpperCase()} – ${languageNames[lang] ?? LANGUAGE_NAMES[lang]}`}>
                         {lang.toUpperCase()}
                       </Link>
                     )}

@@ -1,5 +1,6 @@
 import type { AppLoadContext, MetaDescriptor } from "react-router";
 import { LANGUAGES, type Language } from "~/i18n/languages";
+import { messages } from "~/i18n/messages";
 
 export interface SeoInput {
   title: string;
@@ -8,10 +9,13 @@ export interface SeoInput {
   canonical: string;
   alternates: Record<Language, string>;
   noindex?: boolean;
+  /** For the fallback description, when the page has none of its own. */
+  language?: Language;
 }
 
-/** Title, description, canonical URL and hreflang alternates for every page. */
-export function seoMeta(s: SeoInput): MetaDescriptor[] {
+/** Title, description (the page's own, else the site's), canonical URL and hreflang alternates for every page. */
+export function seoMeta(input: SeoInput): MetaDescriptor[] {
+  const s = { ...input, description: input.description?.trim() || messages(input.language ?? "de").siteDescription };
   return [
     { title: s.title },
     ...(s.description ? [{ name: "description", content: s.description }] : []),

@@ -132,6 +132,30 @@ describe("public site over HTTP", () => {
   });
 });
 
+describe("search engines", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("every page type has a meta description in its language: its own, else the site's", async () => {
+    const description = async (path: string) => {
+      const html = await (await fetch(`${server.url}${path}`)).text();
+      return html.match(/<meta name="description" content="([^"]*)"/)?.[1];
+    };
+    for (const path of ["/", "/en", "/ueber-uns", "/en/about-us", "/practitioners", "/en/practitioners", "/practitioners/juergen-weiss", "/en/practitioners/juergen-weiss", "/practitioners/register", "/login"]) {
+      const text = await description(path);
+      expect(text, path).toBeTruthy();
+      expect(text!.length, path).toBeGreaterThan(10);
+    }
+    expect(await description("/practitioners")).toContain("Behandelnden");
+    expect(await description("/en/practitioners")).toContain("practitioner");
+  });
+});
+
 describe("server errors", () => {
   it("answer 500 with the generic page and go to the structured log with the request id", async () => {
     const server = await startServer({ env: { TEST_ROUTES: "true" } });

@@ -147,8 +147,9 @@ test("paging: to page 2 and back", async ({ page }) => {
   const pages = Math.ceil(total / PAGE_SIZE);
   const firstPage = await shownSlugs(page);
   const pager = page.getByRole("navigation", { name: `Seite 1 von ${pages}` });
-  await expect(pager.getByRole("link", { name: "Zurück" })).toHaveCount(0);
-  await pager.getByRole("link", { name: "Weiter", exact: true }).click();
+  await expect(pager.getByRole("link", { name: /Vorherige Seite/ })).toHaveCount(0);
+  // Link texts that say where they lead (not just "Weiter").
+  await pager.getByRole("link", { name: `Nächste Seite (2 von ${pages})`, exact: true }).click();
   await expect(page).toHaveURL(/[?&]page=2\b/);
   await expect(page.getByText(`Seite 2 von ${pages}`, { exact: true })).toBeVisible();
   const secondPage = await shownSlugs(page);
@@ -156,7 +157,7 @@ test("paging: to page 2 and back", async ({ page }) => {
   expect(secondPage.filter((s) => firstPage.includes(s))).toEqual([]);
   expect(await resultCount(page)).toBe(total);
 
-  await page.getByRole("navigation", { name: `Seite 2 von ${pages}` }).getByRole("link", { name: "Zurück", exact: true }).click();
+  await page.getByRole("navigation", { name: `Seite 2 von ${pages}` }).getByRole("link", { name: `Vorherige Seite (1 von ${pages})`, exact: true }).click();
   await expect(page).toHaveURL(/\/practitioners$/);
   await expect(page.getByText(`Seite 1 von ${pages}`, { exact: true })).toBeVisible();
   await expect(cards(page).first()).toHaveAttribute("data-practitioner", firstPage[0]!);
@@ -167,7 +168,7 @@ test("paging keeps the filters", async ({ page }) => {
   await page.goto("/practitioners?language=en");
   const n = await resultCount(page);
   test.skip(n <= PAGE_SIZE, "needs more than one page of English speakers");
-  await page.getByRole("link", { name: "Weiter", exact: true }).click();
+  await page.getByRole("link", { name: /^Nächste Seite \(2 von \d+\)$/ }).click();
   await expect(page).toHaveURL(/language=en/);
   await expect(page).toHaveURL(/page=2/);
   await expect(page.getByText(/^Seite 2 von \d+$/)).toBeVisible();

@@ -11,7 +11,8 @@ function ColumnsBlock({ block }: BlockProps) {
         {columns.map((c, i) => (
           <div key={i} className="rounded-lg border border-black/10 p-6">
             {c.icon ? <Icon name={c.icon} className="size-8 text-[var(--color-accent,#e9785d)]" /> : null}
-            <h3 className={`mt-3 ${heading}`}>{c.heading}</h3>
+            {/* The block has no heading of its own: its columns' headings are the section's (h2), styled as level 3. */}
+            <h2 className={`mt-3 ${heading}`}>{c.heading}</h2>
             <p className="mt-2">{c.text}</p>
           </div>
         ))}

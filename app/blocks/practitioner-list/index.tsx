@@ -11,7 +11,7 @@ function PractitionerListBlock({ block, data }: BlockProps) {
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {data.practitioners.slice(0, limit).map((p) => (
           <li key={p.id}>
-            <PractitionerCard p={p} />
+            <PractitionerCard p={p} level={text(block.heading) ? 3 : 2} />
           </li>
         ))}
       </ul>

@@ -10,7 +10,7 @@ function PractitionerOverviewBlock({ block, data }: BlockProps) {
   return (
     <BlockSection heading={text(block.heading)} width="wide">
       {block.intro ? <p className="mb-6 max-w-3xl">{text(block.intro)}</p> : null}
-      <Directory result={data.directory} facets={data.facets} action={localizedPath(language, "/practitioners")} />
+      <Directory result={data.directory} facets={data.facets} action={localizedPath(language, "/practitioners")} cardLevel={text(block.heading) ? 3 : 2} />
     </BlockSection>
   );
 }

@@ -10,8 +10,8 @@ function PractitionerSingleBlock({ block, data }: BlockProps) {
   return (
     <BlockSection width="wide">
       <div className="grid gap-6 md:grid-cols-2">
-        <PractitionerCard p={p} />
-        <FreeAppointments slots={data.appointments} practitioner={p.id} limit={6} heading="h3" />
+        <PractitionerCard p={p} level={2} />
+        <FreeAppointments slots={data.appointments} practitioner={p.id} limit={6} heading="h2" />
       </div>
     </BlockSection>
   );

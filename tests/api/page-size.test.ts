@@ -1,0 +1,89 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postJson, startServer, tempDataDir, type RunningServer } from "../support/server";
+
+/**
+ * Pages do not grow with the data: with 10 000 practitioners and 10 000 appointment slots in the
+ * store, every public page type stays under 60 KB of HTML (hydration data included).
+ */
+const PRACTITIONERS = 10_000;
+const LIMIT = 60 * 1024;
+const CITIES = ["Köln", "München", "Düsseldorf", "Würzburg", "Lübeck"];
+
+describe("page size with 10 000 practitioners", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    const dataDir = tempDataDir();
+    const first = await startServer({ dataDir });
+    await first.stop();
+    const db = new Database(path.join(dataDir, "praxisnetz.sqlite"));
+    const now = new Date().toISOString();
+    const insert = db.prepare(
+      "insert into contents (id, schema_name, status, new_status, version, data, published_data, created, created_by, last_modified, last_modified_by) values (?, ?, 'Published', null, 1, ?, ?, ?, 'client:test', ?, 'client:test')",
+    );
+    const iv = <T,>(value: T) => ({ iv: value });
+    db.transaction(() => {
+      for (let i = 0; i < PRACTITIONERS; i++) {
+        const data = JSON.stringify({
+          name: iv(`Änne Größer-Müller ${i}`),
+          display: iv(true),
+          websites: iv(["PRAXISNETZ"]),
+          languages: iv(["de", "en"]),
+          country: iv("DE"),
+          city: iv(CITIES[i % CITIES.length]),
+          speciality: iv("Physiotherapie und manuelle Therapie"),
+          coords: iv({ latitude: 50 + (i % 100) / 100, longitude: 7 + (i % 97) / 100 }),
+          finishedPractitioner: iv(true),
+        });
+        insert.run(`size-${i}`, "gm-content-practitioners", data, data, now, now);
+        const slot = JSON.stringify({ practitioner: iv([`size-${i}`]), start: iv(new Date(Date.now() + (i + 2) * 600_000).toISOString()), durationMinutes: iv(30), booked: iv(false) });
+        insert.run(`size-slot-${i}`, "gm-appointments", slot, slot, now, now);
+      }
+    })();
+    db.prepare("delete from content_indexes").run();
+    db.close();
+    server = await startServer({ dataDir });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("keeps every public page type under 60 KB of HTML", async () => {
+    const pages = await postJson(`${server.url}/api/rest`, { url: "core-pages", language: "de" });
+    const slugs = (pages.json.items as Array<{ data: { seo?: { slug?: string } } }>).map((p) => p.data.seo?.slug).filter((s): s is string => !!s);
+    const pagesEn = await postJson(`${server.url}/api/rest`, { url: "core-pages", language: "en" });
+    const slugsEn = (pagesEn.json.items as Array<{ data: { seo?: { slug?: string } } }>).map((p) => p.data.seo?.slug).filter((s): s is string => !!s);
+    expect(slugs.length).toBeGreaterThan(3);
+    const paths = [
+      "/",
+      "/en",
+      ...slugs.map((s) => `/${s}`),
+      ...slugsEn.map((s) => `/en/${s}`),
+      "/practitioners",
+      "/en/practitioners",
+      "/practitioners?q=K%C3%B6ln",
+      `/practitioners?page=${Math.ceil(PRACTITIONERS / 12)}`,
+      "/en/practitioners/juergen-weiss",
+    ];
+    // A generated practitioner's profile, as the directory's last page links it.
+    const lastPage = await (await fetch(`${server.url}/practitioners?page=${Math.ceil(PRACTITIONERS / 12)}`)).text();
+    const slug = lastPage.match(/data-practitioner="([^"]+)"/)?.[1];
+    expect(slug).toBeTruthy();
+    paths.push(`/practitioners/${slug}`);
+    const sizes: string[] = [];
+    for (const p of paths) {
+      const res = await fetch(`${server.url}${p}`);
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status === 404 && /\/newsletter$/.test(p)) continue; // the demo's newsletter page: its slug is a route's
+      expect(res.status, p).toBe(200);
+      sizes.push(`${p}: ${(body.length / 1024).toFixed(1)} KB`);
+      expect(body.length, `${p} is ${body.length} bytes`).toBeLessThan(LIMIT);
+    }
+    console.log(`HTML sizes with ${PRACTITIONERS} practitioners:\n  ${sizes.join("\n  ")}`);
+    // The directory counts them all while showing one page.
+    expect(await (await fetch(`${server.url}/practitioners`)).text()).toMatch(/10[.\s ]?0\d\d Behandelnde gefunden/);
+  });
+});
