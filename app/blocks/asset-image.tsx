@@ -1,3 +1,4 @@
+import { preload } from "react-dom";
 import type { AssetInfo } from "./types";
 
 /** A subset of the asset variant widths (app/content/assets.ts), enough steps for phones to desktops. */
@@ -9,11 +10,14 @@ export function AssetImage({ asset, alt, eager, className }: { asset: AssetInfo 
   const raster = !asset.mimeType.includes("svg") && asset.width;
   // Raster images get resized variants; SVGs scale by themselves.
   const srcSet = raster ? SRCSET_WIDTHS.filter((w) => w < asset.width!).map((w) => `${asset.url}?width=${w} ${w}w`).concat(`${asset.url} ${asset.width}w`).join(", ") : undefined;
+  const sizes = srcSet ? "(min-width: 1024px) 1024px, 100vw" : undefined;
+  // An image shown at first paint (a hero's: the likely LCP element) is asked for from <head> on.
+  if (eager) preload(asset.url, { as: "image", imageSrcSet: srcSet, imageSizes: sizes, fetchPriority: "high" });
   return (
     <img
       src={asset.url}
       srcSet={srcSet}
-      sizes={srcSet ? "(min-width: 1024px) 1024px, 100vw" : undefined}
+      sizes={sizes}
       alt={alt}
       width={asset.width}
       height={asset.height}

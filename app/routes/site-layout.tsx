@@ -1,3 +1,4 @@
+import { preload } from "react-dom";
 import { Link, Outlet, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/site-layout";
 import { parseConsent } from "~/consent/consent";
@@ -27,6 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     header: menu("header"),
     footer: menu("footer"),
     themeHref: `/theme/${site.theme.hash}.css`,
+    fontPreloads: site.theme.fontPreloads,
     defaultThemeClass: site.defaultThemeId ? `theme-${site.defaultThemeId}` : "",
     /** Each language's name, in that language, for the switcher. */
     languageNames: site.languageNames,
@@ -80,7 +82,9 @@ function MenuList({ items, className, linkClassName, children }: { items: MenuIt
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
-  const { language, siteName, tagline, header, footer, footerText, themeHref, defaultThemeClass, languageNames, context } = loaderData;
+  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context } = loaderData;
+  // Hoisted into <head> by React.
+  for (const href of fontPreloads) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
   const t = messages(language);
   const alternates = useAlternates(language);
   return (

@@ -39,10 +39,12 @@ describe("buildTheme with the demo data", () => {
 
     expect(css.match(/@font-face/g)).toHaveLength(5);
     expect(css).toContain(
-      '@font-face {\n  font-family: "Source Sans 3";\n  font-style: normal;\n  font-weight: 400;\n  font-display: swap;\n' +
+      '@font-face {\n  font-family: "Source Sans 3";\n  font-style: normal;\n  font-weight: 400;\n  font-display: optional;\n' +
         '  src: url("/fonts/source-sans-3-400.woff2") format("woff2");\n}',
     );
     expect(css).toContain('src: url("/fonts/literata-700.woff2") format("woff2")');
+    // Only the regular face of the main/flowing-text font is preloaded (not Literata: support role).
+    expect(theme.fontPreloads).toEqual(["/fonts/source-sans-3-400.woff2"]);
 
     expect(css).toMatch(/@media \(min-width: 48rem\)\s*\{\s*\.md\\:text-5xl\s*\{/);
     expect(css).toMatch(/\.tracking-widest\s*\{/);

@@ -48,6 +48,12 @@ export interface ThemeBundle {
   hash: string;
   /** Text style name -> validated class string. */
   textStyles: Record<string, string>;
+  /**
+   * Font files to preload: the regular (400, woff2) face of the main and flowing-text fonts. Faces
+   * use `font-display: optional` — a font that is not there at first paint is not swapped in later
+   * (no layout shift) — so the ones every page shows should be on their way early.
+   */
+  fontPreloads: string[];
   /** Icon name -> sanitised icon; invalid icons are left out. */
   icons: Record<string, ThemeIcon>;
   warnings: string[];
@@ -76,11 +82,16 @@ function fontFormat(file: FontFile, url: string): string | undefined {
   return own(FORMATS, type) ?? own(FORMATS, url.slice(url.lastIndexOf(".") + 1).toLowerCase());
 }
 
-function buildFonts(fontStyles: ThemeInput["fontStyles"], warnings: string[]): { faces: string[]; roles: Map<FontRole, string> } {
+/** Roles whose regular face shows on every page at first paint: their files are preloaded. */
+const PRELOADED_ROLES: readonly string[] = ["main", "flowingtext"];
+
+function buildFonts(fontStyles: ThemeInput["fontStyles"], warnings: string[]): { faces: string[]; roles: Map<FontRole, string>; preloads: string[] } {
   const faces = new Set<string>();
   const roles = new Map<FontRole, string>();
+  const preloads = new Set<string>();
   for (const style of fontStyles) {
     const families = new Set<string>();
+    let regular: string | undefined;
     for (const file of style.font ?? []) {
       const family = file.name || style.name;
       const weight = file.weight ?? 400;
@@ -94,12 +105,14 @@ function buildFonts(fontStyles: ThemeInput["fontStyles"], warnings: string[]): {
       } else {
         const format = fontFormat(file, url);
         const src = `url(${q(url)})${format ? ` format(${q(format)})` : ""}`;
-        faces.add(`@font-face {\n  font-family: ${q(family)};\n  font-style: normal;\n  font-weight: ${weight};\n  font-display: swap;\n  src: ${src};\n}`);
+        faces.add(`@font-face {\n  font-family: ${q(family)};\n  font-style: normal;\n  font-weight: ${weight};\n  font-display: optional;\n  src: ${src};\n}`);
         families.add(family);
+        if (weight === 400 && format === "woff2") regular ??= url;
       }
     }
     if (families.size === 0 && FAMILY.test(style.name)) families.add(style.name);
     if (families.size === 0) continue;
+    if (regular && (style.mission ?? []).some((m) => PRELOADED_ROLES.includes(m))) preloads.add(regular);
     const stack = [...families].map((f) => q(f)).join(", ") + ", " + FALLBACK_FONT_STACK;
     for (const mission of style.mission ?? []) {
       if (!(FONT_ROLES as readonly string[]).includes(mission)) {
@@ -111,7 +124,7 @@ function buildFonts(fontStyles: ThemeInput["fontStyles"], warnings: string[]): {
       }
     }
   }
-  return { faces: [...faces], roles };
+  return { faces: [...faces], roles, preloads: [...preloads] };
 }
 
 export async function buildTheme(input: ThemeInput): Promise<ThemeBundle> {
@@ -173,6 +186,7 @@ export async function buildTheme(input: ThemeInput): Promise<ThemeBundle> {
     css,
     hash: createHash("sha256").update(css).digest("hex").slice(0, 12),
     textStyles: Object.fromEntries(textStyles),
+    fontPreloads: fonts.preloads,
     icons: Object.fromEntries(icons),
     warnings,
   };

@@ -1,0 +1,48 @@
+import { expect, test } from "@playwright/test";
+
+/**
+ * No layout shift while a page loads, hydrates and shows its consent banner: the sum of
+ * `layout-shift` entries (without recent input) stays under 0.02 on each public page type, on a
+ * phone-sized and a desktop viewport.
+ */
+const pages = [
+  { name: "home", path: "/" },
+  { name: "content page", path: "/ueber-uns" },
+  { name: "directory", path: "/practitioners" },
+  { name: "profile", path: "/practitioners/juergen-weiss" },
+  { name: "home (en)", path: "/en" },
+];
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  for (const { name, path } of pages) {
+    test(`no layout shift on the ${name} at ${viewport.width}px`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.addInitScript(() => {
+        const w = window as unknown as { __shifts: Array<{ value: number; sources: string[] }> };
+        w.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }>) {
+            if (entry.hadRecentInput) continue;
+            const sources = (entry.sources ?? []).map((s) => {
+              const el = s.node instanceof Element ? s.node : s.node?.parentElement;
+              return el ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${[...el.classList].slice(0, 3).join(".")}` : "?";
+            });
+            w.__shifts.push({ value: entry.value, sources });
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      const response = await page.goto(path, { waitUntil: "load" });
+      expect(response?.status()).toBe(200);
+      // Hydrated, fonts and images settled.
+      await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      await page.waitForTimeout(800);
+      const shifts = await page.evaluate(() => (window as unknown as { __shifts: Array<{ value: number; sources: string[] }> }).__shifts);
+      const total = shifts.reduce((sum, s) => sum + s.value, 0);
+      expect(total, JSON.stringify(shifts)).toBeLessThan(0.02);
+    });
+  }
+}
