@@ -35,6 +35,13 @@ const schema = z.object({
   HSTS_INCLUDE_SUBDOMAINS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SQL_SLOW_MS: z.coerce.number().min(0).default(0),
+  CDN_CACHE_SECONDS: z.coerce.number().int().min(0).max(31_536_000).default(0),
+  CDN_PURGE_URL: z
+    .string()
+    .url("must be the URL of the CDN's purge hook (leave it unset when there is none)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  CDN_PURGE_TOKEN: z.string().optional().or(z.literal("").transform(() => undefined)),
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(10).max(50_000).default(50_000),
 });
 

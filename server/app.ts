@@ -14,6 +14,7 @@ import { logger } from "../app/lib/logger.server";
 import { createServices, type Services } from "../app/services.server";
 import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
+import { CdnPurger } from "./cdn";
 import { PageCache } from "./page-cache";
 import { MOUNT as SQUIDEX_MOUNT, squidexMiddleware } from "./squidex";
 import { contentSecurityPolicy, crossSiteGuard, defaultContentSecurityPolicy, PERMISSIONS_POLICY, transportSecurity } from "./security";
@@ -41,7 +42,12 @@ export interface AppOptions {
 export async function createApp(opts: AppOptions = {}) {
   const env = opts.env ?? parseEnv();
   logger.level = env.LOG_LEVEL;
-  const pageCache = new PageCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000, logger });
+  const pageCache = new PageCache({
+    ttlMs: env.CACHE_TTL_SECONDS * 1000,
+    cdnSeconds: env.CDN_CACHE_SECONDS,
+    purger: env.CDN_PURGE_URL ? new CdnPurger(env.CDN_PURGE_URL, env.CDN_PURGE_TOKEN, logger) : undefined,
+    logger,
+  });
   // The renderer (React Router's build: routes, React, the rich-text tools) loads while the store
   // opens, and is not waited for: the server listens (and /healthz answers) before it is there;
   // /readyz says when it is, with the critical pages rendered.

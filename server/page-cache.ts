@@ -4,11 +4,12 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { CONSENT_COOKIE, parseConsent } from "../app/consent/consent";
-import { ChangeClock, runWithReadTags, TaggedLru } from "../app/content/read-tags";
+import { ChangeClock, changedTags, runWithReadTags, TaggedLru } from "../app/content/read-tags";
 import type { ContentChange } from "../app/content/types";
 import type { Logger } from "../app/lib/logger.server";
 import { originOf, type TrustProxy } from "../app/lib/request-origin.server";
 import type { CachedPages } from "../app/services.server";
+import type { CdnPurger } from "./cdn";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -82,23 +83,34 @@ export class PageCache implements CachedPages {
   /** Whose X-Forwarded-* headers count: Express's compiled "trust proxy" setting. */
   trustProxy: TrustProxy = () => false;
 
-  constructor(opts: { max?: number; ttlMs: number; cacheControl?: string; logger?: Logger }) {
+  /**
+   * `cdnSeconds` > 0: pages may be kept by shared caches (a CDN) that long, and served stale as long
+   * again while they revalidate; they carry the tags of what they read, and `purger` tells the CDN
+   * what a change here touched. 0: browsers and proxies revalidate every time (ETag).
+   */
+  constructor(opts: { max?: number; ttlMs: number; cdnSeconds?: number; purger?: CdnPurger; logger?: Logger }) {
     this.lru = new TaggedLru({ max: opts.max ?? 500, ttl: Math.max(1, opts.ttlMs) });
-    this.cacheControl = opts.cacheControl ?? "no-cache";
+    this.cdn = (opts.cdnSeconds ?? 0) > 0;
+    this.cacheControl = this.cdn ? `public, max-age=0, s-maxage=${opts.cdnSeconds}, stale-while-revalidate=${opts.cdnSeconds}` : "no-cache";
+    this.purger = opts.purger;
     this.logger = opts.logger;
   }
 
+  private readonly cdn: boolean;
+  private readonly purger?: CdnPurger;
   private readonly logger?: Logger;
 
   clear() {
     this.clock.record("all");
     this.lru.clear();
+    this.purger?.purge("all");
   }
 
-  /** Drops the pages that read what `change` changed. */
+  /** Drops the pages that read what `change` changed (and tells the CDN, for a change made here). */
   invalidate(change: ContentChange) {
     this.clock.record(change);
     this.lru.drop(change);
+    if (this.purger && !change.remote) this.purger.purge(changedTags(change));
   }
 
   /** A page rendered across a change to something it read may show old data and is not kept. */
@@ -186,6 +198,17 @@ export class PageCache implements CachedPages {
       const tags = new Set<string>();
       const started = this.clock.now();
       const chunks: Buffer[] = [];
+      if (this.cdn) {
+        // The document is rendered whole before its headers go out: the tags are complete here.
+        const writeHead = res.writeHead;
+        res.writeHead = function (this: Response, ...args: unknown[]) {
+          if (tags.size && !this.headersSent) {
+            this.setHeader("Cache-Tag", [...tags].sort().join(","));
+            this.setHeader("Surrogate-Key", [...tags].sort().join(" "));
+          }
+          return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+        } as Response["writeHead"];
+      }
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;
       const end = res.end.bind(res) as (...args: unknown[]) => Response;
       const keep = (chunk: unknown, encoding?: unknown) => {

@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withTwoPgNodes } from "../support/pg-role";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
@@ -72,5 +74,73 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("targeted invalidation across tw
       await expect.poll(() => cacheState(b, WITH_SLOTS), { timeout: 3000 }).toBe("miss");
       expect(await cacheState(b, PLAIN_PAGE)).toBe("hit");
     });
+  });
+});
+
+describe("behind a CDN (CDN_CACHE_SECONDS, CDN_PURGE_URL)", () => {
+  let server: RunningServer;
+  let hook: http.Server;
+  const calls: Array<{ auth?: string; body: unknown }> = [];
+  beforeAll(async () => {
+    hook = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c)).on("end", () => {
+        calls.push({ auth: req.headers.authorization, body: JSON.parse(body) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
+    const { port } = hook.address() as AddressInfo;
+    server = await startServer({ env: { CDN_CACHE_SECONDS: "120", CDN_PURGE_URL: `http://127.0.0.1:${port}/purge`, CDN_PURGE_TOKEN: "purge-secret" } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await new Promise((resolve) => hook?.close(resolve));
+  });
+
+  it("lets shared caches keep pages, tags them with what they read, and purges the tags a change touched", async () => {
+    const miss = await fetch(`${server.url}${WITH_SLOTS}`);
+    await miss.text();
+    const hit = await fetch(`${server.url}${WITH_SLOTS}`);
+    await hit.text();
+    expect(hit.headers.get("x-page-cache")).toBe("hit");
+    for (const res of [miss, hit]) {
+      expect(res.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=120, stale-while-revalidate=120");
+      expect(res.headers.get("cache-tag")?.split(",")).toContain("gm-appointments");
+      expect(res.headers.get("surrogate-key")?.split(" ")).toContain("gm-content-practitioners");
+      expect(res.headers.get("vary")).toContain("Cookie");
+    }
+    const plain = await fetch(`${server.url}${PLAIN_PAGE}`);
+    await plain.text();
+    expect(plain.headers.get("cache-tag")?.split(",")).not.toContain("gm-appointments");
+    // Only pages carry tags.
+    const api = await fetch(`${server.url}/healthz`);
+    expect(api.headers.get("cache-tag")).toBeNull();
+
+    await book(server, true);
+    await book(server, false);
+    await expect.poll(() => calls.length, { timeout: 5000 }).toBeGreaterThan(0);
+    // Both changes within half a second: one call.
+    await new Promise((r) => setTimeout(r, 700));
+    expect(calls).toEqual([{ auth: "Bearer purge-secret", body: { tags: ["gm-appointments"] } }]);
+  });
+});
+
+describe("without a CDN (the default)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("asks every cache to revalidate and sends no tags", async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${server.url}${PLAIN_PAGE}`);
+      await res.text();
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      expect(res.headers.get("cache-tag")).toBeNull();
+    }
   });
 });
