@@ -42,7 +42,11 @@ export interface AppOptions {
 export async function createApp(opts: AppOptions = {}) {
   const env = opts.env ?? parseEnv();
   logger.level = env.LOG_LEVEL;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
   const pageCache = new PageCache({
+    trustProxy: app.get("trust proxy fn"),
     ttlMs: env.CACHE_TTL_SECONDS * 1000,
     cdnSeconds: env.CDN_CACHE_SECONDS,
     purger: env.CDN_PURGE_URL ? new CdnPurger(env.CDN_PURGE_URL, env.CDN_PURGE_TOKEN, logger) : undefined,
@@ -55,10 +59,6 @@ export async function createApp(opts: AppOptions = {}) {
   buildLoading?.catch(() => {});
   const services = await createServices(env, logger, pageCache);
   const dev = !!opts.vite;
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
-  pageCache.trustProxy = app.get("trust proxy fn");
 
   app.use(
     pinoHttp({
@@ -129,8 +129,8 @@ export async function createApp(opts: AppOptions = {}) {
   });
   app.use(compression());
 
-  // `/readyz`: 200 once the renderer is loaded and the critical pages and the theme's stylesheets are
-  // in the caches (see `warmUp`): what a load balancer waits for. `/healthz` says the process and
+  // `/readyz`: 200 once the renderer is loaded and the critical pages (and with them the site data and
+  // the theme's stylesheet) are in the caches (see `warmUp`): what a load balancer waits for. `/healthz` says the process and
   // its database are alive, from the moment the server listens.
   let ready = false;
   app.get("/readyz", async (_req, res) => {
@@ -187,19 +187,14 @@ export async function createApp(opts: AppOptions = {}) {
     const origin = new URL(env.PUBLIC_ORIGIN ?? `http://localhost:${port}`);
     const host = origin.host;
     const get = (path: string) =>
-      new Promise<string>((resolve) => {
+      new Promise<void>((resolve) => {
         http
-          .get({ host: "127.0.0.1", port, path, headers: { host, "x-forwarded-proto": origin.protocol.slice(0, -1) } }, (res) => {
-            let body = "";
-            res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => resolve(body));
-          })
-          .on("error", () => resolve(""));
+          .get({ host: "127.0.0.1", port, path, headers: { host, "x-forwarded-proto": origin.protocol.slice(0, -1) } }, (res) => res.resume().on("end", () => resolve()))
+          .on("error", () => resolve());
       });
-    const pages = await Promise.all(paths.map(get));
-    // The theme's stylesheets (compiled from content on first request) too.
-    const styles = new Set(pages.flatMap((html) => [...html.matchAll(/href="(\/theme\/[\w.-]+\.css)"/g)].map((m) => m[1]!)));
-    await Promise.all([...styles].map(get));
-    logger.info({ pages: paths, styles: [...styles], host }, "critical pages cached");
+    // Rendering them also builds the site data and with it the theme's stylesheet (loadSite).
+    await Promise.all(paths.map(get));
+    logger.info({ pages: paths, host }, "critical pages cached");
   }
 
   const warmUp = async (port: number) => {

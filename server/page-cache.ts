@@ -81,14 +81,15 @@ export class PageCache implements CachedPages {
   private readonly cacheControl: string;
   private readonly flights = new WeakMap<IncomingMessage, Flight>();
   /** Whose X-Forwarded-* headers count: Express's compiled "trust proxy" setting. */
-  trustProxy: TrustProxy = () => false;
+  private readonly trustProxy: TrustProxy;
 
   /**
    * `cdnSeconds` > 0: pages may be kept by shared caches (a CDN) that long, and served stale as long
    * again while they revalidate; they carry the tags of what they read, and `purger` tells the CDN
    * what a change here touched. 0: browsers and proxies revalidate every time (ETag).
    */
-  constructor(opts: { max?: number; ttlMs: number; cdnSeconds?: number; purger?: CdnPurger; logger?: Logger }) {
+  constructor(opts: { max?: number; ttlMs: number; trustProxy: TrustProxy; cdnSeconds?: number; purger?: CdnPurger; logger?: Logger }) {
+    this.trustProxy = opts.trustProxy;
     this.lru = new TaggedLru({ max: opts.max ?? 500, ttl: Math.max(1, opts.ttlMs) });
     this.cdn = (opts.cdnSeconds ?? 0) > 0;
     this.cacheControl = this.cdn ? `public, max-age=0, s-maxage=${opts.cdnSeconds}, stale-while-revalidate=${opts.cdnSeconds}` : "no-cache";
@@ -135,15 +136,23 @@ export class PageCache implements CachedPages {
     return `${origin}${url}\u0000${cookie ? JSON.stringify(parseConsent(cookie)) : NO_CHOICE}`;
   }
 
-  private send(req: IncomingMessage, res: ServerResponse, entry: Entry) {
-    const started = this.logger?.isLevelEnabled("info") ? performance.now() : undefined;
+  /**
+   * Writes `entry` as the answer: a hit (in front of Express, with a request id of its own) or the
+   * miss that rendered it (through `end`, past the capture's own wrapper, with Express's request id).
+   */
+  private send(req: IncomingMessage, res: ServerResponse, entry: Entry, miss?: { requestId: string; end: (body?: Buffer) => unknown }) {
+    const started = !miss && this.logger?.isLevelEnabled("info") ? performance.now() : undefined;
     const incoming = req.headers["x-request-id"];
-    const requestId = typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
-    if (req.headers["if-none-match"] === entry.etag) res.writeHead(304, entry.head.notModified.concat("X-Request-Id", requestId)).end();
-    else {
+    const requestId = miss?.requestId ?? (typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID());
+    const extra = ["X-Page-Cache", miss ? "miss" : "hit", "X-Request-Id", requestId];
+    const end = miss?.end ?? ((body?: Buffer) => res.end(body));
+    if (req.headers["if-none-match"] === entry.etag) {
+      res.writeHead(304, entry.head.notModified.concat(extra));
+      end();
+    } else {
       const encoding = pickEncoding(req.headers["accept-encoding"]);
-      res.writeHead(200, entry.head[encoding].concat("X-Request-Id", requestId));
-      res.end(req.method === "HEAD" ? undefined : entry[encoding]);
+      res.writeHead(200, entry.head[encoding].concat(extra));
+      end(req.method === "HEAD" ? undefined : entry[encoding]);
     }
     if (started !== undefined) {
       this.logger!.info({ req: { id: requestId, method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) }, "request completed");
@@ -186,7 +195,12 @@ export class PageCache implements CachedPages {
     fallback();
   }
 
-  /** Keeps the page a miss renders (right before the renderer: it sees the body uncompressed). */
+  /**
+   * Keeps the page a miss renders (right before the renderer: it sees the body uncompressed). A
+   * page that can be kept is held back whole, compressed once into its cache entry, and the miss is
+   * answered with the entry's own bytes and headers — compression middleware untouched, the same
+   * bytes and ETag as every hit after it. Anything else passes through as it is.
+   */
   capture() {
     return (req: Request, res: Response, next: NextFunction) => {
       const flight = this.flights.get(req);
@@ -198,39 +212,47 @@ export class PageCache implements CachedPages {
       const tags = new Set<string>();
       const started = this.clock.now();
       const chunks: Buffer[] = [];
-      if (this.cdn) {
-        // The document is rendered whole before its headers go out: the tags are complete here.
-        const writeHead = res.writeHead;
-        res.writeHead = function (this: Response, ...args: unknown[]) {
-          if (tags.size && !this.headersSent) {
-            this.setHeader("Cache-Tag", [...tags].sort().join(","));
-            this.setHeader("Surrogate-Key", [...tags].sort().join(" "));
-          }
-          return (writeHead as (...a: unknown[]) => Response).apply(this, args);
-        } as Response["writeHead"];
-      }
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;
       const end = res.end.bind(res) as (...args: unknown[]) => Response;
+      // Decided when the body starts, once status and headers are known.
+      let keeping: boolean | undefined;
+      const keepable = () =>
+        (keeping ??= req.method === "GET" && res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(String(res.getHeader("content-type") ?? "")));
       const keep = (chunk: unknown, encoding?: unknown) => {
         if (chunk === undefined || chunk === null || typeof chunk === "function") return;
         chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"));
       };
       res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        if (!keepable()) return write(chunk, ...rest);
         keep(chunk, rest[0]);
-        return write(chunk, ...rest);
+        return true;
       }) as Response["write"];
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        if (!keepable()) {
+          flight.settle(undefined);
+          return end(chunk, ...rest);
+        }
         keep(chunk, rest[0]);
-        const type = String(res.getHeader("content-type") ?? "");
-        if (req.method === "GET" && res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(type)) {
-          const headers: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(res.getHeaders())) {
-            if (value !== undefined && !PER_RESPONSE.has(name)) headers[name] = typeof value === "number" ? String(value) : value;
-          }
-          flight.handedOver = true;
-          void this.store(flight, Buffer.concat(chunks), headers, tags, started);
-        } else flight.settle(undefined);
-        return end(chunk, ...rest);
+        flight.handedOver = true;
+        const headers: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(res.getHeaders())) {
+          if (value !== undefined && !PER_RESPONSE.has(name)) headers[name] = typeof value === "number" ? String(value) : value;
+        }
+        // The document is rendered whole before it ends: the tags are complete here.
+        if (this.cdn && tags.size) {
+          headers["cache-tag"] = [...tags].sort().join(",");
+          headers["surrogate-key"] = [...tags].sort().join(" ");
+        }
+        const requestId = String(res.getHeader("x-request-id") ?? "");
+        void this.store(flight, Buffer.concat(chunks), headers, tags, started).then(
+          (entry) => this.send(req, res, entry, { requestId, end: (body) => end(body) }),
+          (error: unknown) => {
+            this.logger?.error({ err: error, requestId }, "page cache: compressing a page failed");
+            if (!res.headersSent) res.statusCode = 500;
+            end();
+          },
+        );
+        return res;
       }) as Response["end"];
       // Everything the rendering reads is recorded into `tags` (see content/read-tags.ts).
       runWithReadTags(tags, () => next());
@@ -238,20 +260,21 @@ export class PageCache implements CachedPages {
   }
 
   /**
-   * Compresses the page once, off the main thread, and keeps it. Brotli at quality 5: 10 % larger
-   * than at 11 for a 30 KB page, but 2 ms of CPU instead of 45 — paid again for every page a change
-   * drops. gzip at level 9 costs under a millisecond.
+   * Compresses the page once, off the main thread, and keeps it unless something it read changed
+   * while it was rendered (then it is still the answer to the request that rendered it). Brotli at
+   * quality 5: 10 % larger than at 11 for a 30 KB page, but 2 ms of CPU instead of 45 — paid again
+   * for every page a change drops. gzip at level 9 costs under a millisecond.
    */
-  private async store(flight: Flight, identity: Buffer, headers: Record<string, string | string[]>, tags: Set<string>, started: number) {
+  private async store(flight: Flight, identity: Buffer, headers: Record<string, string | string[]>, tags: Set<string>, started: number): Promise<Entry> {
+    let kept: Entry | undefined;
     try {
       const [gz, br] = await Promise.all([
         gzip(identity, { level: 9 }),
         brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
       ]);
-      if (this.clock.changedSince(tags, started)) return flight.settle(undefined);
       const etag = `W/"${createHash("sha1").update(identity).digest("base64url")}"`;
       const common = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap((v) => [name, v]) : [name, value]));
-      common.push("ETag", etag, "Vary", "Accept-Encoding, Cookie", "Cache-Control", this.cacheControl, "X-Page-Cache", "hit");
+      common.push("ETag", etag, "Vary", "Accept-Encoding, Cookie", "Cache-Control", this.cacheControl);
       const head = {
         identity: [...common, "Content-Length", String(identity.length)],
         gzip: [...common, "Content-Encoding", "gzip", "Content-Length", String(gz.length)],
@@ -259,10 +282,10 @@ export class PageCache implements CachedPages {
         notModified: common,
       };
       const entry: Entry = { identity, gzip: gz, br, head, tags, etag };
-      this.lru.set(flight.key, entry);
-      flight.settle(entry);
-    } catch {
-      flight.settle(undefined);
+      if (!this.clock.changedSince(tags, started)) this.lru.set(flight.key, (kept = entry));
+      return entry;
+    } finally {
+      flight.settle(kept);
     }
   }
 }

@@ -35,7 +35,7 @@ describe("server lifecycle", () => {
       http.get({ host: "127.0.0.1", port, path: "/", headers: { host: `localhost:${port}` } }, (res) => resolve(res.resume().headers["x-page-cache"] as string | undefined)).on("error", reject);
     });
     expect(cacheState).toBe("hit");
-    expect(second.output()).toMatch(/"styles":\["\/theme\/[\w.-]+\.css"\][^\n]*critical pages cached/);
+    expect(second.output()).toContain("critical pages cached");
     expect(await second.stop()).toBe(0);
   });
 

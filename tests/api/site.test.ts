@@ -69,6 +69,14 @@ describe("public site over HTTP", () => {
     expect(identity.headers["content-encoding"]).toBeUndefined();
     expect(identity.body.equals(plain.body)).toBe(true);
     expect(identity.headers["content-length"]).toBe(String(plain.body.length));
+    // The miss answered with the entry it made: same ETag, compressed once (not by the middleware again).
+    expect(plain.headers.etag).toBe(identity.headers.etag);
+    const gzMiss = await raw("GET", "/datenschutz?ready", { "accept-encoding": "gzip" });
+    const gzHit = await raw("GET", "/datenschutz?ready", { "accept-encoding": "gzip" });
+    expect([gzMiss.headers["x-page-cache"], gzHit.headers["x-page-cache"]]).toEqual(["miss", "hit"]);
+    expect(gzMiss.headers["content-encoding"]).toBe("gzip");
+    expect(gzMiss.body.equals(gzHit.body)).toBe(true);
+    expect(gzMiss.headers["content-security-policy"]).toBe(gzHit.headers["content-security-policy"]);
     const gz = await raw("GET", "/datenschutz", { "accept-encoding": "gzip, deflate" });
     expect(gz.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
