@@ -99,6 +99,12 @@ function slowQueryLog({ onSlowQuery, slowQueryMs }: DatabaseOptions) {
   };
 }
 
+/** Whether `error` is the database refusing a second row with the same key (PostgreSQL 23505, SQLite's constraint). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dialect: Dialect }> {
   if (opts.databaseUrl) {
     // Loaded only for PostgreSQL: the embedded store starts without it.

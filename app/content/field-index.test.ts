@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { postgresStoreBackend, sqliteStoreBackend, type StoreBackend } from "../../tests/support/store-backends";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isUniqueViolation } from "./db";
 import { indexSpec, publicFieldNames } from "./field-index";
 import { sortItems } from "./query";
 import { ContentStore } from "./store";
@@ -335,6 +336,21 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
           expect(await store.get(N, "bp-4", { unpublished: true })).toBeUndefined();
         }
         await expectInSync(N);
+        // Two batches with the same new ids at once: one is written, the other is refused as a conflict
+        // (whether it saw the ids taken or lost the race at the insert), never a raw database error.
+        const twins = () => store.createMany(N, [{ id: "bt-race-1", data: iv({ name: "Race" }), publish: true }, { id: "bt-race-2", data: iv({ name: "Race" }), publish: true }]);
+        const outcomes = await Promise.allSettled([twins(), twins(), twins()]);
+        expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+        for (const o of outcomes) {
+          if (o.status === "rejected") expect((o.reason as { error?: unknown }).error ?? o.reason).toMatchObject({ statusCode: 409 });
+        }
+        await expectInSync(N);
+        // Losing that race at the insert (two app nodes) is this database error, which createMany answers with 409.
+        const duplicate = await sql`insert into contents (id, schema_name, status, version, data, created, created_by, last_modified, last_modified_by) values ('bt-race-1', ${N}, 'Draft', 1, '{}', '', '', '', '')`
+          .execute(store.db)
+          .then(() => undefined, (error: unknown) => error);
+        expect(isUniqueViolation(duplicate)).toBe(true);
+        expect(isUniqueViolation(new Error("something else"))).toBe(false);
         // More values than one PostgreSQL statement may bind: written all the same.
         const many = Array.from({ length: 5000 }, (_, i) => ({ id: `bm-${String(i).padStart(4, "0")}`, data: iv({ name: `Name ${i}`, city: "Ulm" }), publish: i % 3 !== 0 }));
         expect((await store.createMany(N, many)).length).toBe(5000);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { Database, DB, Dialect } from "./db";
-import { createPostgresFunctions, migrate, ping, readJsonColumn } from "./db";
+import { createPostgresFunctions, isUniqueViolation, migrate, ping, readJsonColumn } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
 import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshItemPostgres, insertFreshItemsPostgres, insertFreshRows, parseListText, syncIndexRow, updateLiveItemPostgres, type IndexSpec } from "./field-index";
@@ -669,12 +669,18 @@ export class ContentStore {
           throw new BatchItemError(index, error);
         }
       }
-      if (oneStatement && (await insertFreshItemsPostgres(store.db, spec, rows, published))) {
-        // Written, atomically, without BEGIN and COMMIT round trips.
-      } else if (oneStatement) {
-        // Too many values for one statement: in a transaction after all.
-        await store.transaction((tx) => tx.insertFresh(schema, rows, published));
-      } else await store.insertFresh(schema, rows, published);
+      try {
+        if (oneStatement && (await insertFreshItemsPostgres(store.db, spec, rows, published))) {
+          // Written, atomically, without BEGIN and COMMIT round trips.
+        } else if (oneStatement) {
+          // Too many values for one statement: in a transaction after all.
+          await store.transaction((tx) => tx.insertFresh(schema, rows, published));
+        } else await store.insertFresh(schema, rows, published);
+      } catch (error) {
+        // Another writer took one of the ids between the check above and this insert (PostgreSQL).
+        if (isUniqueViolation(error)) throw alreadyExists("An item with one of these ids was created at the same time.");
+        throw error;
+      }
       for (const row of rows) store.emit({ kind: "content", schemaName: schema.name, id: row.id });
       return rows.map((row) => store.toItem(row, schema, false));
     });
