@@ -177,6 +177,15 @@ export async function createApp(opts: AppOptions = {}) {
   });
   // Requests that come before the renderer wait for it (a failed load fails them, and the start).
   app.use((req, res, next) => (render ? render(req, res, next) : rendererReady!.then(() => render!(req, res, next), next)));
+  // Whatever reached Express's error path: logged with the request id, answered without details
+  // (Express's own handler shows the stack trace unless NODE_ENV=production, e.g. for `node server.js`).
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    logger.error({ err: error, requestId: String(req.id) }, "request failed");
+    if (res.headersSent) return void res.end();
+    const { status, expose, message } = (error ?? {}) as { status?: unknown; expose?: unknown; message?: unknown };
+    const code = typeof status === "number" && status >= 400 && status < 500 ? status : 500;
+    res.status(code).json({ statusCode: code, message: code < 500 && expose === true && typeof message === "string" ? message : code === 500 ? "Internal Server Error" : "The request could not be handled." });
+  });
   /**
    * Renders the critical pages (both languages) into the page cache, so first visitors get them
    * fast. Asked for over loopback, but under the host visitors use: PUBLIC_ORIGIN's, or

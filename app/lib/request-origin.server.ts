@@ -26,8 +26,9 @@ export function originOf(req: IncomingMessage, trustProxy: TrustProxy): string |
   if (protocol !== "http" && protocol !== "https") return null;
   const forwardedHost = trusted ? header(req, "x-forwarded-host") : undefined;
   const host = forwardedHost ? forwardedHost.split(",")[0]!.trimEnd() : header(req, "host");
-  // No Host at all (HTTP/1.0): there is no origin to build the page's URLs from.
-  if (host === undefined) return null;
+  // No host at all (HTTP/1.0 without Host, an empty or comma-only X-Forwarded-Host from the proxy):
+  // there is no origin to build the page's URLs from (React Router's adapter would fail on it).
+  if (!host) return null;
   const offset = host.startsWith("[") ? host.indexOf("]") + 1 : 0;
   const colon = host.indexOf(":", offset);
   const hostname = (colon >= 0 ? host.slice(0, colon) : host).split(/[\\/?#@]/)[0] || "localhost";
