@@ -96,10 +96,13 @@ export function contentSecurityPolicy(opts: { mapSource: string; scriptHashes?: 
  * inline scripts. Set late, so a page's policy is never doubled by this one.
  */
 export function defaultContentSecurityPolicy(mapSourceOf: (res: express.Response) => string): express.RequestHandler {
+  // Two possible values (map allowed or not): made once each, not per response.
+  const policies = new Map<string, string>();
+  const policyFor = (mapSource: string) => policies.get(mapSource) ?? policies.set(mapSource, contentSecurityPolicy({ mapSource })).get(mapSource)!;
   return (_req, res, next) => {
     const writeHead = res.writeHead;
     res.writeHead = function (this: express.Response, ...args: unknown[]) {
-      if (!this.headersSent && !this.hasHeader("content-security-policy")) this.setHeader("Content-Security-Policy", contentSecurityPolicy({ mapSource: mapSourceOf(this) }));
+      if (!this.headersSent && !this.hasHeader("content-security-policy")) this.setHeader("Content-Security-Policy", policyFor(mapSourceOf(this)));
       return (writeHead as (...a: unknown[]) => express.Response).apply(this, args);
     } as express.Response["writeHead"];
     next();

@@ -9,13 +9,13 @@ export interface SeoInput {
   canonical: string;
   alternates: Record<Language, string>;
   noindex?: boolean;
-  /** For the fallback description, when the page has none of its own. */
-  language?: Language;
+  /** The page's language: for the fallback description, when the page has none of its own. */
+  language: Language;
 }
 
 /** Title, description (the page's own, else the site's), canonical URL and hreflang alternates for every page. */
 export function seoMeta(input: SeoInput): MetaDescriptor[] {
-  const s = { ...input, description: input.description?.trim() || messages(input.language ?? "de").siteDescription };
+  const s = { ...input, description: input.description?.trim() || messages(input.language).siteDescription };
   return [
     { title: s.title },
     ...(s.description ? [{ name: "description", content: s.description }] : []),
