@@ -1,6 +1,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { iv, publishedWriter } from "../support/fill";
 import { postJson, startServer, tempDataDir, type RunningServer } from "../support/server";
 
 /**
@@ -19,14 +20,10 @@ describe("page size with 10 000 practitioners", () => {
     const first = await startServer({ dataDir });
     await first.stop();
     const db = new Database(path.join(dataDir, "praxisnetz.sqlite"));
-    const now = new Date().toISOString();
-    const insert = db.prepare(
-      "insert into contents (id, schema_name, status, new_status, version, data, published_data, created, created_by, last_modified, last_modified_by) values (?, ?, 'Published', null, 1, ?, ?, ?, 'client:test', ?, 'client:test')",
-    );
-    const iv = <T,>(value: T) => ({ iv: value });
+    const write = publishedWriter(db);
     db.transaction(() => {
       for (let i = 0; i < PRACTITIONERS; i++) {
-        const data = JSON.stringify({
+        write.put(`size-${i}`, "gm-content-practitioners", {
           name: iv(`Änne Größer-Müller ${i}`),
           display: iv(true),
           websites: iv(["PRAXISNETZ"]),
@@ -37,12 +34,10 @@ describe("page size with 10 000 practitioners", () => {
           coords: iv({ latitude: 50 + (i % 100) / 100, longitude: 7 + (i % 97) / 100 }),
           finishedPractitioner: iv(true),
         });
-        insert.run(`size-${i}`, "gm-content-practitioners", data, data, now, now);
-        const slot = JSON.stringify({ practitioner: iv([`size-${i}`]), start: iv(new Date(Date.now() + (i + 2) * 600_000).toISOString()), durationMinutes: iv(30), booked: iv(false) });
-        insert.run(`size-slot-${i}`, "gm-appointments", slot, slot, now, now);
+        write.put(`size-slot-${i}`, "gm-appointments", { practitioner: iv([`size-${i}`]), start: iv(new Date(Date.now() + (i + 2) * 600_000).toISOString()), durationMinutes: iv(30), booked: iv(false) });
       }
     })();
-    db.prepare("delete from content_indexes").run();
+    write.done();
     db.close();
     server = await startServer({ dataDir });
   }, 120_000);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fold } from "~/content/fold";
 import { slugify } from "~/content/slug";
 import { PAGE_SIZE } from "~/practitioners/directory";
+import { iv, publishedWriter } from "../support/fill";
 import { postJson, startServer, tempDataDir, type RunningServer } from "../support/server";
 
 /**
@@ -23,7 +24,6 @@ interface Row {
   websites: string[];
 }
 
-const iv = <T,>(value: T) => ({ iv: value });
 
 /** Slugs as the store assigns them when it fills a side table: in id order, the first free of base, base-2, base-3… */
 function storedSlugs(rows: ReadonlyArray<{ id: string; name: string }>): Map<string, string> {
@@ -72,13 +72,10 @@ describe("the site with 1 000+ practitioners and appointments", () => {
         websites: kind === "other" ? ["ANDERESEITE"] : ["PRAXISNETZ"],
       });
     }
-    const now = new Date().toISOString();
-    const insert = db.prepare(
-      "insert into contents (id, schema_name, status, new_status, version, data, published_data, created, created_by, last_modified, last_modified_by) values (?, ?, 'Published', null, 1, ?, ?, ?, 'client:test', ?, 'client:test')",
-    );
+    const write = publishedWriter(db);
     db.transaction(() => {
       for (const [i, r] of rows.entries()) {
-        const data = JSON.stringify({
+        write.put(r.id, "gm-content-practitioners", {
           name: iv(r.name),
           display: iv(r.display),
           websites: iv(r.websites),
@@ -88,16 +85,12 @@ describe("the site with 1 000+ practitioners and appointments", () => {
           finishedPractitioner: iv(true),
           email: iv(`geheim.${i}@example.org`),
         });
-        insert.run(r.id, "gm-content-practitioners", data, data, now, now);
       }
       // One slot per generated practitioner (hidden ones too), and three more for the last visible one.
       for (const [i, r] of rows.entries()) {
-        const data = JSON.stringify({ practitioner: iv([r.id]), start: iv(future(i % 400)), durationMinutes: iv(30), booked: iv(i % 5 === 0) });
-        insert.run(`slot-${String(i).padStart(5, "0")}`, "gm-appointments", data, data, now, now);
+        write.put(`slot-${String(i).padStart(5, "0")}`, "gm-appointments", { practitioner: iv([r.id]), start: iv(future(i % 400)), durationMinutes: iv(30), booked: iv(i % 5 === 0) });
       }
     })();
-    // Rows written past the store: its side tables are made anew from the items at the next start.
-    db.prepare("delete from content_indexes").run();
     const slugs = storedSlugs([...seeded, ...rows]);
     const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     visible = [...seeded, ...rows]
@@ -106,11 +99,9 @@ describe("the site with 1 000+ practitioners and appointments", () => {
       .sort((a, b) => binary(fold(a.name), fold(b.name)) || binary(a.name, b.name) || binary(a.id, b.id));
     hidden = rows.filter((r) => !isVisible(r));
     last = visible[visible.length - 1]!;
-    const extra = db.prepare("insert into contents (id, schema_name, status, new_status, version, data, published_data, created, created_by, last_modified, last_modified_by) values (?, 'gm-appointments', 'Published', null, 1, ?, ?, ?, 'client:test', ?, 'client:test')");
-    for (let k = 0; k < 3; k++) {
-      const data = JSON.stringify({ practitioner: iv([last.id]), start: iv(future(500 + k)), durationMinutes: iv(30), booked: iv(false) });
-      extra.run(`slot-last-${k}`, data, data, now, now);
-    }
+    for (let k = 0; k < 3; k++) write.put(`slot-last-${k}`, "gm-appointments", { practitioner: iv([last.id]), start: iv(future(500 + k)), durationMinutes: iv(30), booked: iv(false) });
+    // Rows written past the store: its side tables are made anew from the items at the next start.
+    write.done();
     db.close();
     server = await startServer({ dataDir });
   }, 120_000);

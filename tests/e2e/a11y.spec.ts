@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { PAGE_TYPES, waitForHydration } from "./helpers";
 
 type Violation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
 
@@ -11,11 +12,7 @@ function describe(violations: Violation[]): string {
 }
 
 const pages = [
-  { name: "home (de)", path: "/" },
-  { name: "content page (de)", path: "/ueber-uns" },
-  { name: "directory (de)", path: "/practitioners" },
-  { name: "profile (de)", path: "/practitioners/juergen-weiss" },
-  { name: "home (en)", path: "/en" },
+  ...PAGE_TYPES,
   { name: "content page (en)", path: "/en/about-us" },
   { name: "directory (en)", path: "/en/practitioners" },
   { name: "directory, page 2 (de)", path: "/practitioners?page=2" },
@@ -27,7 +24,7 @@ for (const { name, path } of pages) {
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
     // Check the hydrated page, as visitors get it.
-    await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
+    await waitForHydration(page);
     const { violations, passes } = await new AxeBuilder({ page }).analyze();
     expect(passes.length, "axe checked something").toBeGreaterThan(10);
     expect(describe(violations), `axe violations on ${path}`).toBe("");

@@ -81,3 +81,17 @@ export async function expectErrorPage(page: Page, path: string, e: { status: num
   await expect(page.locator("[data-error-message]")).toHaveText(e.message);
   return response!;
 }
+
+/** One page of each public type, German, and the English home: what the page-quality specs check. */
+export const PAGE_TYPES = [
+  { name: "home (de)", path: "/" },
+  { name: "content page (de)", path: "/ueber-uns" },
+  { name: "directory (de)", path: "/practitioners" },
+  { name: "profile (de)", path: "/practitioners/juergen-weiss" },
+  { name: "home (en)", path: "/en" },
+];
+
+/** Waits until React Router's client took over the page (its context object exists). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
+}

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { waitForHydration } from "./helpers";
 
 test("the home page renders from the store in German, hydrates, and loads nothing from elsewhere", async ({ page, baseURL }) => {
   const origin = new URL(baseURL!).origin;
@@ -18,7 +19,7 @@ test("the home page renders from the store in German, hydrates, and loads nothin
   await expect(page.locator("[data-block=block-hero]")).toContainText("Praxisnetz verbindet Sie");
   expect(await page.locator("[data-block]").count()).toBeGreaterThanOrEqual(3);
   // Hydration ran: React Router's client router exists, and the CSP let its scripts run.
-  await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
+  await waitForHydration(page);
   await page.waitForLoadState("networkidle");
   expect(errors).toEqual([]);
   expect(foreign).toEqual([]);

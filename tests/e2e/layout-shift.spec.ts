@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { PAGE_TYPES, waitForHydration } from "./helpers";
 
 /**
  * No layout shift while a page loads, hydrates and shows its consent banner: the sum of
@@ -11,19 +12,11 @@ import { expect, test } from "@playwright/test";
 // on every load) fails all three tries. The failure message lists each shift's rectangles.
 test.describe.configure({ retries: 2 });
 
-const pages = [
-  { name: "home", path: "/" },
-  { name: "content page", path: "/ueber-uns" },
-  { name: "directory", path: "/practitioners" },
-  { name: "profile", path: "/practitioners/juergen-weiss" },
-  { name: "home (en)", path: "/en" },
-];
-
 for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ]) {
-  for (const { name, path } of pages) {
+  for (const { name, path } of PAGE_TYPES) {
     test(`no layout shift on the ${name} at ${viewport.width}px`, async ({ page }) => {
       await page.setViewportSize(viewport);
       await page.addInitScript(() => {
@@ -46,7 +39,7 @@ for (const viewport of [
       const response = await page.goto(path, { waitUntil: "load" });
       expect(response?.status()).toBe(200);
       // Hydrated, fonts and images settled.
-      await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
+      await waitForHydration(page);
       await page.evaluate(() => document.fonts.ready.then(() => undefined));
       await page.waitForTimeout(800);
       const shifts = await page.evaluate(() => (window as unknown as { __shifts: Array<{ value: number; sources: string[] }> }).__shifts);
