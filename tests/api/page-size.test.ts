@@ -1,8 +1,6 @@
-import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iv, publishedWriter } from "../support/fill";
-import { postJson, startServer, tempDataDir, type RunningServer } from "../support/server";
+import { iv, startFilledServer } from "../support/fill";
+import { postJson, type RunningServer } from "../support/server";
 
 /**
  * Pages do not grow with the data: with 10 000 practitioners and 10 000 appointment slots in the
@@ -16,14 +14,9 @@ describe("page size with 10 000 practitioners", () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    const first = await startServer({ dataDir });
-    await first.stop();
-    const db = new Database(path.join(dataDir, "praxisnetz.sqlite"));
-    const write = publishedWriter(db);
-    db.transaction(() => {
+    server = await startFilledServer((put) => {
       for (let i = 0; i < PRACTITIONERS; i++) {
-        write.put(`size-${i}`, "gm-content-practitioners", {
+        put(`size-${i}`, "gm-content-practitioners", {
           name: iv(`Änne Größer-Müller ${i}`),
           display: iv(true),
           websites: iv(["PRAXISNETZ"]),
@@ -34,12 +27,9 @@ describe("page size with 10 000 practitioners", () => {
           coords: iv({ latitude: 50 + (i % 100) / 100, longitude: 7 + (i % 97) / 100 }),
           finishedPractitioner: iv(true),
         });
-        write.put(`size-slot-${i}`, "gm-appointments", { practitioner: iv([`size-${i}`]), start: iv(new Date(Date.now() + (i + 2) * 600_000).toISOString()), durationMinutes: iv(30), booked: iv(false) });
+        put(`size-slot-${i}`, "gm-appointments", { practitioner: iv([`size-${i}`]), start: iv(new Date(Date.now() + (i + 2) * 600_000).toISOString()), durationMinutes: iv(30), booked: iv(false) });
       }
-    })();
-    write.done();
-    db.close();
-    server = await startServer({ dataDir });
+    });
   }, 120_000);
 
   afterAll(async () => {

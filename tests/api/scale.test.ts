@@ -1,11 +1,9 @@
-import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fold } from "~/content/fold";
 import { slugify } from "~/content/slug";
 import { PAGE_SIZE } from "~/practitioners/directory";
-import { iv, publishedWriter } from "../support/fill";
-import { postJson, startServer, tempDataDir, type RunningServer } from "../support/server";
+import { iv, startFilledServer } from "../support/fill";
+import { postJson, type RunningServer } from "../support/server";
 
 /**
  * The site at more than demo size (not timed): 1 000+ practitioners beside the demo's, some hidden or
@@ -47,35 +45,30 @@ describe("the site with 1 000+ practitioners and appointments", () => {
   const future = (i: number) => new Date(Date.now() + (i + 2) * 3_600_000).toISOString();
 
   beforeAll(async () => {
-    const dataDir = tempDataDir();
-    const first = await startServer({ dataDir });
-    await first.stop();
-    const db = new Database(path.join(dataDir, "praxisnetz.sqlite"));
-    const seeded = (db.prepare("select id, published_data from contents where schema_name = 'gm-content-practitioners' and status = 'Published'").all() as Array<{ id: string; published_data: string }>).map(
-      (r) => {
-        const d = JSON.parse(r.published_data) as { name: { iv: string }; display: { iv: boolean }; websites: { iv: string[] } };
-        return { id: r.id, name: d.name.iv, display: d.display.iv, websites: d.websites.iv };
-      },
-    );
-    const isVisible = (r: Row) => r.display && r.websites.includes("PRAXISNETZ");
-    const seededVisible = seeded.filter(isVisible).length;
-    // Enough generated practitioners that the last directory page is exactly full.
-    const generatedVisible = VISIBLE_PAGES * PAGE_SIZE - seededVisible;
-    const rows: Row[] = [];
-    for (let i = 0; i < generatedVisible + HIDDEN + OTHER_SITE; i++) {
-      const kind = i < generatedVisible ? "visible" : i < generatedVisible + HIDDEN ? "hidden" : "other";
-      rows.push({
-        id: `scale-${String(i).padStart(5, "0")}`,
-        // Repeated names on purpose: slugs get -2, -3… in id order.
-        name: `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}${kind === "visible" ? "" : " Verborgen"}`,
-        display: kind !== "hidden",
-        websites: kind === "other" ? ["ANDERESEITE"] : ["PRAXISNETZ"],
-      });
-    }
-    const write = publishedWriter(db);
-    db.transaction(() => {
+    server = await startFilledServer((put, db) => {
+      const seeded = (db.prepare("select id, published_data from contents where schema_name = 'gm-content-practitioners' and status = 'Published'").all() as Array<{ id: string; published_data: string }>).map(
+        (r) => {
+          const d = JSON.parse(r.published_data) as { name: { iv: string }; display: { iv: boolean }; websites: { iv: string[] } };
+          return { id: r.id, name: d.name.iv, display: d.display.iv, websites: d.websites.iv };
+        },
+      );
+      const isVisible = (r: Row) => r.display && r.websites.includes("PRAXISNETZ");
+      const seededVisible = seeded.filter(isVisible).length;
+      // Enough generated practitioners that the last directory page is exactly full.
+      const generatedVisible = VISIBLE_PAGES * PAGE_SIZE - seededVisible;
+      const rows: Row[] = [];
+      for (let i = 0; i < generatedVisible + HIDDEN + OTHER_SITE; i++) {
+        const kind = i < generatedVisible ? "visible" : i < generatedVisible + HIDDEN ? "hidden" : "other";
+        rows.push({
+          id: `scale-${String(i).padStart(5, "0")}`,
+          // Repeated names on purpose: slugs get -2, -3… in id order.
+          name: `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}${kind === "visible" ? "" : " Verborgen"}`,
+          display: kind !== "hidden",
+          websites: kind === "other" ? ["ANDERESEITE"] : ["PRAXISNETZ"],
+        });
+      }
       for (const [i, r] of rows.entries()) {
-        write.put(r.id, "gm-content-practitioners", {
+        put(r.id, "gm-content-practitioners", {
           name: iv(r.name),
           display: iv(r.display),
           websites: iv(r.websites),
@@ -88,22 +81,18 @@ describe("the site with 1 000+ practitioners and appointments", () => {
       }
       // One slot per generated practitioner (hidden ones too), and three more for the last visible one.
       for (const [i, r] of rows.entries()) {
-        write.put(`slot-${String(i).padStart(5, "0")}`, "gm-appointments", { practitioner: iv([r.id]), start: iv(future(i % 400)), durationMinutes: iv(30), booked: iv(i % 5 === 0) });
+        put(`slot-${String(i).padStart(5, "0")}`, "gm-appointments", { practitioner: iv([r.id]), start: iv(future(i % 400)), durationMinutes: iv(30), booked: iv(i % 5 === 0) });
       }
-    })();
-    const slugs = storedSlugs([...seeded, ...rows]);
-    const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    visible = [...seeded, ...rows]
-      .filter(isVisible)
-      .map((r) => ({ ...r, slug: slugs.get(r.id)! }))
-      .sort((a, b) => binary(fold(a.name), fold(b.name)) || binary(a.name, b.name) || binary(a.id, b.id));
-    hidden = rows.filter((r) => !isVisible(r));
-    last = visible[visible.length - 1]!;
-    for (let k = 0; k < 3; k++) write.put(`slot-last-${k}`, "gm-appointments", { practitioner: iv([last.id]), start: iv(future(500 + k)), durationMinutes: iv(30), booked: iv(false) });
-    // Rows written past the store: its side tables are made anew from the items at the next start.
-    write.done();
-    db.close();
-    server = await startServer({ dataDir });
+      const slugs = storedSlugs([...seeded, ...rows]);
+      const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      visible = [...seeded, ...rows]
+        .filter(isVisible)
+        .map((r) => ({ ...r, slug: slugs.get(r.id)! }))
+        .sort((a, b) => binary(fold(a.name), fold(b.name)) || binary(a.name, b.name) || binary(a.id, b.id));
+      hidden = rows.filter((r) => !isVisible(r));
+      last = visible[visible.length - 1]!;
+      for (let k = 0; k < 3; k++) put(`slot-last-${k}`, "gm-appointments", { practitioner: iv([last.id]), start: iv(future(500 + k)), durationMinutes: iv(30), booked: iv(false) });
+    });
   }, 120_000);
 
   afterAll(async () => {
