@@ -125,7 +125,7 @@ export class PageCache implements CachedPages {
     if (req.method !== "GET" && req.method !== "HEAD") return null;
     if (req.headers.authorization) return null;
     const url = req.url ?? "";
-    if (!url.startsWith("/") || url.startsWith("/api/") || url.startsWith("/assets/") || url.startsWith("/__test/") || url === "/healthz" || url === "/readyz") return null;
+    if (!url.startsWith("/") || url.startsWith("/api/") || url.startsWith("/assets/") || url === "/healthz" || url === "/readyz") return null;
     const cookie = req.headers.cookie;
     if (cookie) for (const part of cookie.split(/;\s*/)) if (part && !part.startsWith(`${CONSENT_COOKIE}=`)) return null;
     // Pages hold absolute URLs made from the origin they were asked under (Host and trusted proxy

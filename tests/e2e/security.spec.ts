@@ -60,22 +60,27 @@ test("an unreadable consent cookie counts as no choice, never as an error", asyn
   }
 });
 
-test("the policy runs the page's own inline scripts and refuses one that came in through the markup", async ({ page }) => {
-  const refused: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) refused.push(m.text());
+for (const served of ["rendered", "from the page cache"] as const) {
+  test(`the policy runs the page's own inline scripts and refuses one that came in through the markup (${served})`, async ({ page }) => {
+    const path = `/__test/injected-script?${served === "rendered" ? "fresh" : "cached"}`;
+    if (served === "from the page cache") await (await page.request.get(path)).body();
+    const refused: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(200);
+    expect(response!.headers()["x-page-cache"]).toBe(served === "rendered" ? "miss" : "hit");
+    const csp = response!.headers()["content-security-policy"] ?? "";
+    expect(csp).toMatch(/script-src 'self' 'sha256-/);
+    // React Router's scripts ran (hydration), the injected one did not.
+    await expect(page.locator("[data-hydrated]")).toHaveAttribute("data-hydrated", "yes");
+    expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
+    expect(await page.title()).toBe("Test page");
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.join("\n")).toMatch(/inline script/i);
   });
-  const response = await page.goto("/__test/injected-script");
-  expect(response?.status()).toBe(200);
-  const csp = response!.headers()["content-security-policy"] ?? "";
-  expect(csp).toMatch(/script-src 'self' 'sha256-/);
-  // React Router's scripts ran (hydration), the injected one did not.
-  await expect(page.locator("[data-hydrated]")).toHaveAttribute("data-hydrated", "yes");
-  expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
-  expect(await page.title()).toBe("Test page");
-  expect(refused.length).toBeGreaterThan(0);
-  expect(refused.join("\n")).toMatch(/inline script/i);
-});
+}
 
 test("a page served from the page cache hydrates under its stored policy", async ({ page }) => {
   await page.request.get("/impressum"); // into the cache
