@@ -130,7 +130,7 @@ async function benchPages() {
     console.table(rows);
 
     const jsRows = [];
-    for (const [name, urlPath] of [...pages, ["directory", "/practitioners"]]) {
+    for (const [name, urlPath] of pages) {
       const html = await (await fetch(`${base}${urlPath}`)).text();
       const scripts = new Set([...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
       let raw = 0;
