@@ -27,6 +27,7 @@ export default [
   route("api/assets/:id", "routes/api.assets.ts", { id: "asset-content-bare" }),
   route("api/icons/:name", "routes/api.icons.ts"),
   route("api/consent", "routes/api.consent.ts"),
+  route("api/practitioners/map", "routes/api.practitioners-map.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("theme/:file", "routes/theme-css.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),

@@ -1,5 +1,5 @@
 import type { ContentCache } from "./cache";
-import { adjacentItems, distinctValues, listItems, type ApiContext, type Collection } from "./public-api";
+import { adjacentItems, distinctValues, geoCells, listItems, type ApiContext, type Collection } from "./public-api";
 import type { ContentStore } from "./store";
 import type { Asset, ContentItem, ContentQuery, CreateOptions, FlatItem, Schema, WriteOptions } from "./types";
 
@@ -28,6 +28,23 @@ export interface ListOptions {
   firstPer?: string;
 }
 
+/** A map's question: which fields, the grid (2^level cells a side), the cells asked for (x1, y1 exclusive). */
+export interface GeoGrid {
+  fields: readonly string[];
+  level: number;
+  cells: { x0: number; y0: number; x1: number; y1: number };
+}
+
+/** One occupied grid cell: its indices, its points' count and mean position (unit Mercator), the item when only one. */
+export interface GeoCell {
+  cx: number;
+  cy: number;
+  count: number;
+  x: number;
+  y: number;
+  id?: string;
+}
+
 /**
  * The content service as domain code sees it: typed calls with an audience and a language, no HTTP
  * bodies, no SQL. The embedded store implements it (createEmbeddedClient); a remote Squidex can
@@ -40,6 +57,8 @@ export interface ContentClient {
   distinct(schema: Collection, field: string, scope: ReadScope): Promise<unknown[]>;
   /** The items before and after `id` in the order of an indexed text field, wrapping around. */
   adjacent(schema: Collection, id: string, field: string, scope: ReadScope): Promise<{ previous: FlatItem; next: FlatItem } | undefined>;
+  /** Points of Geolocation fields counted per cell of a Web Mercator grid, over what the scope may see (maps). */
+  geoCells(schema: Collection, query: ContentQuery, scope: ReadScope, grid: GeoGrid): Promise<GeoCell[]>;
   create(schema: string, data: unknown, opts?: CreateOptions): Promise<ContentItem>;
   update(schema: string, id: string, data: unknown, opts?: WriteOptions): Promise<ContentItem>;
   patch(schema: string, id: string, data: unknown, opts?: WriteOptions): Promise<ContentItem>;
@@ -63,6 +82,7 @@ export function createEmbeddedClient(deps: { store: ContentStore; cache: Content
       return items[0];
     },
     distinct: (schema, field, scope) => distinctValues(schema, ctx(scope), { field, language: scope.language }),
+    geoCells: (schema, query, scope, grid) => geoCells(schema, ctx(scope), { ...grid, query, language: scope.language }),
     adjacent: (schema, id, field, scope) => adjacentItems(schema, ctx(scope), { id, field, language: scope.language }),
     create: (schema, data, opts) => store.create(schema, data, opts),
     update: (schema, id, data, opts) => store.update(schema, id, data, opts),

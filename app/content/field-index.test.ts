@@ -671,6 +671,103 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
         expect(await page(P, { sort: byName, skip: N - 7, take: 20 })).toEqual(last);
       });
     });
+
+    // ---- 7 ------------------------------------------------------------------------------------------
+
+    describe("geoCells: map points counted per grid cell in the database", () => {
+      const S = "fi-geo";
+      const geo = (name: string): SchemaInput["fields"][number] => ({ name, partitioning: "invariant", properties: { fieldType: "Geolocation" } });
+      /** The oracle's Web Mercator, written out here apart from field-index.ts. */
+      const unit = (lat: number, lng: number) => ({ x: (lng + 180) / 360, y: 0.5 - Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) / (2 * Math.PI) });
+      type P = { id: string; city: string; at: [number, number]; second?: [number, number]; published: boolean };
+      const points: P[] = [];
+      for (let i = 0; i < 300; i++)
+        points.push({
+          id: `geo-${String(i).padStart(3, "0")}`,
+          city: i % 3 === 0 ? "Köln" : "Bonn",
+          at: [47 + (i % 20) * 0.3, 6 + Math.floor(i / 20) * 0.5],
+          ...(i % 7 === 0 ? { second: [53.55, 10.0] as [number, number] } : {}),
+          published: i % 11 !== 0,
+        });
+      /** Counts per cell key "cx:cy", from the published points matching `keep`, inside `cells`. */
+      const oracle = (level: number, cells: { x0: number; y0: number; x1: number; y1: number }, keep: (p: P) => boolean = () => true) => {
+        const n = 2 ** level;
+        const out = new Map<string, number>();
+        for (const p of points.filter((p) => p.published && keep(p)))
+          for (const at of [p.at, p.second]) {
+            if (!at) continue;
+            const { x, y } = unit(at[0], at[1]);
+            const [cx, cy] = [Math.floor(x * n), Math.floor(y * n)];
+            if (cx < cells.x0 || cx >= cells.x1 || cy < cells.y0 || cy >= cells.y1) continue;
+            out.set(`${cx}:${cy}`, (out.get(`${cx}:${cy}`) ?? 0) + 1);
+          }
+        return out;
+      };
+      const asked = async (level: number, cells: { x0: number; y0: number; x1: number; y1: number }, where?: FilterNode, query?: ContentQuery) =>
+        new Map((await store.geoCells(S, { fields: ["at", "second"], level, cells, ...(where ? { where } : {}), ...(query ? { query } : {}) })).map((c) => [`${c.cx}:${c.cy}`, c.count]));
+
+      beforeAll(async () => {
+        await store.upsertSchema({ name: S, fields: [str("city", { isIndexed: true }), geo("at"), geo("second")] });
+        for (const p of points)
+          await store.create(S, iv({ city: p.city, at: { latitude: p.at[0], longitude: p.at[1] }, ...(p.second ? { second: { latitude: p.second[0], longitude: p.second[1] } } : {}) }), {
+            id: p.id,
+            publish: p.published,
+          });
+      });
+
+      it("counts every published point of both fields once, per cell, at every level", async () => {
+        for (const level of [0, 3, 8, 12]) {
+          const n = 2 ** level;
+          const all = level <= 8 ? { x0: 0, y0: 0, x1: n, y1: n } : (() => {
+            const a = unit(52, 5), b = unit(46, 17);
+            return { x0: Math.floor(a.x * n), y0: Math.floor(a.y * n), x1: Math.floor(b.x * n) + 1, y1: Math.floor(b.y * n) + 1 };
+          })();
+          const got = await asked(level, all);
+          expect(got, `level ${level}`).toEqual(oracle(level, all));
+          const total = [...got.values()].reduce((a, b) => a + b, 0);
+          if (level <= 8) expect(total).toBe(points.filter((p) => p.published).reduce((n, p) => n + (p.second ? 2 : 1), 0));
+        }
+      });
+
+      it("keeps to the cells asked for, and names the item of a cell with one point", async () => {
+        const level = 9;
+        const n = 2 ** level;
+        const a = unit(49.5, 7.2), b = unit(48.1, 8.6);
+        const cells = { x0: Math.floor(a.x * n), y0: Math.floor(a.y * n), x1: Math.floor(b.x * n) + 1, y1: Math.floor(b.y * n) + 1 };
+        const got = await asked(level, cells);
+        expect(got.size).toBeGreaterThan(0);
+        expect(got).toEqual(oracle(level, cells));
+        const rows = await store.geoCells(S, { fields: ["at"], level: 14, cells: { x0: 0, y0: 0, x1: 2 ** 14, y1: 2 ** 14 } });
+        const single = rows.find((r) => r.count === 1)!;
+        expect(single.id).toMatch(/^geo-/);
+        const p = points.find((q) => q.id === single.id)!;
+        const u = unit(p.at[0], p.at[1]);
+        expect(single.x).toBeCloseTo(u.x, 12);
+        expect(single.y).toBeCloseTo(u.y, 12);
+        expect(rows.filter((r) => r.count > 1).every((r) => r.id === undefined)).toBe(true);
+        // An empty area: nothing.
+        expect(await asked(10, { x0: 0, y0: 0, x1: 10, y1: 10 })).toEqual(new Map());
+      });
+
+      it("applies `where` and the query's filter and words before counting", async () => {
+        const all = { x0: 0, y0: 0, x1: 16, y1: 16 };
+        expect(await asked(4, all, eq("data.city.iv", "Köln"))).toEqual(oracle(4, all, (p) => p.city === "Köln"));
+        expect(await asked(4, all, undefined, { fullText: "bonn" })).toEqual(oracle(4, all, (p) => p.city === "Bonn"));
+        expect(await asked(4, all, eq("data.city.iv", "Köln"), { fullText: "bonn" })).toEqual(new Map());
+      });
+
+      it("follows publishing, and refuses what is no map field or no grid", async () => {
+        const all = { x0: 0, y0: 0, x1: 1, y1: 1 };
+        const before = (await asked(0, all)).get("0:0")!;
+        await store.changeStatus(S, "geo-000", "Published");
+        expect((await asked(0, all)).get("0:0")).toBe(before + 2); // geo-000 has a second place
+        await store.changeStatus(S, "geo-000", "Draft");
+        expect((await asked(0, all)).get("0:0")).toBe(before);
+        await expect(store.geoCells(S, { fields: ["city"], level: 2, cells: all })).rejects.toMatchObject({ statusCode: 400 });
+        await expect(store.geoCells(S, { fields: ["at"], level: 2.5, cells: all })).rejects.toMatchObject({ statusCode: 400 });
+        await expect(store.geoCells(S, { fields: ["at"], level: 31, cells: all })).rejects.toMatchObject({ statusCode: 400 });
+      });
+    });
   });
 }
 

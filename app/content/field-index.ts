@@ -54,7 +54,44 @@ export interface IndexSpec {
   pendingTable: string;
   /** The field the stored slug is made from (schema property `slugField`). */
   slugField?: string;
+  /**
+   * Geolocation fields (invariant): the point as Web Mercator x and y, each in [0, 1] (x from west,
+   * y from north), the plane maps are drawn on, so grid cells for clustering are squares on screen.
+   * Always indexed: maps read them by area.
+   */
+  geo: ReadonlyMap<string, GeoColumns>;
   signature: string;
+}
+
+export interface GeoColumns {
+  field: string;
+  x: string;
+  y: string;
+}
+
+/** Web Mercator's limit: the square world map ends here. */
+const MAX_LATITUDE = 85.0511287798;
+
+/** A point's position on the unit Web Mercator square. */
+export function mercator(latitude: number, longitude: number): { x: number; y: number } {
+  const lat = (Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, latitude)) * Math.PI) / 180;
+  const x = Math.max(0, Math.min(1, (longitude + 180) / 360));
+  const y = Math.max(0, Math.min(1, (1 - Math.log(Math.tan(Math.PI / 4 + lat / 2)) / Math.PI) / 2));
+  return { x, y };
+}
+
+/** The latitude and longitude of a point on the unit Web Mercator square. */
+export function fromMercator(x: number, y: number): { latitude: number; longitude: number } {
+  return { latitude: (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI, longitude: x * 360 - 180 };
+}
+
+/** A Geolocation value as validation keeps it: finite latitude and longitude in range, else none. */
+function geoPoint(value: unknown): { x: number; y: number } | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const { latitude, longitude } = value as Record<string, unknown>;
+  if (typeof latitude !== "number" || typeof longitude !== "number" || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return undefined;
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return undefined;
+  return mercator(latitude, longitude);
 }
 
 const KIND: Partial<Record<string, ColumnKind>> = {
@@ -93,11 +130,14 @@ export function indexSpec(schema: Schema): IndexSpec | undefined {
         indexed: !!f.properties.isIndexed,
       });
     }
+    const geo = new Map<string, GeoColumns>();
+    for (const f of schema.fields)
+      if (f.partitioning === "invariant" && f.properties.fieldType === "Geolocation") geo.set(f.name, { field: f.name, x: `g${f.fieldId}_x`, y: `g${f.fieldId}_y` });
     const slugField = typeof schema.properties.slugField === "string" && fields.get(schema.properties.slugField)?.kind === "string" ? schema.properties.slugField : undefined;
     const searchFields = new Set(publicFieldNames(schema));
-    const shape = { fields: [...fields.values()], search: [...searchFields], slugField, v: 7 };
+    const shape = { fields: [...fields.values()], geo: [...geo.values()], search: [...searchFields], slugField, v: 8 };
     const table = `ix_${schema.name.replace(/-/g, "_")}`;
-    spec = { schema: schema.name, table, textTable: `${table}_text`, ftsTable: `${table}_fts`, pendingTable: `${table}_pending`, fields, searchFields, ...(slugField ? { slugField } : {}), signature: JSON.stringify(shape) };
+    spec = { schema: schema.name, table, textTable: `${table}_text`, ftsTable: `${table}_fts`, pendingTable: `${table}_pending`, fields, searchFields, ...(slugField ? { slugField } : {}), geo, signature: JSON.stringify(shape) };
   }
   specs.set(schema, spec);
   return spec ?? undefined;
@@ -153,6 +193,11 @@ function columnValues(spec: IndexSpec, data: ContentData): Record<string, string
       if (f.single) row[f.single] = list && typeof list[0] === "string" ? list[0] : null;
     }
   }
+  for (const g of spec.geo.values()) {
+    const point = geoPoint((data[g.field] as Record<string, unknown> | undefined)?.iv);
+    row[g.x] = point ? point.x : null;
+    row[g.y] = point ? point.y : null;
+  }
   return row;
 }
 
@@ -175,6 +220,7 @@ function valueColumns(spec: IndexSpec): Array<[string, SqlKind, boolean]> {
       if (f.single) cols.push([f.single, "text", false]);
     }
   }
+  for (const g of spec.geo.values()) cols.push([g.x, "number", true], [g.y, "number", true]);
   return cols;
 }
 
@@ -215,6 +261,8 @@ async function createIndexes(db: DB, dialect: Dialect, spec: IndexSpec, trigrams
       if (f.single) await sql`create index ${name} on ${q(spec.table)} (${q(f.single)})`.execute(db);
     } else await sql`create index ${name} on ${q(spec.table)} (${q(f.column)}${nullsFirst}, ${id})`.execute(db);
   }
+  // Maps ask for an area: a range of y (a band of latitudes), then x within it, from the index alone.
+  for (const g of spec.geo.values()) await sql`create index ${q(`${spec.table}_${g.y}`)} on ${q(spec.table)} (${q(g.y)}, ${q(g.x)})`.execute(db);
 }
 
 /**

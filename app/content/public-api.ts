@@ -169,6 +169,29 @@ export async function distinctValues(collection: Collection, ctx: ApiContext, op
   return ctx.store.distinctValues(collection, opts.field, { language: opts.language, where: ctx.isEditor ? undefined : visibilityRule(collection, ctx.siteName) });
 }
 
+/** Map points per grid cell among the items this caller may see (see ContentStore.geoCells). */
+export async function geoCells(
+  collection: Collection,
+  ctx: ApiContext,
+  opts: { fields: readonly string[]; level: number; cells: { x0: number; y0: number; x1: number; y1: number }; query?: ContentQuery; language: string },
+) {
+  const query = opts.query ?? {};
+  const visible = ctx.isEditor ? undefined : visitorFields(collection, await ctx.store.getSchema(collection));
+  if (visible) {
+    assertQueryUses(query, visible, collection);
+    for (const field of opts.fields) if (!visible.has(field)) throw badRequest(`"${field}" is not a field visitors can see in "${collection}".`);
+  }
+  return ctx.store.geoCells(collection, {
+    fields: opts.fields,
+    level: opts.level,
+    cells: opts.cells,
+    query,
+    searchFields: visible,
+    language: opts.language,
+    where: ctx.isEditor ? undefined : visibilityRule(collection, ctx.siteName),
+  });
+}
+
 /** The items before and after `id` (wrapping) in the order of `field`, among those this caller may see. */
 export async function adjacentItems(
   collection: Collection,

@@ -527,6 +527,60 @@ export class ContentStore {
   }
 
   /**
+   * Points of Geolocation fields counted per grid cell, for a map (published items matching `query`
+   * and `where`). The grid divides the unit Web Mercator square into `2^level` × `2^level` cells;
+   * `cells` is the area asked for, in cell indices (x0, y0 inclusive, x1, y1 exclusive). Every point of
+   * every field counts (an item with two places shows at both). A cell with one point names its item.
+   * The database does the counting: the answer is one row per occupied cell, whatever the number of items.
+   */
+  async geoCells(
+    schemaName: string,
+    opts: {
+      fields: readonly string[];
+      level: number;
+      cells: { x0: number; y0: number; x1: number; y1: number };
+      query?: ContentQuery;
+      searchFields?: ReadonlySet<string>;
+      where?: FilterNode;
+      language?: string;
+    },
+  ): Promise<Array<{ cx: number; cy: number; count: number; x: number; y: number; id?: string }>> {
+    const schema = await this.requireSchema(schemaName);
+    const query = opts.query ?? {};
+    recordRead(schema.name, ...referencedSchemas(query.filter), ...referencedSchemas(opts.where));
+    const indexes = await this.indexSpecs();
+    const spec = indexes.get(schema.name);
+    const geo = opts.fields.map((name) => {
+      const g = spec?.geo.get(name);
+      if (!g) throw badRequest(`"${name}" is no Geolocation field of "${schema.name}"'s side table: no map points.`);
+      return g;
+    });
+    if (!spec || !geo.length) return [];
+    if (!Number.isInteger(opts.level) || opts.level < 0 || opts.level > 30) throw badRequest("The grid level must be a whole number from 0 to 30.");
+    checkQueryShape(query);
+    const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published: true, language: opts.language ?? MASTER_LANGUAGE, indexes, index: { alias: "x", spec } });
+    const conditions = compileWhere(compiler, query, opts.searchFields);
+    if (opts.where) conditions.push(compiler.filter(opts.where));
+    const condition = conditions.length ? sql.join(conditions, sql` and `) : sql`1 = 1`;
+    const from = compiler.needsContents ? sql`${sql.table(spec.table)} as x join contents as c on c.id = x.id` : sql`${sql.table(spec.table)} as x`;
+    const n = 2 ** opts.level;
+    const { x0, y0, x1, y1 } = opts.cells;
+    const points = geo.map((g) => {
+      const [px, py] = [sql.ref(`x.${g.x}`), sql.ref(`x.${g.y}`)];
+      return sql`select x.id as id, ${px} as px, ${py} as py from ${from} where ${condition} and ${py} >= ${y0 / n} and ${py} < ${y1 / n} and ${px} >= ${x0 / n} and ${px} < ${x1 / n}`;
+    });
+    // A cell's index: the coordinate scaled to the grid, rounded down (the coordinates are never negative).
+    const cell = (v: RawBuilder<unknown>) => (this.dialect === "postgres" ? sql`least(floor(${v} * ${n})::bigint, ${n - 1})` : sql`min(cast(${v} * ${n} as integer), ${n - 1})`);
+    const { rows } = await sql<{ cx: number | string; cy: number | string; n: number | string; ax: number; ay: number; id: string }>`
+      select ${cell(sql`p.px`)} as cx, ${cell(sql`p.py`)} as cy, count(*) as n, avg(p.px) as ax, avg(p.py) as ay, min(p.id) as id
+      from (${sql.join(points, sql` union all `)}) as p group by 1, 2`.execute(this.db);
+    return rows.map((r) => {
+      const count = Number(r.n);
+      return { cx: Number(r.cx), cy: Number(r.cy), count, x: Number(r.ax), y: Number(r.ay), ...(count === 1 ? { id: r.id } : {}) };
+    });
+  }
+
+  /**
    * The items before and after `id` in the order of an indexed String field (then the id), among the
    * published items matching `where`, wrapping around at both ends. Undefined when `id` is not among them.
    */

@@ -44,6 +44,7 @@ const de = {
   mapConsentText: "Die Karte lädt Kartenkacheln von einem externen Dienst. Dabei wird Ihre IP-Adresse übertragen.",
   mapConsentButton: "Karte anzeigen",
   mapFailed: "Die Karte konnte nicht geladen werden. Die Liste bleibt vollständig nutzbar.",
+  mapCluster: (n: number) => `${n} Standorte hier, heranzoomen`,
   consentTitle: "Datenschutz-Einstellungen",
   consentText:
     "Wir verwenden notwendige Cookies. Mit Ihrer Zustimmung laden wir zusätzlich Karten (funktional) und eine datensparsame Statistik.",
@@ -119,6 +120,7 @@ const en: Messages = {
   mapConsentText: "The map loads tiles from an external service, which receives your IP address.",
   mapConsentButton: "Show map",
   mapFailed: "The map could not be loaded. The list stays fully usable.",
+  mapCluster: (n: number) => `${n} places here, zoom in`,
   consentTitle: "Privacy settings",
   consentText: "We use necessary cookies. With your consent we also load maps (functional) and privacy-friendly statistics.",
   consentAcceptAll: "Accept all",

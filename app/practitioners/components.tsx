@@ -65,6 +65,28 @@ export function PractitionerMap({ practitioners }: { practitioners: Practitioner
   );
 }
 
+/**
+ * The directory's map: every practitioner the search finds, not only this page's, as clustered
+ * markers asked for the visible area (api.practitioners-map.ts).
+ */
+export function DirectoryMap({ query }: { query: DirectoryQuery }) {
+  const { consent, mapDefault, mapZoom, language } = useSite();
+  const hydrated = useHydrated();
+  if (!consent.functional) return <MapConsentPlaceholder />;
+  if (!hydrated) return <div className="h-80 rounded-lg bg-black/5" />;
+  const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
+  if (query.language) params.set("language", query.language);
+  if (query.country) params.set("country", query.country);
+  if (language !== "de") params.set("lang", language);
+  const s = params.toString();
+  return (
+    <Suspense fallback={<div className="h-80 rounded-lg bg-black/5" />}>
+      <MapView center={mapDefault} zoom={mapZoom} clusters={{ url: `/api/practitioners/map${s ? `?${s}` : ""}` }} />
+    </Suspense>
+  );
+}
+
 function FilterSelect({ name, label, any, value, options }: { name: string; label: string; any: string; value?: string; options: Array<[string, string]> }) {
   return (
     <label className="flex flex-col text-sm font-medium">
@@ -153,7 +175,7 @@ export function Directory({ result, facets, action, cardLevel = 2 }: { result: D
           ) : null}
         </nav>
       ) : null}
-      <PractitionerMap practitioners={result.items} />
+      <DirectoryMap query={query} />
     </div>
   );
 }

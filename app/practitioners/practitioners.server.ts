@@ -9,9 +9,9 @@ import { PAGE_SIZE, type DirectoryQuery, type DirectoryResult, type Facets, type
  * (shown, on this site) and the search run in the database, so every read costs the same at 35 or
  * 100 000 practitioners. Names sort by their folded text (Ärztin next to Arzt), then the id.
  */
-const PRACTITIONERS = "gm-content-practitioners";
+export const PRACTITIONERS = "gm-content-practitioners";
 const BY_NAME: ContentQuery["sort"] = [{ path: "data.name.iv" }];
-const visitor = (language: string): ReadScope => ({ audience: "visitor", language });
+export const visitor = (language: string): ReadScope => ({ audience: "visitor", language });
 
 function toSummary(i: FlatItem): PractitionerSummary {
   const d = i.data as Record<string, unknown>;
@@ -57,16 +57,21 @@ export async function loadDirectory(context: AppLoadContext, language: Language,
  * beyond the last shows the last.
  */
 async function directoryPage(context: AppLoadContext, language: Language, query: DirectoryQuery): Promise<DirectoryPage> {
-  const filters: FilterNode[] = [];
-  if (query.language) filters.push({ path: "data.languages.iv", op: "eq", value: query.language });
-  if (query.country) filters.push({ path: "data.country.iv", op: "eq", value: query.country });
-  const base: ContentQuery = { sort: BY_NAME, take: PAGE_SIZE, ...(query.q ? { fullText: query.q } : {}), ...(filters.length ? { filter: { and: filters } } : {}) };
+  const base: ContentQuery = { sort: BY_NAME, take: PAGE_SIZE, ...directoryFilter(query) };
   const wanted = Math.max(1, query.page ?? 1);
   let result = await practitioners(context, language, { ...base, skip: (wanted - 1) * PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
   const page = Math.min(wanted, pages);
   if (page !== wanted) result = await practitioners(context, language, { ...base, skip: (page - 1) * PAGE_SIZE });
   return { items: result.items, page, pages, total: result.total };
+}
+
+/** What a directory query asks of the content service: its words and its filters. */
+export function directoryFilter(query: DirectoryQuery): Pick<ContentQuery, "fullText" | "filter"> {
+  const filters: FilterNode[] = [];
+  if (query.language) filters.push({ path: "data.languages.iv", op: "eq", value: query.language });
+  if (query.country) filters.push({ path: "data.country.iv", op: "eq", value: query.country });
+  return { ...(query.q ? { fullText: query.q } : {}), ...(filters.length ? { filter: { and: filters } } : {}) };
 }
 
 /** The languages and countries visitors can filter by: those of the practitioners shown. */
