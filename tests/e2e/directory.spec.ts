@@ -263,3 +263,22 @@ test("with consent, every script and asset the map needs from the site is there"
   await page.waitForLoadState("networkidle");
   expect(missing).toEqual([]);
 });
+
+test("with consent, the map shows every practitioner the search finds as markers for the visible area", async ({ page, baseURL }) => {
+  await withMapConsent(page, baseURL);
+  const asked = page.waitForResponse((r) => r.url().includes("/api/practitioners/map?") && r.status() === 200);
+  await page.goto("/practitioners?q=Berlin");
+  const response = await asked;
+  const url = new URL(response.url());
+  expect(url.searchParams.get("q")).toBe("Berlin");
+  for (const name of ["zoom", "west", "south", "east", "north"]) expect(Number.isFinite(Number(url.searchParams.get(name))), name).toBe(true);
+  const body = (await response.json()) as { total: number; features: Array<{ properties: { count: number; name?: string } }> };
+  expect(body.total).toBeGreaterThan(0);
+  expect(body.total).toBeLessThanOrEqual(await resultCount(page) * 2);
+  // One marker per feature; a single practitioner's marker is named after them.
+  await expect(page.locator(".maplibregl-marker")).toHaveCount(body.features.length);
+  const single = body.features.find((f) => f.properties.count === 1);
+  if (single) await expect(page.getByRole("button", { name: new RegExp(`^${single.properties.name}`) })).toHaveCount(1);
+  const cluster = body.features.find((f) => f.properties.count > 1);
+  if (cluster) await expect(page.locator(`[data-map-cluster="${cluster.properties.count}"]`).first()).toBeVisible();
+});
