@@ -16,12 +16,15 @@ export function prepareBlock(block: Block): Block {
 }
 
 /** What the blocks of a page need loaded, merged: the longest list, every id, any directory. */
-export function blockNeeds(blocks: readonly Block[]): Required<BlockNeeds> {
-  const merged: Required<BlockNeeds> = { firstPractitioners: 0, practitioners: { ids: [], slotsEach: 0 }, directory: false, soonestSlots: 0, assets: [] };
+type Merged = Required<Omit<BlockNeeds, "practitionerList">> & { practitionerLists: number[] };
+
+export function blockNeeds(blocks: readonly Block[]): Merged {
+  const merged: Merged = { firstPractitioners: 0, practitionerLists: [], practitioners: { ids: [], slotsEach: 0 }, directory: false, soonestSlots: 0, assets: [] };
   for (const block of blocks) {
     const needs = own(SERVERS, block.schemaId)?.needs?.(block);
     if (!needs) continue;
     merged.firstPractitioners = Math.max(merged.firstPractitioners, needs.firstPractitioners ?? 0);
+    if (needs.practitionerList) merged.practitionerLists.push(needs.practitionerList);
     if (needs.practitioners) {
       merged.practitioners.ids.push(...needs.practitioners.ids);
       merged.practitioners.slotsEach = Math.max(merged.practitioners.slotsEach, needs.practitioners.slotsEach);
@@ -32,5 +35,6 @@ export function blockNeeds(blocks: readonly Block[]): Required<BlockNeeds> {
   }
   merged.practitioners.ids = [...new Set(merged.practitioners.ids)];
   merged.assets = [...new Set(merged.assets)];
+  merged.practitionerLists = [...new Set(merged.practitionerLists)];
   return merged;
 }

@@ -63,16 +63,18 @@ describe("the block registry", () => {
       { schemaId: "block-richtext" },
     ]);
     expect(needs).toEqual({
-      firstPractitioners: 7,
+      firstPractitioners: 5,
+      practitionerLists: [7],
       practitioners: { ids: ["p1", "p2"], slotsEach: 6 },
       directory: true,
       soonestSlots: 12,
       assets: ["a1", "a2"],
     });
-    expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: 1e9 }]).firstPractitioners).toBe(200);
+    expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: 1e9 }]).practitionerLists).toEqual([200]);
+    expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: 4 }, { schemaId: "block-practitioner-list", limit: 4 }, { schemaId: "block-practitioner-list" }]).practitionerLists).toEqual([4, 10]);
     // Wrong types fall back to the schema's default, on the server and in the component alike.
-    expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: "7" }]).firstPractitioners).toBe(10);
+    expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: "7" }]).practitionerLists).toEqual([10]);
     expect(blockNeeds([{ schemaId: "block-practitioner-smalllist", limit: -2 }]).firstPractitioners).toBe(5);
-    expect(blockNeeds([{ schemaId: "block-cta" }])).toMatchObject({ firstPractitioners: 0, directory: false, soonestSlots: 0 });
+    expect(blockNeeds([{ schemaId: "block-cta" }])).toMatchObject({ firstPractitioners: 0, practitionerLists: [], directory: false, soonestSlots: 0 });
   });
 });

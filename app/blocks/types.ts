@@ -26,6 +26,16 @@ export interface PageBlockData {
   directory: DirectoryResult | null;
   /** What the directory can filter by (only on pages with a directory). */
   facets: Facets;
+  /** The practitioner lists' pages the URL asks for (`?list=`), by page size. */
+  lists: Record<string, PractitionerPage>;
+}
+
+/** One page of all visible practitioners by name. */
+export interface PractitionerPage {
+  items: PractitionerSummary[];
+  page: number;
+  pages: number;
+  total: number;
 }
 
 export interface BlockProps<T = Record<string, unknown>> {
@@ -54,6 +64,8 @@ export interface BlockDefinition {
 export interface BlockNeeds {
   /** The first practitioners by name. */
   firstPractitioners?: number;
+  /** A page of this size of all practitioners by name: the page the URL's `list` parameter names. */
+  practitionerList?: number;
   /** These practitioners, with up to `slotsEach` free slots of each. */
   practitioners?: { ids: string[]; slotsEach: number };
   /** The directory page the URL asks for, with its facets. */

@@ -160,23 +160,30 @@ export function Directory({ result, facets, action, cardLevel = 2 }: { result: D
       ) : (
         <p>{t.noResults}</p>
       )}
-      {result.pages > 1 ? (
-        <nav aria-label={t.pageOf(result.page, result.pages)} className="flex items-center gap-4">
-          {result.page > 1 ? (
-            <Link to={pageHref(result.page - 1)} rel="prev" className="underline">
-              {t.previousPageOf(result.page - 1, result.pages)}
-            </Link>
-          ) : null}
-          <span>{t.pageOf(result.page, result.pages)}</span>
-          {result.page < result.pages ? (
-            <Link to={pageHref(result.page + 1)} rel="next" className="underline">
-              {t.nextPageOf(result.page + 1, result.pages)}
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Paging page={result.page} pages={result.pages} href={pageHref} />
       <DirectoryMap query={query} />
     </div>
+  );
+}
+
+/** Links to the previous and next page (plain links: they work without JavaScript). */
+export function Paging({ page, pages, href }: { page: number; pages: number; href: (page: number) => string }) {
+  const { t } = useSite();
+  if (pages <= 1) return null;
+  return (
+    <nav aria-label={t.pageOf(page, pages)} className="flex flex-wrap items-center gap-4">
+      {page > 1 ? (
+        <Link to={href(page - 1)} rel="prev" className="underline">
+          {t.previousPageOf(page - 1, pages)}
+        </Link>
+      ) : null}
+      <span>{t.pageOf(page, pages)}</span>
+      {page < pages ? (
+        <Link to={href(page + 1)} rel="next" className="underline">
+          {t.nextPageOf(page + 1, pages)}
+        </Link>
+      ) : null}
+    </nav>
   );
 }
 

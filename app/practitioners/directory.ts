@@ -56,11 +56,19 @@ export const MAX_PAGE = 1_000_000;
 
 export function parseDirectoryQuery(params: URLSearchParams): DirectoryQuery {
   const clean = (v: string | null, max = 80) => (v ?? "").trim().slice(0, max) || undefined;
-  const page = Number(params.get("page") ?? 1);
   return {
     q: clean(params.get("q")),
     language: clean(params.get("language"), 5),
     country: clean(params.get("country"), 5),
-    page: Number.isFinite(page) && page >= 1 ? Math.min(Math.floor(page), MAX_PAGE) : 1,
+    page: parsePage(params.get("page")),
   };
 }
+
+/** A page number from the query string: a whole number from 1; anything else is the first page. */
+export function parsePage(value: string | null): number {
+  const page = Number(value ?? 1);
+  return Number.isFinite(page) && page >= 1 ? Math.min(Math.floor(page), MAX_PAGE) : 1;
+}
+
+/** The query parameter of the practitioner list blocks' page (the directory's is `page`). */
+export const LIST_PAGE_PARAM = "list";

@@ -56,13 +56,13 @@ export async function loadDirectory(context: AppLoadContext, language: Language,
  * accent insensitive, ae/oe/ue spellings alike), filtered by language and country, by name. A page
  * beyond the last shows the last.
  */
-async function directoryPage(context: AppLoadContext, language: Language, query: DirectoryQuery): Promise<DirectoryPage> {
-  const base: ContentQuery = { sort: BY_NAME, take: PAGE_SIZE, ...directoryFilter(query) };
+export async function directoryPage(context: AppLoadContext, language: Language, query: DirectoryQuery, size = PAGE_SIZE): Promise<DirectoryPage> {
+  const base: ContentQuery = { sort: BY_NAME, take: size, ...directoryFilter(query) };
   const wanted = Math.max(1, query.page ?? 1);
-  let result = await practitioners(context, language, { ...base, skip: (wanted - 1) * PAGE_SIZE });
-  const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+  let result = await practitioners(context, language, { ...base, skip: (wanted - 1) * size });
+  const pages = Math.max(1, Math.ceil(result.total / size));
   const page = Math.min(wanted, pages);
-  if (page !== wanted) result = await practitioners(context, language, { ...base, skip: (page - 1) * PAGE_SIZE });
+  if (page !== wanted) result = await practitioners(context, language, { ...base, skip: (page - 1) * size });
   return { items: result.items, page, pages, total: result.total };
 }
 

@@ -3,8 +3,9 @@ import { assetUrl } from "~/content/public-api";
 import { blockNeeds } from "~/blocks/registry.server";
 import type { Block, PageBlockData } from "~/blocks/types";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
-import { parseDirectoryQuery } from "~/practitioners/directory";
+import { LIST_PAGE_PARAM, parseDirectoryQuery, parsePage } from "~/practitioners/directory";
 import {
+  directoryPage,
   firstPractitioners,
   loadDirectory,
   loadFreeSlots,
@@ -56,7 +57,8 @@ export async function loadBlockData(context: AppLoadContext, language: Language,
   const directoryQuery = needs.directory ? parseDirectoryQuery(url.searchParams) : null;
   const { ids, slotsEach } = needs.practitioners;
   // One round for everything the blocks name; a second for the people the soonest slots belong to.
-  const [first, chosen, directory, soonest, slotsOfChosen, assets] = await Promise.all([
+  const listPage = parsePage(url.searchParams.get(LIST_PAGE_PARAM));
+  const [first, chosen, directory, soonest, slotsOfChosen, assets, lists] = await Promise.all([
     firstPractitioners(context, language, needs.firstPractitioners),
     practitionersById(context, language, ids),
     directoryQuery ? loadDirectory(context, language, directoryQuery) : null,
@@ -64,6 +66,7 @@ export async function loadBlockData(context: AppLoadContext, language: Language,
     // Each chosen practitioner's own soonest slots (hidden practitioners' slots are not visible at all).
     booking && slotsEach ? Promise.all(ids.map((id) => loadFreeSlots(context, { practitioners: [id], limit: slotsEach }))) : [],
     needs.assets.length ? context.services.content.assets(needs.assets) : { items: [] },
+    Promise.all(needs.practitionerLists.map(async (size) => [String(size), await directoryPage(context, language, { page: listPage }, size)] as const)),
   ]);
   const known = new Set([...first, ...chosen, ...(directory?.result.items ?? [])].map((p) => p.id));
   const slotOwners = await practitionersById(context, language, soonest.map((s) => s.practitioner).filter((id) => !known.has(id)));
@@ -76,6 +79,7 @@ export async function loadBlockData(context: AppLoadContext, language: Language,
     assets: {},
     directory: directory?.result ?? null,
     facets: directory?.facets ?? { languages: [], countries: [] },
+    lists: Object.fromEntries(lists),
   };
   for (const a of assets.items) result.assets[a.id] = { url: assetUrl(a), width: a.pixelWidth, height: a.pixelHeight, mimeType: a.mimeType, fileName: a.fileName };
   return result;

@@ -71,4 +71,36 @@ describe("page size with 10 000 practitioners", () => {
     // The directory counts them all while showing one page.
     expect(await (await fetch(`${server.url}/practitioners`)).text()).toMatch(/10[.\s ]?0\d\d Behandelnde gefunden/);
   });
+
+  it("pages the practitioner list block: one page in the HTML, links to the next, any page by the URL", async () => {
+    /** The list block's section: its cards' slugs, its count and its paging links. */
+    const list = async (query: string) => {
+      const html = await (await fetch(`${server.url}/ueber-uns${query}`)).text();
+      const section = html.match(/<div[^>]*data-practitioner-list[^>]*>([\s\S]*?)<\/nav>/)?.[1] ?? "";
+      expect(section, query).not.toBe("");
+      return {
+        slugs: [...section.matchAll(/data-practitioner="([^"]+)"/g)].map((m) => m[1]),
+        total: Number(section.match(/(\d+) Behandelnde gefunden/)?.[1]),
+        next: section.match(/<a rel="next"[^>]*href="([^"]+)"[^>]*>Nächste Seite \((\d+) von (\d+)\)/),
+        prev: section.match(/<a rel="prev"[^>]*href="([^"]+)"/)?.[1],
+      };
+    };
+    const first = await list("");
+    expect(first.slugs).toHaveLength(6);
+    expect(first.total).toBeGreaterThanOrEqual(PRACTITIONERS);
+    const pages = Math.ceil(first.total / 6);
+    expect(first.next?.slice(1)).toEqual(["/ueber-uns?list=2", "2", String(pages)]);
+    expect(first.prev).toBeUndefined();
+    const second = await list("?list=2");
+    expect(second.slugs).toHaveLength(6);
+    expect(second.slugs.filter((s) => first.slugs.includes(s))).toEqual([]);
+    expect(second.prev).toBe("/ueber-uns");
+    const last = await list(`?list=${pages}`);
+    expect(last.slugs.length).toBe(first.total - (pages - 1) * 6);
+    expect(last.next).toBeNull();
+    // Past the end: the last page; nonsense: the first.
+    expect((await list("?list=99999999")).slugs).toEqual(last.slugs);
+    expect((await list("?list=abc")).slugs).toEqual(first.slugs);
+    expect((await list("?list=-3")).slugs).toEqual(first.slugs);
+  });
 });

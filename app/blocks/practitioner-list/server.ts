@@ -4,5 +4,5 @@ import { blockSchema } from "./schema";
 
 export const server: BlockServer = {
   name: "block-practitioner-list",
-  needs: (block) => ({ firstPractitioners: listLimit(block.limit, blockSchema) }),
+  needs: (block) => ({ practitionerList: listLimit(block.limit, blockSchema) }),
 };
