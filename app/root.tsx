@@ -3,7 +3,9 @@ import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestora
 import type { Route } from "./+types/root";
 import { localizedPath, splitLanguage } from "./i18n/languages";
 import { messages } from "./i18n/messages";
-import "./app.css";
+// The site's stylesheet as a React 19 stylesheet resource (precedence): it goes to the top of the
+// head with the theme's, ahead of the script preloads, so the browser asks for it first.
+import appCss from "./app.css?url";
 
 /** The CSP nonce of this response; empty in the browser, where it is no longer needed. */
 export const NonceContext = createContext("");
@@ -23,6 +25,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="bg-white text-slate-900 antialiased">
         {children}
+        {/* After the page: the theme's stylesheet (site-layout) is found first and stays first in the cascade. */}
+        <link rel="stylesheet" href={appCss} precedence="app" />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -179,7 +179,7 @@ function* generatedRows(n, slots, meta) {
   const stamp = () => new Date(t0 - 60_000 * k++).toISOString();
   for (let i = 1; i <= n; i++) {
     const p = practitionerData(rand, i);
-    if (p.visible) meta.visible.push({ id: practitionerId(i), name: p.name });
+    if (p.visible) meta.visible.push({ id: practitionerId(i), name: p.name, places: p.data.coords2 ? 2 : 1 });
     yield [practitionerId(i), "gm-content-practitioners", JSON.stringify(p.data), stamp()];
   }
   for (let j = 1; j <= slots; j++) {
@@ -193,7 +193,7 @@ function demoVisible(rows, siteName) {
   for (const r of rows) {
     // Text on SQLite, already parsed from PostgreSQL's jsonb.
     const d = typeof r.published_data === "string" ? JSON.parse(r.published_data) : r.published_data;
-    if (d.display?.iv === true && Array.isArray(d.websites?.iv) && d.websites.iv.includes(siteName)) out.push({ id: r.id, name: String(d.name?.iv ?? "") });
+    if (d.display?.iv === true && Array.isArray(d.websites?.iv) && d.websites.iv.includes(siteName)) out.push({ id: r.id, name: String(d.name?.iv ?? ""), places: (d.coords?.iv ? 1 : 0) + (d.coords2?.iv ? 1 : 0) });
   }
   return out;
 }
@@ -446,6 +446,27 @@ async function measure(server, { dataDir, n, meta, settings, log }, row) {
   });
   row["API list ms"] = latency(api);
   log(`Squidex list: ${latency(api)} ms`);
+
+  // The directory map's markers (api.practitioners-map.ts): the whole world once, cold, must count
+  // every visible place; then distinct map views (1280 × 400 px) around the cities, zoom 6 to 12.
+  const places = meta.visible.reduce((sum, p) => sum + p.places, 0);
+  const world = await timed(`${base}/api/practitioners/map?zoom=0&west=-180&south=-85&east=180&north=85`);
+  const worldTotal = JSON.parse(world.body).total;
+  row["map places"] = `${worldTotal} / ${places}`;
+  row["map world ms"] = ms(world.ms);
+  const map = await sequential(samples, budgetMs, async (i) => {
+    const zoom = 6 + (i % 7);
+    const city = CITIES[i % CITIES.length];
+    const shift = Math.floor(i / CITIES.length) * 0.37;
+    const w = (1280 / (256 * 2 ** zoom)) * 360;
+    const h = w * (400 / 1280) * 0.65;
+    const area = `zoom=${zoom}&west=${city.lon + shift - w / 2}&south=${city.lat - h / 2}&east=${city.lon + shift + w / 2}&north=${city.lat + h / 2}`;
+    const r = await timed(`${base}/api/practitioners/map?${area}`);
+    if (r.status !== 200) throw new Error(`map ${area}: HTTP ${r.status} ${r.body.slice(0, 200)}`);
+    return { ms: r.ms, bytes: Buffer.byteLength(r.body) };
+  });
+  row["map ms"] = latency(map);
+  log(`map: world ${ms(world.ms)} ms (${worldTotal} of ${places} places), views ${latency(map)} ms, ${(map.results.reduce((s, r) => s + r.bytes, 0) / Math.max(1, map.results.length) / 1024).toFixed(1)} KB each`);
 
   // Creates through the API, 8 at a time (before the load runs, which leave the server busy).
   let created = 0;
