@@ -459,6 +459,24 @@ describe("internal API", () => {
   );
 
   it(
+    "map marker queries of every shape",
+    () =>
+      property(
+        "map query",
+        fc.record({
+          numbers: fc.array(fc.oneof(fc.double(), fc.integer({ min: -200, max: 200 }).map(String), fc.constantFrom("", "NaN", "-0", "1e999", "0x1f", "5,5", " 3 ")), { minLength: 5, maxLength: 5 }),
+          extra: fc.array(fc.tuple(fc.constantFrom("q", "language", "country", "lang", "zoom", "west"), fc.string({ maxLength: 40 })), { maxLength: 3 }),
+        }),
+        async ({ numbers, extra }) => {
+          const names = ["zoom", "west", "south", "east", "north"];
+          const query = [...numbers.map((v, i) => `${names[i]}=${encodeSafe(String(v))}`), ...extra.map(([k, v]) => `${k}=${encodeSafe(v)}`)].join("&");
+          await fz.request("GET /api/practitioners/map", { method: "GET", path: `/api/practitioners/map?${query}` });
+        },
+      ),
+    T,
+  );
+
+  it(
     "q JSON queries of every shape",
     () =>
       property("q JSON query", fc.record({ col: fc.constantFrom(...COLLECTIONS), q: qQuery, language: fc.constantFrom("de", "en") }), async ({ col, q, language }) => {
