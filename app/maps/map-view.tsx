@@ -25,6 +25,9 @@ interface ClusterFeature {
   properties: { count: number; name?: string; city?: string; href?: string };
 }
 
+/** One empty list for every render: a new `[]` each time would make the map anew on every render. */
+const NO_MARKERS: MapMarker[] = [];
+
 /**
  * The interactive map (MapLibre GL). Loaded as its own chunk, only in the browser and only after
  * consent. Markers come either as a short list (a profile, a map block) or from `clusters`: asked
@@ -32,7 +35,7 @@ interface ClusterFeature {
  * grow with the number of practitioners. If the tile service fails, the map says so and everything
  * around it keeps working.
  */
-export default function MapView({ center, zoom, markers = [], clusters }: { center: { latitude: number; longitude: number }; zoom: number; markers?: MapMarker[]; clusters?: ClusterSource }) {
+export default function MapView({ center, zoom, markers = NO_MARKERS, clusters }: { center: { latitude: number; longitude: number }; zoom: number; markers?: MapMarker[]; clusters?: ClusterSource }) {
   const container = useRef<HTMLDivElement>(null);
   const { mapStyleUrl, t } = useSite();
   const [failed, setFailed] = useState(false);
