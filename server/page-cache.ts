@@ -7,6 +7,7 @@ import { CONSENT_COOKIE, parseConsent } from "../app/consent/consent";
 import { ChangeClock, changedTags, runWithReadTags, TaggedLru } from "../app/content/read-tags";
 import type { ContentChange } from "../app/content/types";
 import type { Logger } from "../app/lib/logger.server";
+import { etagMatches } from "../app/lib/etag";
 import { originOf, type TrustProxy } from "../app/lib/request-origin.server";
 import type { CachedPages } from "../app/services.server";
 import type { CdnPurger } from "./cdn";
@@ -146,7 +147,7 @@ export class PageCache implements CachedPages {
     const requestId = miss?.requestId ?? (typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID());
     const extra = ["X-Page-Cache", miss ? "miss" : "hit", "X-Request-Id", requestId];
     const end = miss?.end ?? ((body?: Buffer) => res.end(body));
-    if (req.headers["if-none-match"] === entry.etag) {
+    if (etagMatches(req.headers["if-none-match"], entry.etag)) {
       res.writeHead(304, entry.head.notModified.concat(extra));
       end();
     } else {

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import type { Route } from "./+types/api.assets";
 import { VARIANT_WIDTHS } from "~/content/assets";
 import { errorResponse } from "~/lib/api.server";
+import { etagMatches } from "~/lib/etag";
 
 /**
  * Asset content, public like Squidex's `/api/assets/{id}/{name}`. Served with its stored type, an
@@ -25,7 +26,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     if (width !== null && !(/^\d{1,5}$/.test(widthParam!) && VARIANT_WIDTHS.includes(width)))
       return Response.json({ message: `width must be one of ${VARIANT_WIDTHS.join(", ")}.`, statusCode: 400 }, { status: 400 });
     if (width !== null) headers.set("ETag", `"${asset.fileHash}-w${width}"`);
-    if (request.headers.get("if-none-match") === headers.get("ETag")) return new Response(null, { status: 304, headers });
+    if (etagMatches(request.headers.get("if-none-match"), headers.get("ETag")!)) return new Response(null, { status: 304, headers });
     let stream: NodeJS.ReadableStream;
     if (width !== null) {
       const variant = await context.services.store.assets.variant(asset.id, width);

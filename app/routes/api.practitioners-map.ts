@@ -3,6 +3,7 @@ import type { Route } from "./+types/api.practitioners-map";
 import { badRequest } from "~/content/errors";
 import { isLanguage } from "~/i18n/languages";
 import { errorResponse, methodNotAllowed } from "~/lib/api.server";
+import { etagMatches } from "~/lib/etag";
 import { loadMapClusters, parseMapQuery } from "~/practitioners/map.server";
 
 /**
@@ -19,8 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const body = JSON.stringify(await loadMapClusters(context, lang, parseMapQuery(params)));
     const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
     const headers = { "Content-Type": "application/geo+json; charset=utf-8", "Cache-Control": "public, max-age=0, must-revalidate", ETag: etag };
-    const matches = request.headers.get("If-None-Match")?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
-    return matches ? new Response(null, { status: 304, headers }) : new Response(body, { headers });
+    return etagMatches(request.headers.get("If-None-Match"), etag) ? new Response(null, { status: 304, headers }) : new Response(body, { headers });
   } catch (error) {
     return errorResponse(error, context.requestId);
   }
