@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import type { AppLoadContext } from "react-router";
 import { badRequest } from "~/content/errors";
 import { fromMercator, mercator } from "~/content/field-index";
 import type { Language } from "~/i18n/languages";
-import { parseDirectoryQuery, type DirectoryQuery } from "./directory";
+import { parseDirectoryQuery, type DirectoryQuery, type PractitionerSummary } from "./directory";
 import { profilePath } from "./paths";
 import { directoryFilter, practitionersById, PRACTITIONERS, visitor } from "./practitioners.server";
 
@@ -78,24 +79,44 @@ export function parseMapQuery(params: URLSearchParams): MapQuery {
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
-/** The markers of the practitioners the directory query finds, in the area asked for. */
-export function loadMapClusters(context: AppLoadContext, language: Language, query: MapQuery): Promise<MapFeatureCollection> {
-  const { cells, zoom, filter } = query;
-  const key = `practitioner-map:${language}:${zoom}:${cells.x0}:${cells.y0}:${cells.x1}:${cells.y1}:${JSON.stringify(filter)}`;
-  return context.services.cache.getOrLoad(key, async () => {
-    const grid = { fields: GEO_FIELDS, level: zoom + LEVELS_PER_ZOOM, cells };
-    const found = await context.services.content.geoCells(PRACTITIONERS, directoryFilter(filter), visitor(language), grid);
-    const singles = found.flatMap((c) => (c.id ? [c.id] : []));
-    const byId = new Map<string, Awaited<ReturnType<typeof practitionersById>>[number]>();
-    for (let i = 0; i < singles.length; i += 500) for (const p of await practitionersById(context, language, singles.slice(i, i + 500))) byId.set(p.id, p);
-    const features = found
-      .sort((a, b) => a.cy - b.cy || a.cx - b.cx)
-      .map((c) => {
-        const { latitude, longitude } = fromMercator(c.x, c.y);
-        const p = c.id ? byId.get(c.id) : undefined;
-        const properties: MapFeatureProperties = p ? { count: 1, name: p.name, city: p.city, href: profilePath(language, p.slug) } : { count: c.count };
-        return { type: "Feature" as const, geometry: { type: "Point" as const, coordinates: [round(longitude), round(latitude)] as [number, number] }, properties };
-      });
-    return { type: "FeatureCollection", total: found.reduce((sum, c) => sum + c.count, 0), features };
+type Marker = { coordinates: [number, number]; count: number; name?: string; city?: string; slug?: string };
+
+/**
+ * The markers of the practitioners the directory query finds, in the area asked for, as the
+ * endpoint's body with its ETag: made once per area, query and language until practitioners change.
+ */
+export function loadMapMarkers(context: AppLoadContext, language: Language, query: MapQuery): Promise<{ body: string; etag: string }> {
+  const key = `practitioner-map:${query.zoom}:${query.cells.x0}:${query.cells.y0}:${query.cells.x1}:${query.cells.y1}:${JSON.stringify(query.filter)}`;
+  return context.services.cache.getOrLoad(`${key}:${language}`, async () => {
+    // Counting does not depend on the language (names, cities and slugs are invariant): one count for both.
+    const markers = await context.services.cache.getOrLoad(key, () => countMarkers(context, query));
+    const collection: MapFeatureCollection = {
+      type: "FeatureCollection",
+      total: markers.reduce((sum, m) => sum + m.count, 0),
+      features: markers.map(({ coordinates, count, name, city, slug }) => ({
+        type: "Feature",
+        geometry: { type: "Point", coordinates },
+        properties: slug ? { count, name, city, href: profilePath(language, slug) } : { count },
+      })),
+    };
+    const body = JSON.stringify(collection);
+    return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"` };
   });
+}
+
+async function countMarkers(context: AppLoadContext, { zoom, cells, filter }: MapQuery): Promise<Marker[]> {
+  const grid = { fields: GEO_FIELDS, level: zoom + LEVELS_PER_ZOOM, cells };
+  const found = await context.services.content.geoCells(PRACTITIONERS, directoryFilter(filter), visitor("de"), grid);
+  const singles = found.flatMap((c) => (c.id ? [c.id] : []));
+  const byId = new Map<string, PractitionerSummary>();
+  // Lookups by id take at most 500 ids; a view has at most MAX_CELLS squares.
+  for (let i = 0; i < singles.length; i += 500) for (const p of await practitionersById(context, "de", singles.slice(i, i + 500))) byId.set(p.id, p);
+  return found
+    .sort((a, b) => a.cy - b.cy || a.cx - b.cx)
+    .map((c) => {
+      const { latitude, longitude } = fromMercator(c.x, c.y);
+      const p = c.id ? byId.get(c.id) : undefined;
+      const coordinates: [number, number] = [round(longitude), round(latitude)];
+      return p ? { coordinates, count: 1, name: p.name, city: p.city, slug: p.slug } : { coordinates, count: c.count };
+    });
 }

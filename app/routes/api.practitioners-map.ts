@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import type { Route } from "./+types/api.practitioners-map";
 import { badRequest } from "~/content/errors";
 import { isLanguage } from "~/i18n/languages";
 import { errorResponse, methodNotAllowed } from "~/lib/api.server";
 import { etagMatches } from "~/lib/etag";
-import { loadMapClusters, parseMapQuery } from "~/practitioners/map.server";
+import { loadMapMarkers, parseMapQuery } from "~/practitioners/map.server";
 
 /**
  * GET `/api/practitioners/map?zoom=&west=&south=&east=&north=[&q=&language=&country=][&lang=en]`:
@@ -17,8 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const params = new URL(request.url).searchParams;
     const lang = params.get("lang") ?? "de";
     if (!isLanguage(lang)) throw badRequest('lang must be "de" or "en".');
-    const body = JSON.stringify(await loadMapClusters(context, lang, parseMapQuery(params)));
-    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+    const { body, etag } = await loadMapMarkers(context, lang, parseMapQuery(params));
     const headers = { "Content-Type": "application/geo+json; charset=utf-8", "Cache-Control": "public, max-age=0, must-revalidate", ETag: etag };
     return etagMatches(request.headers.get("If-None-Match"), etag) ? new Response(null, { status: 304, headers }) : new Response(body, { headers });
   } catch (error) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { iv, startFilledServer } from "../support/fill";
-import type { RunningServer } from "../support/server";
+import { squidexToken, type RunningServer } from "../support/server";
 
 /**
  * The directory map's marker endpoint at size: 100 000 practitioners on a lattice over western
@@ -117,6 +117,25 @@ describe("map markers of 100 000 practitioners", () => {
     expect((await map(`zoom=5&${area}&q=Karten&country=AT`)).total).toBe(0);
     const close = await map("zoom=16&west=6.0&south=47.0&east=6.02&north=47.05");
     expect(JSON.stringify(close)).not.toContain("Verborgen");
+  });
+
+  it("follows changes: a practitioner hidden through the API leaves the (cached) map at once", async () => {
+    const area = "zoom=16&west=6.0&south=47.0&east=6.02&north=47.05&q=Karten";
+    const before = await map(area);
+    const named = before.features.find((f) => f.properties.name === "Karten Person 1")!;
+    expect(named).toBeTruthy();
+    expect((await map(area)).total).toBe(before.total); // the same answer, now from the cache
+    const res = await fetch(`${server.url}/api/squidex/api/content/praxisnetz/gm-content-practitioners/map-000001`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json" },
+      body: JSON.stringify({ display: { iv: false } }),
+    });
+    expect(res.status, await res.text()).toBe(200);
+    const after = await map(area);
+    expect(after.total).toBe(before.total - 1);
+    expect(JSON.stringify(after)).not.toContain("Karten Person 1\"");
+    // The English answer was never cached before the change; it agrees.
+    expect((await map(`${area}&lang=en`)).total).toBe(after.total);
   });
 
   it("answers 304 to its ETag", async () => {
