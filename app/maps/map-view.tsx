@@ -2,7 +2,7 @@ import "maplibre-gl/dist/maplibre-gl.css";
 import * as maplibregl from "maplibre-gl";
 // MapLibre's worker, bundled by Vite as its own file; without this it is looked for beside the library.
 import workerUrl from "maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useSite } from "~/site/site-context";
 
@@ -25,9 +25,6 @@ interface ClusterFeature {
   properties: { count: number; name?: string; city?: string; href?: string };
 }
 
-/** One empty list for every render: a new `[]` each time would make the map anew on every render. */
-const NO_MARKERS: MapMarker[] = [];
-
 /**
  * The interactive map (MapLibre GL). Loaded as its own chunk, only in the browser and only after
  * consent. Markers come either as a short list (a profile, a map block) or from `clusters`: asked
@@ -35,12 +32,15 @@ const NO_MARKERS: MapMarker[] = [];
  * grow with the number of practitioners. If the tile service fails, the map says so and everything
  * around it keeps working.
  */
-export default function MapView({ center, zoom, markers = NO_MARKERS, clusters }: { center: { latitude: number; longitude: number }; zoom: number; markers?: MapMarker[]; clusters?: ClusterSource }) {
+export default function MapView({ center, zoom, markers: given = [], clusters }: { center: { latitude: number; longitude: number }; zoom: number; markers?: MapMarker[]; clusters?: ClusterSource }) {
   const container = useRef<HTMLDivElement>(null);
   const { mapStyleUrl, t } = useSite();
   const [failed, setFailed] = useState(false);
   const navigate = useNavigate();
   const clusterLabel = t.mapCluster;
+  // Callers pass a new array on every render; the map is made anew only when the markers change.
+  const markerKey = JSON.stringify(given);
+  const markers = useMemo(() => given, [markerKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     if (!container.current) return;

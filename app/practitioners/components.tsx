@@ -1,22 +1,14 @@
-import { Suspense, lazy, useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import type { Language } from "~/i18n/languages";
-import { MapConsentPlaceholder } from "~/maps/map-consent";
+import { ConsentedMap } from "~/maps/consented-map";
 import { useSite } from "~/site/site-context";
-import type { DirectoryQuery, DirectoryResult, Facets, PractitionerSummary } from "./directory";
+import { directoryParams, withParams, type DirectoryQuery, type DirectoryResult, type Facets, type PractitionerSummary } from "./directory";
 import type { AppointmentSlot } from "./practitioners.server";
 import { own } from "~/lib/input";
 import { profilePath } from "./paths";
 
-const MapView = lazy(() => import("~/maps/map-view"));
 
 
-/** True once React runs in the browser: the map only ever renders there. */
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** A practitioner's card; its name is a heading one level below whatever heads the list it is in. */
 export function PractitionerCard({ p, nextSlot, level = 3 }: { p: PractitionerSummary; nextSlot?: string; level?: 2 | 3 }) {
@@ -49,20 +41,13 @@ export function PractitionerCard({ p, nextSlot, level = 3 }: { p: PractitionerSu
 }
 
 export function PractitionerMap({ practitioners }: { practitioners: PractitionerSummary[] }) {
-  const { consent, mapDefault, mapZoom, language } = useSite();
-  const hydrated = useHydrated();
-  if (!consent.functional) return <MapConsentPlaceholder />;
-  if (!hydrated) return <div className="h-80 rounded-lg bg-black/5" />;
+  const { mapDefault, mapZoom, language } = useSite();
   const markers = practitioners.flatMap((p) =>
     [p.coords, p.coords2]
       .filter((c): c is NonNullable<typeof c> => !!c)
       .map((position, i) => ({ id: `${p.id}-${i}`, position, label: `${p.name}, ${p.city}`, href: profilePath(language, p.slug) })),
   );
-  return (
-    <Suspense fallback={<div className="h-80 rounded-lg bg-black/5" />}>
-      <MapView center={mapDefault} zoom={mapZoom} markers={markers} />
-    </Suspense>
-  );
+  return <ConsentedMap center={mapDefault} zoom={mapZoom} markers={markers} />;
 }
 
 /**
@@ -70,21 +55,10 @@ export function PractitionerMap({ practitioners }: { practitioners: Practitioner
  * markers asked for the visible area (api.practitioners-map.ts).
  */
 export function DirectoryMap({ query }: { query: DirectoryQuery }) {
-  const { consent, mapDefault, mapZoom, language } = useSite();
-  const hydrated = useHydrated();
-  if (!consent.functional) return <MapConsentPlaceholder />;
-  if (!hydrated) return <div className="h-80 rounded-lg bg-black/5" />;
-  const params = new URLSearchParams();
-  if (query.q) params.set("q", query.q);
-  if (query.language) params.set("language", query.language);
-  if (query.country) params.set("country", query.country);
+  const { mapDefault, mapZoom, language } = useSite();
+  const params = directoryParams(query);
   if (language !== "de") params.set("lang", language);
-  const s = params.toString();
-  return (
-    <Suspense fallback={<div className="h-80 rounded-lg bg-black/5" />}>
-      <MapView center={mapDefault} zoom={mapZoom} clusters={{ url: `/api/practitioners/map${s ? `?${s}` : ""}` }} />
-    </Suspense>
-  );
+  return <ConsentedMap center={mapDefault} zoom={mapZoom} clusters={{ url: withParams("/api/practitioners/map", params) }} />;
 }
 
 function FilterSelect({ name, label, any, value, options }: { name: string; label: string; any: string; value?: string; options: Array<[string, string]> }) {
@@ -125,13 +99,9 @@ export function Directory({ result, facets, action, cardLevel = 2 }: { result: D
   const { t } = useSite();
   const { query } = result;
   const pageHref = (page: number) => {
-    const params = new URLSearchParams();
-    if (query.q) params.set("q", query.q);
-    if (query.language) params.set("language", query.language);
-    if (query.country) params.set("country", query.country);
+    const params = directoryParams(query);
     if (page > 1) params.set("page", String(page));
-    const s = params.toString();
-    return s ? `${action}?${s}` : action;
+    return withParams(action, params);
   };
   return (
     <div className="space-y-6">

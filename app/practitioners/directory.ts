@@ -64,6 +64,21 @@ export function parseDirectoryQuery(params: URLSearchParams): DirectoryQuery {
   };
 }
 
+/** The query string of a directory search, without the page: the same in its links and its map. */
+export function directoryParams(query: DirectoryQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
+  if (query.language) params.set("language", query.language);
+  if (query.country) params.set("country", query.country);
+  return params;
+}
+
+/** `path` with `params` as its query string, or alone when there are none. */
+export function withParams(path: string, params: URLSearchParams): string {
+  const s = params.toString();
+  return s ? `${path}?${s}` : path;
+}
+
 /** A page number from the query string: a whole number from 1; anything else is the first page. */
 export function parsePage(value: string | null): number {
   const page = Number(value ?? 1);

@@ -1,6 +1,6 @@
 import { useLocation } from "react-router";
 import { Paging, PractitionerCard } from "~/practitioners/components";
-import { LIST_PAGE_PARAM } from "~/practitioners/directory";
+import { LIST_PAGE_PARAM, withParams } from "~/practitioners/directory";
 import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "../block-section";
 import { listLimit } from "../needs";
@@ -22,8 +22,7 @@ function PractitionerListBlock({ block, data }: BlockProps) {
     const params = new URLSearchParams(location.search);
     if (page > 1) params.set(LIST_PAGE_PARAM, String(page));
     else params.delete(LIST_PAGE_PARAM);
-    const s = params.toString();
-    return `${location.pathname}${s ? `?${s}` : ""}`;
+    return withParams(location.pathname, params);
   };
   return (
     <BlockSection heading={text(block.heading)} width="wide">
