@@ -2,13 +2,15 @@ import { AssetStore } from "./content/assets";
 import { ContentCache } from "./content/cache";
 import { createEmbeddedClient, type ContentClient } from "./content/client";
 import { startChangeFeed } from "./content/change-feed";
-import { openDatabase } from "./content/db";
+import { openDatabase, type RawDatabase } from "./content/db";
 import { SquidexAuth } from "./content/squidex/auth";
 import { seedDemoContent } from "./content/seed-demo";
 import { ContentStore } from "./content/store";
 import type { ContentChange } from "./content/types";
 import type { Env } from "./env.server";
 import type { Logger } from "./lib/logger.server";
+import { SIGNING_KEY_SETTING, TokenSigner } from "./lib/tokens.server";
+import { Outbox } from "./mail/outbox";
 
 /** What the app needs of the server's page cache: to drop what a change touched, or everything. */
 export interface CachedPages {
@@ -25,13 +27,19 @@ export interface Services {
   /** Rendered pages for anonymous visitors: HTTP middleware, made by the server (server/page-cache.ts). */
   pageCache: CachedPages;
   squidexAuth: SquidexAuth;
+  /** Signs and checks the tokens of links in mails (key shared by all app nodes through the database). */
+  tokens: TokenSigner;
+  /** Mail: kept in the outbox table, delivered by SMTP when SMTP_URL is set. */
+  mail: Outbox;
+  /** The database driver itself, for libraries with their own SQL (rate limits). */
+  raw: RawDatabase;
   logger: Logger;
   close(): Promise<void>;
 }
 
 /** Opens the store, runs migrations, fills an empty store with the demo content, wires the cache. */
 export async function createServices(env: Env, logger: Logger, pageCache: CachedPages): Promise<Services> {
-  const { db, dialect } = await openDatabase({
+  const { db, dialect, raw } = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     sqlitePath: env.sqlitePath,
     checkpointInBackground: true,
@@ -57,6 +65,8 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     clientSecret: env.SQUIDEX_CLIENT_SECRET,
     dataDir: env.DATA_DIR,
   });
+  const tokens = new TokenSigner(await store.ensureSetting(SIGNING_KEY_SETTING, TokenSigner.newKey()));
+  const mail = new Outbox(db);
   const feed = env.DATABASE_URL ? await startChangeFeed(store, env.DATABASE_URL, logger) : null;
   return {
     env,
@@ -65,6 +75,9 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     cache,
     pageCache,
     squidexAuth,
+    tokens,
+    mail,
+    raw,
     logger,
     close: async () => {
       await feed?.close();

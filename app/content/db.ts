@@ -64,12 +64,52 @@ export interface Database {
   app_settings: { key: string; value: string };
   /** Who booked an appointment slot: private, beside the slot's content (see booking/bookings.ts). */
   bookings: {
+    /** The slot booked: the primary key, so a slot has at most one booking (the database decides races). */
     appointment_id: string;
+    /** The booking's own id (random; the .ics UID is made from it). Null only for rows older than migration 0005. */
+    id: string | null;
+    practitioner_id: string | null;
+    /** The slot's start (UTC ISO), copied at booking time: the retention clock runs from it. */
+    starts_at: string | null;
+    /** The language the booker used: their mails are written in it. */
+    language: string | null;
+    /** A hash of the client's Idempotency-Key (or of the request itself): a repeat returns this booking. */
+    idempotency_key: string | null;
     name: string;
     email: string;
     phone: string | null;
     note: string | null;
     created: string;
+  };
+  /** Newsletter addresses: pending until the owner confirms the link mailed to them (double opt-in). */
+  subscribers: {
+    /** Lower-cased address. */
+    email: string;
+    status: "pending" | "confirmed";
+    language: string;
+    created: string;
+    confirmed_at: string | null;
+  };
+  /** Mail to send: every message is kept here first, so a failed delivery is retried, never lost. */
+  outbox: {
+    id: string;
+    /** What it is (booking-confirmation, newsletter-confirm, …): for the admin list and tests. */
+    kind: string;
+    recipient: string;
+    subject: string;
+    text: string;
+    html: string;
+    /** JSON object of extra headers (List-Unsubscribe, …). */
+    headers: string;
+    /** JSON array of {filename, contentType, content} (text content: .ics). */
+    attachments: string;
+    status: "pending" | "sent" | "failed";
+    attempts: number;
+    /** When the next delivery attempt may start (UTC ISO); a sender claims a message by moving it on. */
+    next_attempt_at: string;
+    last_error: string | null;
+    created: string;
+    sent_at: string | null;
   };
 }
 
@@ -105,7 +145,10 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }
 
-export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dialect: Dialect }> {
+/** The driver under Kysely, for libraries that bring their own SQL (the rate limiter's store). */
+export type RawDatabase = { dialect: "sqlite"; sqlite: SQLite.Database } | { dialect: "postgres"; pool: pg.Pool };
+
+export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dialect: Dialect; raw: RawDatabase }> {
   if (opts.databaseUrl) {
     // Loaded only for PostgreSQL: the embedded store starts without it.
     const { default: pg } = await import("pg");
@@ -125,7 +168,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
       if (!/^[a-z_][a-z0-9_]*$/.test(opts.pgSchema)) throw new Error(`Invalid PostgreSQL schema name "${opts.pgSchema}"`);
       await pool.query(`create schema if not exists ${opts.pgSchema}`);
     }
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...slowQueryLog(opts) }), dialect: "postgres" };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...slowQueryLog(opts) }), dialect: "postgres", raw: { dialect: "postgres", pool } };
   }
   const file = opts.sqlitePath ?? ":memory:";
   if (file !== ":memory:") createPrivateFile(file);
@@ -141,7 +184,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   const checkpointer = opts.checkpointInBackground && file !== ":memory:" ? startCheckpointer(sqlite, file) : undefined;
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), ...slowQueryLog(opts) }), dialect: "sqlite" };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), ...slowQueryLog(opts) }),
+    dialect: "sqlite",
+    raw: { dialect: "sqlite", sqlite },
+  };
 }
 
 const CHECKPOINTER = `
@@ -421,6 +468,49 @@ migrations["0004_content_indexes"] = {
       if (mark.slugField) def.properties = { ...def.properties, slugField: mark.slugField };
       await db.updateTable("schemas").set({ definition: JSON.stringify(def) }).where("id", "=", row.id).execute();
     }
+  },
+};
+
+/**
+ * The visitor flows (issue 9): bookings get their own id, the slot's start (retention), the booker's
+ * language and an idempotency key; newsletter subscribers and the mail outbox get tables.
+ */
+migrations["0005_visitor_flows"] = {
+  async up(db: Kysely<any>) {
+    for (const column of ["id", "practitioner_id", "starts_at", "language", "idempotency_key"]) {
+      await db.schema.alterTable("bookings").addColumn(column, "text").execute();
+    }
+    await db.schema.createIndex("bookings_id").unique().on("bookings").column("id").execute();
+    await db.schema.createIndex("bookings_idempotency_key").unique().on("bookings").column("idempotency_key").execute();
+    await db.schema.createIndex("bookings_starts_at").on("bookings").column("starts_at").execute();
+    await db.schema
+      .createTable("subscribers")
+      .addColumn("email", "text", (c) => c.primaryKey())
+      .addColumn("status", "text", (c) => c.notNull())
+      .addColumn("language", "text", (c) => c.notNull())
+      .addColumn("created", "text", (c) => c.notNull())
+      .addColumn("confirmed_at", "text")
+      .execute();
+    await db.schema.createIndex("subscribers_status_created").on("subscribers").columns(["status", "created"]).execute();
+    await db.schema
+      .createTable("outbox")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("recipient", "text", (c) => c.notNull())
+      .addColumn("subject", "text", (c) => c.notNull())
+      .addColumn("text", "text", (c) => c.notNull())
+      .addColumn("html", "text", (c) => c.notNull())
+      .addColumn("headers", "text", (c) => c.notNull())
+      .addColumn("attachments", "text", (c) => c.notNull())
+      .addColumn("status", "text", (c) => c.notNull())
+      .addColumn("attempts", "integer", (c) => c.notNull())
+      .addColumn("next_attempt_at", "text", (c) => c.notNull())
+      .addColumn("last_error", "text")
+      .addColumn("created", "text", (c) => c.notNull())
+      .addColumn("sent_at", "text")
+      .execute();
+    await db.schema.createIndex("outbox_due").on("outbox").columns(["status", "next_attempt_at"]).execute();
+    await db.schema.createIndex("outbox_created").on("outbox").column("created").execute();
   },
 };
 
