@@ -4,6 +4,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { sealInlineScripts } from "./lib/inline-scripts.server";
+import { redactUrl } from "./lib/redact";
 import { NonceContext } from "./root";
 
 export const streamTimeout = 5_000;
@@ -73,5 +74,5 @@ export default function handleRequest(
 /** Errors in loaders, actions and rendering go to the structured log (not the console), once. */
 export function handleError(error: unknown, { request, context }: { request: Request; context: AppLoadContext }) {
   if (request.signal.aborted) return;
-  context.services.logger.error({ err: error, requestId: context.requestId, url: new URL(request.url).pathname }, "request failed");
+  context.services.logger.error({ err: error, requestId: context.requestId, url: redactUrl(new URL(request.url).pathname) }, "request failed");
 }

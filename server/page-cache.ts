@@ -8,6 +8,7 @@ import { ChangeClock, changedTags, runWithReadTags, TaggedLru } from "../app/con
 import type { ContentChange } from "../app/content/types";
 import type { Logger } from "../app/lib/logger.server";
 import { etagMatches } from "../app/lib/etag";
+import { carriesPrivateData, redactUrl } from "../app/lib/redact";
 import { originOf, type TrustProxy } from "../app/lib/request-origin.server";
 import type { CachedPages } from "../app/services.server";
 import type { CdnPurger } from "./cdn";
@@ -34,6 +35,8 @@ const brotli = promisify(zlib.brotliCompress);
  * and the `capture()` middleware just before the renderer (misses).
  */
 const CACHEABLE = /^(text\/html|text\/x-script)/;
+/** What a route says when its answer must not be kept (e.g. `private, no-store` on private data). */
+const NOT_SHARED = /(?:^|[\s,])(?:no-store|private)(?:[\s,=]|$)/i;
 /** Headers of one response that another response must not repeat. */
 const PER_RESPONSE = new Set(["x-request-id", "date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "etag", "vary", "x-page-cache", "cache-control", "set-cookie"]);
 
@@ -127,6 +130,9 @@ export class PageCache implements CachedPages {
     if (req.headers.authorization) return null;
     const url = req.url ?? "";
     if (!url.startsWith("/") || url.startsWith("/api/") || url.startsWith("/assets/") || url === "/healthz" || url === "/readyz") return null;
+    // A page about one visitor (/newsletter/{email}, a link with ?token=) is never kept nor shared
+    // with a concurrent request, whatever headers its route sends.
+    if (carriesPrivateData(url)) return null;
     const cookie = req.headers.cookie;
     if (cookie) for (const part of cookie.split(/;\s*/)) if (part && !part.startsWith(`${CONSENT_COOKIE}=`)) return null;
     // Pages hold absolute URLs made from the origin they were asked under (Host and trusted proxy
@@ -156,7 +162,7 @@ export class PageCache implements CachedPages {
       end(req.method === "HEAD" ? undefined : entry[encoding]);
     }
     if (started !== undefined) {
-      this.logger!.info({ req: { id: requestId, method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) }, "request completed");
+      this.logger!.info({ req: { id: requestId, method: req.method, url: redactUrl(req.url ?? "") }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) }, "request completed");
     }
   }
 
@@ -217,8 +223,7 @@ export class PageCache implements CachedPages {
       const end = res.end.bind(res) as (...args: unknown[]) => Response;
       // Decided when the body starts, once status and headers are known.
       let keeping: boolean | undefined;
-      const keepable = () =>
-        (keeping ??= req.method === "GET" && res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(String(res.getHeader("content-type") ?? "")));
+      const keepable = () => (keeping ??= !this.markedPrivate(res) && req.method === "GET" && res.statusCode === 200 && !res.getHeader("set-cookie") && CACHEABLE.test(String(res.getHeader("content-type") ?? "")));
       const keep = (chunk: unknown, encoding?: unknown) => {
         if (chunk === undefined || chunk === null || typeof chunk === "function") return;
         chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"));
@@ -258,6 +263,19 @@ export class PageCache implements CachedPages {
       // Everything the rendering reads is recorded into `tags` (see content/read-tags.ts).
       runWithReadTags(tags, () => next());
     };
+  }
+
+  /**
+   * Whether the route marked its answer private (`Cache-Control: private` or `no-store`). React
+   * Router appends its headers to the one set above: the answer then carries only the route's own,
+   * so no cache between us and the visitor sees a `public` beside them.
+   */
+  private markedPrivate(res: Response): boolean {
+    const header = res.getHeader("cache-control");
+    const values = (Array.isArray(header) ? header : header === undefined ? [] : [String(header)]).filter((value) => value !== this.cacheControl);
+    if (!values.some((value) => NOT_SHARED.test(value))) return false;
+    if (!res.headersSent) res.setHeader("Cache-Control", values.join(", "));
+    return true;
   }
 
   /**
