@@ -1,0 +1,380 @@
+import { createHash, randomUUID } from "node:crypto";
+import { TZDate } from "@date-fns/tz";
+import { addDays } from "date-fns";
+import type { ContentClient, ReadScope } from "~/content/client";
+import { isUniqueViolation } from "~/content/db";
+import { ContentError } from "~/content/errors";
+import { MAX_TAKE } from "~/content/query";
+import type { ContentStore } from "~/content/store";
+import type { FilterNode, FlatItem } from "~/content/types";
+import { localizedPath, type Language } from "~/i18n/languages";
+import type { TokenSigner } from "~/lib/tokens.server";
+import type { Outbox } from "~/mail/outbox";
+import { BookingStore, type BookingRecord } from "./bookings";
+import { BERLIN } from "./days";
+import { cancellationMail, confirmationMail, type BookingMailFacts } from "./mail";
+
+const APPOINTMENTS = "gm-appointments";
+const PRACTITIONERS = "gm-content-practitioners";
+/** Who changed the slot, as editors see it in the item's history. */
+const ACTOR = "client:praxisnetz:booking";
+const DEFAULT_DURATION_MINUTES = 30;
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+export interface BookerInput {
+  name: string;
+  email: string;
+  phone: string;
+  note?: string | null;
+  language: Language;
+}
+
+/** A booking as its booker sees it (the API answer): sent to no one else. */
+export interface BookingView {
+  id: string;
+  appointmentId: string;
+  practitionerId: string;
+  practitionerName: string;
+  /** UTC ISO. */
+  start: string;
+  end: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  note: string | null;
+  language: Language;
+}
+
+/** A free slot as the booking page lists it. */
+export interface FreeSlot {
+  id: string;
+  /** UTC ISO. */
+  start: string;
+  end: string;
+  durationMinutes: number;
+}
+
+export type BookingRefusal = "missing" | "past" | "taken";
+
+/** What a refused booking says, in both languages: the HTTP layer answers in the request's. */
+export const BOOKING_MESSAGES: Record<BookingRefusal, Record<Language, string>> = {
+  missing: { de: "Diesen Termin gibt es nicht.", en: "This appointment does not exist." },
+  past: { de: "Dieser Termin liegt in der Vergangenheit.", en: "This appointment is in the past." },
+  taken: { de: "Dieser Termin wurde gerade von jemand anderem gebucht.", en: "This appointment has just been booked by someone else." },
+};
+
+const ERROR_CODES: Record<BookingRefusal, string> = { missing: "BOOKING_NOT_FOUND", past: "BOOKING_PAST", taken: "BOOKING_TAKEN" };
+
+/** A booking refused: 404 (missing) or 409 (past, taken), its message in the booker's language. */
+export class BookingError extends ContentError {
+  constructor(
+    readonly reason: BookingRefusal,
+    readonly language: Language,
+  ) {
+    super(reason === "missing" ? 404 : 409, BOOKING_MESSAGES[reason][language], undefined, ERROR_CODES[reason]);
+    this.name = "BookingError";
+  }
+
+  get messages(): Record<Language, string> {
+    return BOOKING_MESSAGES[this.reason];
+  }
+}
+
+export type CancelRefusal = "invalid" | "expired" | "gone";
+
+/** What the cancel page shows before the booker confirms, or why it cannot cancel. */
+export type CancellationView =
+  | { ok: true; bookingId: string; appointmentId: string; start: string; practitionerName: string; language: Language }
+  | { ok: false; reason: CancelRefusal };
+
+export interface BookingServiceOptions {
+  /** The site's name (SITE_NAME), named in the calendar files (the content client applies its visibility rules). */
+  siteName: string;
+  /** How long booker details are kept after the appointment started (BOOKING_RETENTION_DAYS). */
+  retentionDays?: number;
+}
+
+/** A slot as a visitor may see it, with what a booking needs of its practitioner. */
+interface SlotFacts {
+  id: string;
+  start: string;
+  end: string;
+  durationMinutes: number;
+  booked: boolean;
+  practitionerId: string;
+  practitionerName: string;
+  location: string | null;
+}
+
+/**
+ * Booking appointment slots (issue 9). The database decides every race: the bookings table's primary
+ * key (the slot's id) lets one booking in, and the booking row, the slot's `booked` flag and the
+ * confirmation mail are written in one transaction, so none exists without the others.
+ */
+export class BookingService {
+  private readonly bookings: BookingStore;
+  private readonly retentionDays: number;
+
+  constructor(
+    private readonly store: ContentStore,
+    private readonly content: ContentClient,
+    private readonly outbox: Outbox,
+    private readonly tokens: TokenSigner,
+    readonly options: BookingServiceOptions,
+  ) {
+    this.bookings = new BookingStore(store.db);
+    this.retentionDays = options.retentionDays ?? 90;
+  }
+
+  /**
+   * Books a slot for `booker` (validated by the caller). A repeat of the same request (the same
+   * Idempotency-Key, or without one the same details) gets the same booking with created false;
+   * anyone else gets 409. Throws BookingError: 404 for a slot a visitor cannot see, 409 when past or taken.
+   */
+  async book(slotId: string, booker: BookerInput, opts: { idempotencyKey?: string; origin: string; now?: Date }): Promise<{ booking: BookingView; created: boolean }> {
+    const now = opts.now ?? new Date();
+    const language = booker.language;
+    const slot = await this.visibleSlot(slotId);
+    if (!slot) throw new BookingError("missing", language);
+    if (Date.parse(slot.start) <= now.getTime()) throw new BookingError("past", language);
+    const key = idempotencyKey(slotId, booker, opts.idempotencyKey);
+
+    // A slot shown as booked may be a repeat of this very request; the insert below is the guard
+    // for everything else (this check only spares it the attempt).
+    if (!slot.booked) {
+      const record: BookingRecord = {
+        id: randomUUID(),
+        appointmentId: slotId,
+        practitionerId: slot.practitionerId,
+        startsAt: slot.start,
+        language,
+        idempotencyKey: key,
+        name: booker.name,
+        email: booker.email,
+        phone: booker.phone,
+        note: booker.note ?? null,
+        created: now.toISOString(),
+      };
+      // The cancel link works until the appointment starts.
+      const token = this.tokens.sign("booking-cancel", record.id, Math.max(1, Math.floor((Date.parse(slot.start) - now.getTime()) / 1000)));
+      const cancelUrl = `${opts.origin}${localizedPath(language, "/appointments/cancel")}?token=${encodeURIComponent(token)}`;
+      const mail = confirmationMail(this.mailFacts(record, slot), cancelUrl);
+      try {
+        await this.store.transaction(async (tx) => {
+          await new BookingStore(tx.db).insert(record);
+          await setBooked(tx, slotId, true);
+          await this.outbox.enqueue(mail, tx.db);
+        });
+        return { booking: toView(record, slot), created: true };
+      } catch (error) {
+        // An editor deleted or archived the slot since it was read: nothing was written.
+        if (error instanceof ContentError && (error.statusCode === 404 || error.statusCode === 400)) throw new BookingError("missing", language);
+        // Someone else's insert won (the transaction is rolled back; on PostgreSQL it is aborted,
+        // so the winner is read after it, outside).
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    const existing = await this.bookings.recordOfSlot(slotId);
+    if (existing && existing.idempotencyKey === key) return { booking: toView(existing, slot), created: false };
+    throw new BookingError("taken", language);
+  }
+
+  /** What the cancel link's page shows (nothing changes), or why the link cannot cancel. */
+  async describeCancellation(token: string, now = new Date()): Promise<CancellationView> {
+    const found = await this.cancellable(token, now);
+    return found.ok ? found.view : found;
+  }
+
+  /**
+   * Cancels the booking a cancel link names: the row goes and the slot is free again, in one
+   * transaction with the cancellation mail. A second cancellation (even at the same moment) finds
+   * no row: "gone", and no second mail.
+   */
+  async cancel(token: string, opts: { now?: Date } = {}): Promise<CancellationView> {
+    const now = opts.now ?? new Date();
+    const found = await this.cancellable(token, now);
+    if (!found.ok) return found;
+    const { record, facts } = found;
+    const removed = await this.store.transaction(async (tx) => {
+      // The guard: of two cancellations at once only one deletes the row.
+      const row = await new BookingStore(tx.db).removeUpcoming(record.id, now);
+      if (!row) return undefined;
+      await setBooked(tx, row.appointmentId, false);
+      await this.outbox.enqueue(cancellationMail(facts), tx.db);
+      return row;
+    });
+    if (!removed) return { ok: false, reason: (await this.bookings.recordById(record.id)) ? "expired" : "gone" };
+    return found.view;
+  }
+
+  /**
+   * Deletes booker details of appointments that started more than `retentionDays` ago (rows from
+   * before the booking flow, without a start, count from when they were made). The slots stay.
+   */
+  async purgeExpired(now = new Date()): Promise<number> {
+    return this.bookings.removeBefore(new Date(now.getTime() - this.retentionDays * DAY));
+  }
+
+  /**
+   * A practitioner's free slots from `from` (never before now), soonest first: within `days` Berlin
+   * calendar days when given, at most `limit` (default 50, at most 200). One query through the
+   * visitor scope (a hidden practitioner has none), filtered and ordered in the database.
+   */
+  async freeSlots(practitionerId: string, opts: { from: Date; days?: number; limit?: number; now?: Date }): Promise<FreeSlot[]> {
+    const now = opts.now ?? new Date();
+    const and: FilterNode[] = [
+      { path: "data.practitioner.iv", op: "in", value: [practitionerId] },
+      opts.from.getTime() > now.getTime() ? { path: "data.start.iv", op: "ge", value: opts.from.toISOString() } : { path: "data.start.iv", op: "gt", value: now.toISOString() },
+      { path: "data.booked.iv", op: "ne", value: true },
+    ];
+    if (opts.days !== undefined) {
+      // Calendar days in Berlin: a week from Monday 00:00 ends at Monday 00:00 across a clock change.
+      const until = addDays(new TZDate(opts.from.getTime(), BERLIN), opts.days);
+      and.push({ path: "data.start.iv", op: "lt", value: new Date(until.getTime()).toISOString() });
+    }
+    const take = Math.max(0, Math.min(opts.limit ?? 50, MAX_TAKE));
+    if (!take) return [];
+    const { items } = await this.content.query(APPOINTMENTS, { filter: { and }, sort: [{ path: "data.start.iv" }], take }, VISITOR, { noTotal: true });
+    return items.flatMap((item) => {
+      const d = item.data as { start?: unknown; durationMinutes?: unknown };
+      if (typeof d.start !== "string") return [];
+      const durationMinutes = duration(d.durationMinutes);
+      return [{ id: item.id, start: d.start, end: endOf(d.start, durationMinutes), durationMinutes }];
+    });
+  }
+
+  /** The slot and its practitioner through the visitor scope: undefined when a visitor cannot see it. */
+  private async visibleSlot(slotId: string): Promise<SlotFacts | undefined> {
+    let slot: FlatItem | undefined;
+    try {
+      slot = await this.content.get(APPOINTMENTS, slotId, VISITOR);
+    } catch (error) {
+      // An id the content API refuses to look up (its shape) names no slot either.
+      if (error instanceof ContentError && error.statusCode === 400) return undefined;
+      throw error;
+    }
+    if (!slot) return undefined;
+    const d = slot.data as { start?: unknown; durationMinutes?: unknown; booked?: unknown; practitioner?: unknown };
+    const practitionerId = Array.isArray(d.practitioner) ? d.practitioner[0] : undefined;
+    if (typeof practitionerId !== "string" || typeof d.start !== "string" || !Number.isFinite(Date.parse(d.start))) return undefined;
+    const practitioner = await this.content.get(PRACTITIONERS, practitionerId, VISITOR);
+    if (!practitioner) return undefined;
+    const start = new Date(d.start).toISOString();
+    const durationMinutes = duration(d.durationMinutes);
+    return {
+      id: slotId,
+      start,
+      end: endOf(start, durationMinutes),
+      durationMinutes,
+      booked: d.booked === true,
+      practitionerId,
+      ...practitionerFacts(practitioner),
+    };
+  }
+
+  /** The booking a cancel link names, if it can still be cancelled, with what its mail says. */
+  private async cancellable(token: string, now: Date): Promise<{ ok: false; reason: CancelRefusal } | { ok: true; record: BookingRecord; facts: BookingMailFacts; view: CancellationView & { ok: true } }> {
+    const check = this.tokens.verify("booking-cancel", token);
+    if (!check.ok) return { ok: false, reason: check.reason };
+    const record = await this.bookings.recordById(check.subject);
+    if (!record) return { ok: false, reason: "gone" };
+    if (Date.parse(record.startsAt) <= now.getTime()) return { ok: false, reason: "expired" };
+    // System scope: a practitioner hidden since the booking does not stop the booker from cancelling.
+    const system: ReadScope = { audience: "system", language: record.language };
+    const [practitioner, slot] = await Promise.all([
+      record.practitionerId ? this.content.get(PRACTITIONERS, record.practitionerId, system) : undefined,
+      this.content.get(APPOINTMENTS, record.appointmentId, system),
+    ]);
+    const { practitionerName, location } = practitioner ? practitionerFacts(practitioner) : { practitionerName: "", location: null };
+    const end = endOf(record.startsAt, duration((slot?.data as { durationMinutes?: unknown } | undefined)?.durationMinutes));
+    const facts = this.mailFacts(record, { practitionerName, location, end });
+    const language = asLanguage(record.language);
+    return {
+      ok: true,
+      record,
+      facts,
+      view: { ok: true, bookingId: record.id, appointmentId: record.appointmentId, start: record.startsAt, practitionerName, language },
+    };
+  }
+
+  private mailFacts(record: BookingRecord, slot: { practitionerName: string; location: string | null; end: string }): BookingMailFacts {
+    return {
+      bookingId: record.id,
+      to: record.email,
+      name: record.name,
+      language: asLanguage(record.language),
+      practitionerName: slot.practitionerName,
+      location: slot.location,
+      start: record.startsAt,
+      end: slot.end,
+      siteName: this.options.siteName,
+    };
+  }
+}
+
+/** Slots are read as a visitor reads them; their data has no language. */
+const VISITOR: ReadScope = { audience: "visitor", language: "de" };
+
+/**
+ * What identifies a booking request, hashed (the stored key): the client's Idempotency-Key, or
+ * without one the request's details, so a double-click gets its own booking back. The note counts
+ * too: whoever knows a booker's name, address and phone still cannot read back their note.
+ */
+export function idempotencyKey(slotId: string, booker: Pick<BookerInput, "name" | "email" | "phone" | "note">, clientKey?: string): string {
+  const parts = clientKey !== undefined ? ["key", slotId, clientKey] : ["request", slotId, booker.email.trim().toLowerCase(), booker.name.trim(), booker.phone.trim(), (booker.note ?? "").trim()];
+  return createHash("sha256").update(parts.join("\u0000")).digest("hex");
+}
+
+/**
+ * Sets the slot's `booked` through the store, so its change event reaches the caches and pages. A
+ * slot with an editor's pending draft gets the flag in both: the live data (what visitors see) and
+ * the draft (which would otherwise put the old flag back when published).
+ */
+async function setBooked(tx: ContentStore, slotId: string, booked: boolean): Promise<void> {
+  const patch = { booked: { iv: booked } };
+  let item;
+  try {
+    item = await tx.patch(APPOINTMENTS, slotId, patch, { actor: ACTOR });
+  } catch (error) {
+    // Freeing a slot an editor deleted or archived meanwhile: the booking goes all the same.
+    if (!booked && error instanceof ContentError && (error.statusCode === 404 || error.statusCode === 400)) return;
+    throw error;
+  }
+  if (!item.newStatus) return;
+  // A patch with a draft pending changes only the draft: set the live data through the draft's
+  // own steps, then put the draft (now with the flag) back.
+  const draft = item.data;
+  await tx.discardDraft(APPOINTMENTS, slotId, { actor: ACTOR });
+  await tx.patch(APPOINTMENTS, slotId, patch, { actor: ACTOR });
+  await tx.createDraft(APPOINTMENTS, slotId, { actor: ACTOR });
+  await tx.update(APPOINTMENTS, slotId, draft, { actor: ACTOR });
+}
+
+function practitionerFacts(practitioner: FlatItem): { practitionerName: string; location: string | null } {
+  const d = practitioner.data as Record<string, unknown>;
+  const text = (k: string) => (typeof d[k] === "string" ? (d[k] as string).trim() : "");
+  const place = [text("zip"), text("city")].filter(Boolean).join(" ");
+  const location = [text("street"), place].filter(Boolean).join(", ");
+  return { practitionerName: text("name"), location: location || null };
+}
+
+function toView(record: BookingRecord, slot: SlotFacts): BookingView {
+  return {
+    id: record.id,
+    appointmentId: record.appointmentId,
+    practitionerId: record.practitionerId,
+    practitionerName: slot.practitionerName,
+    start: record.startsAt,
+    end: endOf(record.startsAt, slot.durationMinutes),
+    name: record.name,
+    email: record.email,
+    phone: record.phone,
+    note: record.note,
+    language: asLanguage(record.language),
+  };
+}
+
+const asLanguage = (value: string): Language => (value === "en" ? "en" : "de");
+const duration = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : DEFAULT_DURATION_MINUTES);
+const endOf = (start: string, minutes: number) => new Date(Date.parse(start) + minutes * MINUTE).toISOString();
