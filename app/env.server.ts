@@ -42,6 +42,15 @@ const schema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   CDN_PURGE_TOKEN: z.string().optional().or(z.literal("").transform(() => undefined)),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL (leave it unset to keep mail in the outbox)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  MAIL_FROM: z.string().min(3).default("Praxisnetz <noreply@praxisnetz.localhost>"),
+  BOOKING_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+  FORM_MIN_FILL_SECONDS: z.coerce.number().min(0).max(600).default(3),
+  RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(10).max(50_000).default(50_000),
 });
 

@@ -13,6 +13,10 @@ function site(prefix: "" | "en" | "de") {
     route(path("practitioners/register"), "routes/register.tsx", { id: id("register") }),
     route(path("practitioners/register/:practitionerid"), "routes/register.tsx", { id: id("register-existing") }),
     route(path("practitioners/:practitionername"), "routes/practitioner.tsx", { id: id("practitioner") }),
+    route(path("newsletter/:email"), "routes/newsletter.tsx", { id: id("newsletter") }),
+    route(path("present/:email"), "routes/present.tsx", { id: id("present") }),
+    route(path("appointments/cancel"), "routes/appointment-cancel.tsx", { id: id("appointment-cancel") }),
+    route(path("appointments/book/:appointmentid"), "routes/appointment-book.tsx", { id: id("appointment-book") }),
     route(path("*"), "routes/page.tsx", { id: id("page") }),
   ];
 }
@@ -28,6 +32,10 @@ export default [
   route("api/icons/:name", "routes/api.icons.ts"),
   route("api/consent", "routes/api.consent.ts"),
   route("api/practitioners/map", "routes/api.practitioners-map.ts"),
+  route("api/practitioners/register", "routes/api.practitioners-register.ts"),
+  route("api/newsletter/subscribe", "routes/api.newsletter-subscribe.ts"),
+  route("api/newsletter/unsubscribe", "routes/api.newsletter-unsubscribe.ts"),
+  route("api/appointments/:id/book", "routes/api.appointments-book.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("theme/:file", "routes/theme-css.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
@@ -40,7 +48,5 @@ export default [
     ...site("en"),
     ...site("de"),
     route("login", "routes/login.tsx"),
-    route("newsletter/:email", "routes/newsletter.tsx"),
-    route("present/:email", "routes/present.tsx"),
   ]),
 ] satisfies RouteConfig;

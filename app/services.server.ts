@@ -10,7 +10,12 @@ import type { ContentChange } from "./content/types";
 import type { Env } from "./env.server";
 import type { Logger } from "./lib/logger.server";
 import { SIGNING_KEY_SETTING, TokenSigner } from "./lib/tokens.server";
+import { createRateLimits, type RateLimits } from "./lib/rate-limit.server";
 import { Outbox } from "./mail/outbox";
+import { NewsletterService } from "./newsletter/newsletter.server";
+import { BookingService } from "./booking/service";
+import { startMaintenance } from "./maintenance.server";
+import { RegistrationService } from "./registration/registration.server";
 
 /** What the app needs of the server's page cache: to drop what a change touched, or everything. */
 export interface CachedPages {
@@ -33,6 +38,11 @@ export interface Services {
   mail: Outbox;
   /** The database driver itself, for libraries with their own SQL (rate limits). */
   raw: RawDatabase;
+  /** Attempts per visitor address and per target (a slot, an e-mail address), shared through the database. */
+  limits: RateLimits;
+  newsletter: NewsletterService;
+  bookings: BookingService;
+  registration: RegistrationService;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -67,19 +77,38 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   });
   const tokens = new TokenSigner(await store.ensureSetting(SIGNING_KEY_SETTING, TokenSigner.newKey()));
   const mail = new Outbox(db);
+  const newsletter = new NewsletterService(db, mail, tokens);
+  const limits = createRateLimits(raw, { perHour: env.RATE_LIMIT_PER_HOUR, logger });
+  await limits.ready();
+  const registration = new RegistrationService(store, mail, tokens, env.SITE_NAME);
+  const content = createEmbeddedClient({ store, cache, siteName: env.SITE_NAME });
+  const bookings = new BookingService(store, content, mail, tokens, { siteName: env.SITE_NAME, retentionDays: env.BOOKING_RETENTION_DAYS });
+  const maintenance = startMaintenance(
+    [
+      { name: "booker details past retention", run: (now) => bookings.purgeExpired(now) },
+      { name: "unconfirmed newsletter addresses", run: (now) => newsletter.purgePending(now) },
+    ],
+    logger,
+  );
   const feed = env.DATABASE_URL ? await startChangeFeed(store, env.DATABASE_URL, logger) : null;
   return {
     env,
     store,
-    content: createEmbeddedClient({ store, cache, siteName: env.SITE_NAME }),
+    content,
     cache,
     pageCache,
     squidexAuth,
     tokens,
     mail,
     raw,
+    limits,
+    newsletter,
+    bookings,
+    registration,
     logger,
     close: async () => {
+      maintenance.stop();
+      limits.close();
       await feed?.close();
       await store.close();
     },

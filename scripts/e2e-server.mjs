@@ -6,4 +6,8 @@ const dataDir = path.resolve(import.meta.dirname, "../.tmp/e2e-data");
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 process.env.TEST_ROUTES = "true";
+// Browser tests fill forms faster than people and send many from one address: a shorter minimum
+// fill time (the tests wait it out) and a high attempt limit. The limits themselves are tested in tests/api.
+process.env.FORM_MIN_FILL_SECONDS ??= "1";
+process.env.RATE_LIMIT_PER_HOUR ??= "100000";
 await import("../server.js");

@@ -11,6 +11,7 @@ import type { ServerBuild } from "react-router";
 import { parseConsent } from "../app/consent/consent";
 import { parseEnv, type Env } from "../app/env.server";
 import { logger } from "../app/lib/logger.server";
+import { redactUrl } from "../app/lib/redact";
 import { createServices, type Services } from "../app/services.server";
 import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
@@ -25,6 +26,8 @@ declare module "react-router" {
     /** This response's Content-Security-Policy, admitting the page's own inline scripts by hash (not in development). */
     contentSecurityPolicy?: (scriptHashes: readonly string[]) => string;
     requestId: string;
+    /** The visitor's address (through trusted proxies only): rate limits count per address. */
+    clientIp: string;
   }
 }
 
@@ -71,7 +74,8 @@ export async function createApp(opts: AppOptions = {}) {
       },
       customLogLevel: (_req, res, err): LevelWithSilent => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        // Addresses in paths (/newsletter/{email}) and tokens in links stay out of the log.
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" || !!req.url?.startsWith("/assets/") },
@@ -165,6 +169,7 @@ export async function createApp(opts: AppOptions = {}) {
   const getLoadContext = (req: express.Request, res: express.Response) => ({
     services,
     requestId: String(req.id),
+    clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
     contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes }),
   });
   // In production the build is read once: given a function, React Router would call it and derive

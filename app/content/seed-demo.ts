@@ -17,7 +17,7 @@ export async function seedDemoContent(store: ContentStore, now = new Date()): Pr
   const rest = demoSchemas.filter((s) => s.type !== "Component");
   for (const schema of [...components, ...rest]) await store.upsertSchema(schema);
   for (const asset of demoAssets) {
-    await store.assets.upload({ id: asset.id, fileName: asset.fileName, mimeType: asset.mimeType, body: Buffer.from(asset.body) });
+    await store.assets.upload({ id: asset.id, fileName: asset.fileName, mimeType: asset.mimeType, body: Buffer.from(asset.body, asset.encoding ?? "utf8") });
   }
   const items = buildDemoContent(now);
   for (const item of items) {

@@ -62,7 +62,7 @@ const de = {
   comingSoon: "Dieser Bereich folgt in Kürze.",
   login: "Anmelden",
   newsletter: "Newsletter",
-  present: "Präsentation",
+  present: "Ihr Geschenk",
   registration: "Registrierung als Behandelnde:r",
   bookAppointment: "Termin buchen",
   flushCache: {
@@ -137,7 +137,7 @@ const en: Messages = {
   comingSoon: "This section is coming soon.",
   login: "Sign in",
   newsletter: "Newsletter",
-  present: "Presentation",
+  present: "Your gift",
   registration: "Register as a practitioner",
   bookAppointment: "Book an appointment",
   flushCache: {

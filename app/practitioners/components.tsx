@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import type { Language } from "~/i18n/languages";
+import { localizedPath, type Language } from "~/i18n/languages";
 import { ConsentedMap } from "~/maps/consented-map";
 import { useSite } from "~/site/site-context";
 import { directoryParams, withParams, type DirectoryQuery, type DirectoryResult, type Facets, type PractitionerSummary } from "./directory";
@@ -161,19 +161,64 @@ export function AppointmentList({ slots, practitioners }: { slots: AppointmentSl
   const { language, t } = useSite();
   if (!slots.length) return <p>{t.noAppointments}</p>;
   return (
-    <ul className="grid gap-2 sm:grid-cols-2" data-appointments>
-      {slots.map((s) => {
-        const p = practitioners?.get(s.practitioner);
-        return (
-          <li key={s.id} className={`rounded border px-3 py-2 ${s.booked ? "border-black/10 text-black/60 line-through" : "border-[var(--color-main,#0f5e63)]"}`}>
-            <time dateTime={s.start}>{formatSlot(language, s.start, "full")}</time>
-            {p ? ` · ${p.name}` : ""}
-            {s.booked ? <span className="sr-only"> ({t.booked})</span> : null}
-          </li>
-        );
-      })}
-    </ul>
+    <div className="space-y-4" data-appointments>
+      {berlinDays(slots, language).map((day) => (
+        <section key={day.key} aria-label={day.label} data-appointment-day={day.key}>
+          <h3 className="mb-2 text-sm font-semibold tracking-wide uppercase">{day.label}</h3>
+          <ul className="flex flex-wrap gap-2">
+            {day.slots.map((s) => {
+              const p = practitioners?.get(s.practitioner);
+              const text = `${formatTime(language, s.start)}${p ? ` · ${p.name}` : ""}`;
+              return (
+                <li key={s.id}>
+                  {s.booked ? (
+                    <span className="inline-block rounded border border-black/10 px-3 py-2 text-black/60 line-through">
+                      <time dateTime={s.start}>{text}</time>
+                      <span className="sr-only"> ({t.booked})</span>
+                    </span>
+                  ) : (
+                    <Link
+                      to={localizedPath(language, `/appointments/book/${encodeURIComponent(s.id)}`)}
+                      className="inline-block rounded border border-[var(--color-main,#0f5e63)] px-3 py-2 hover:bg-[var(--color-main,#0f5e63)] hover:text-white"
+                      data-slot={s.id}
+                      aria-label={`${t.bookAppointment}: ${formatSlot(language, s.start, "full")}${p ? `, ${p.name}` : ""}`}
+                    >
+                      <time dateTime={s.start}>{text}</time>
+                    </Link>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ))}
+    </div>
   );
+}
+
+const dayKeys = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: "Europe/Berlin" });
+const dayLabels = new Map<Language, Intl.DateTimeFormat>();
+const timeLabels = new Map<Language, Intl.DateTimeFormat>();
+
+function formatTime(language: Language, iso: string): string {
+  let f = timeLabels.get(language);
+  if (!f) timeLabels.set(language, (f = new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/Berlin" })));
+  return f.format(new Date(iso));
+}
+
+/** Slots grouped by their day in Berlin (stored in UTC: a slot at 23:30 UTC is the next day there), in order. */
+export function berlinDays<T extends { start: string }>(slots: readonly T[], language: Language): Array<{ key: string; label: string; slots: T[] }> {
+  let f = dayLabels.get(language);
+  if (!f) dayLabels.set(language, (f = new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "Europe/Berlin" })));
+  const days = new Map<string, { key: string; label: string; slots: T[] }>();
+  for (const slot of [...slots].sort((a, b) => a.start.localeCompare(b.start))) {
+    const date = new Date(slot.start);
+    const key = dayKeys.format(date);
+    let day = days.get(key);
+    if (!day) days.set(key, (day = { key, label: f.format(date), slots: [] }));
+    day.slots.push(slot);
+  }
+  return [...days.values()];
 }
 
 /** A practitioner's next free slots, in the booking variant only. */

@@ -9,10 +9,7 @@ function BookAppointmentBlock({ block, data }: BlockProps) {
   const free = data.appointments.filter((a) => !a.booked).slice(0, 12);
   return (
     <BlockSection heading={text(block.heading) || t.bookAppointment} width="wide">
-      {siteVariant === "booking" ? <AppointmentList slots={free} practitioners={byId} /> : null}
-      <p className="mt-4 text-sm" data-placeholder="book-appointment">
-        {t.comingSoon}
-      </p>
+      {siteVariant === "booking" ? <AppointmentList slots={free} practitioners={byId} /> : <p>{t.noAppointments}</p>}
     </BlockSection>
   );
 }

@@ -8,6 +8,8 @@ export interface DemoAsset {
   fileName: string;
   mimeType: string;
   body: string;
+  /** How the body's characters become bytes (default UTF-8; the PDF is Latin-1). */
+  encoding?: BufferEncoding;
 }
 
 const SVG = "image/svg+xml";
@@ -85,10 +87,61 @@ const placeholder = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height=
 <path d="M0 600V500l260-120 230 130 310-60v150Z" fill="#0F5E63"/>
 </svg>`;
 
+/** Text in a PDF string: brackets and backslashes escaped, umlauts as WinAnsi octal codes. */
+function pdfText(text: string): string {
+  return text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, (c) => `\\${(c.charCodeAt(0) & 0xff).toString(8).padStart(3, "0")}`);
+}
+
+/**
+ * The newsletter's welcome present: a one-page PDF checklist, written out by hand (objects and the
+ * cross-reference table with their byte offsets), so the demo needs no binary file in the repository.
+ */
+export function presentPdf(): string {
+  const lines = [
+    ["Praxisnetz: Checkliste f\u00fcr den ersten Termin", 20],
+    ["Checklist for your first appointment", 14],
+    ["", 12],
+    ["- Versichertenkarte und Ausweis / health insurance card and ID", 12],
+    ["- \u00dcberweisung, falls vorhanden / referral, if you have one", 12],
+    ["- Liste Ihrer Medikamente / list of your medicines", 12],
+    ["- Fragen notieren / write down your questions", 12],
+    ["- 10 Minuten fr\u00fcher da sein / arrive 10 minutes early", 12],
+  ] as const;
+  let y = 780;
+  const content = lines
+    .map(([text, size]) => {
+      const line = `BT /F1 ${size} Tf 60 ${y} Td (${pdfText(text)}) Tj ET`;
+      y -= size + 14;
+      return line;
+    })
+    .join("\n");
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    `<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`,
+  ];
+  let pdf = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(pdf, "latin1"));
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(pdf, "latin1");
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return pdf;
+}
+
+/** The asset the present page offers (an app setting may name another; see newsletter/present.server.ts). */
+export const PRESENT_ASSET_ID = "asset-newsletter-present";
+
 export const demoAssets: DemoAsset[] = [
   { id: "asset-hero", fileName: "hero-landschaft.svg", mimeType: SVG, body: heroBackground },
   { id: "asset-practice-room", fileName: "behandlungsraum.svg", mimeType: SVG, body: practiceRoom },
   { id: "asset-team", fileName: "team.svg", mimeType: SVG, body: team },
   { id: "asset-map", fileName: "karte.svg", mimeType: SVG, body: mapPlaceholder },
   { id: "asset-placeholder", fileName: "platzhalter.svg", mimeType: SVG, body: placeholder },
+  { id: PRESENT_ASSET_ID, fileName: "checkliste-erster-termin.pdf", mimeType: "application/pdf", body: presentPdf(), encoding: "latin1" },
 ];

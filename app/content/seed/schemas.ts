@@ -167,7 +167,7 @@ const practitioners = schema(
     field("zip", "String", "PLZ", { pattern: "^[0-9]{5}$" }),
     // "adress2" is the field name of the original model; keep the spelling.
     field("adress2", "String", "Adresszusatz"),
-    field("finishedPractitioner", "Boolean", "Ausbildung abgeschlossen", { tags: ["internal"] }),
+    field("finishedPractitioner", "Boolean", "Registrierung abgeschlossen", { tags: ["internal"] }),
     field("speciality", "String", "Fachgebiet", L),
     field("description", "String", "Beschreibung", { ...L, editor: "TextArea" }),
     field("website", "String", "Website", { tags: ["url"], hints: "Vollständige https-Adresse." }),

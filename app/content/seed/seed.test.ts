@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FieldProperties, NestedField, SchemaInput } from "../types";
 import { berlinLocalToUtc, berlinOffsetMinutes, buildAppointmentSeed } from "./appointments";
-import { demoAssets } from "./assets";
+import { PRESENT_ASSET_ID, demoAssets } from "./assets";
 import { type DemoItem, buildDemoContent } from "./content";
 import { BLOCK_SCHEMA_NAMES, demoSchemas } from "./schemas";
 
@@ -381,11 +381,26 @@ describe("demo appointments", () => {
 });
 
 describe("demo assets", () => {
+  it("include the newsletter present, a PDF whose cross-reference table points at its objects", () => {
+    const present = demoAssets.find((a) => a.id === PRESENT_ASSET_ID)!;
+    expect(present.mimeType).toBe("application/pdf");
+    const bytes = Buffer.from(present.body, "latin1");
+    const text = bytes.toString("latin1");
+    expect(text.startsWith("%PDF-1.4")).toBe(true);
+    const xrefAt = Number(/startxref\n(\d+)/.exec(text)![1]);
+    expect(text.slice(xrefAt, xrefAt + 4)).toBe("xref");
+    const offsets = [...text.slice(xrefAt).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
+    expect(offsets).toHaveLength(5);
+    offsets.forEach((o, i) => expect(text.slice(o, o + 8)).toBe(`${i + 1} 0 obj\n`));
+    expect(text).toContain("(Praxisnetz: Checkliste f\\374r den ersten Termin)");
+  });
+
   it("are small SVGs with size and viewBox", () => {
-    expect(demoAssets.length).toBeGreaterThanOrEqual(3);
-    expect(demoAssets.length).toBeLessThanOrEqual(5);
+    const images = demoAssets.filter((a) => a.mimeType.startsWith("image/"));
+    expect(images.length).toBeGreaterThanOrEqual(3);
+    expect(images.length).toBeLessThanOrEqual(5);
     expect(new Set(demoAssets.map((a) => a.id)).size).toBe(demoAssets.length);
-    for (const asset of demoAssets) {
+    for (const asset of images) {
       expect(asset.mimeType).toBe("image/svg+xml");
       expect(asset.fileName).toMatch(/^[a-z0-9-]+\.svg$/);
       expect(new TextEncoder().encode(asset.body).length, asset.id).toBeLessThan(4096);

@@ -1,0 +1,57 @@
+import type { FormDictionary } from "~/forms/from-schema";
+import type { Language } from "~/i18n/languages";
+
+/**
+ * The registration form's words (§5 message keys `label-`, `placeholder-`, `error-`, plus `help-`),
+ * per language; a field without an entry shows its schema label.
+ */
+export const registrationDictionary: Record<Language, FormDictionary> = {
+  de: {
+    "label-name": "Name",
+    "placeholder-name": "Vor- und Nachname",
+    "label-languages": "Sprachen",
+    "placeholder-languages": "z. B. de, en, tr",
+    "help-languages": "Sprachen, in denen Sie behandeln, als Kürzel, durch Komma getrennt.",
+    "label-country": "Land",
+    "placeholder-country": "DE",
+    "label-city": "Ort",
+    "label-street": "Straße und Hausnummer",
+    "label-zip": "PLZ",
+    "error-zip": "Die PLZ hat fünf Ziffern.",
+    "label-adress2": "Adresszusatz",
+    "label-speciality": "Fachgebiet",
+    "placeholder-speciality": "z. B. Physiotherapie",
+    "label-description": "Beschreibung",
+    "help-description": "Was Patient:innen über Ihre Praxis wissen sollten.",
+    "label-website": "Website",
+    "placeholder-website": "https://",
+    "label-email": "E-Mail",
+    "help-email": "Hierhin schicken wir den Link zum Fortsetzen. Sie wird nie öffentlich angezeigt.",
+    "label-phone": "Telefon",
+    "help-phone": "Wird nie öffentlich angezeigt.",
+  },
+  en: {
+    "label-name": "Name",
+    "placeholder-name": "First and last name",
+    "label-languages": "Languages",
+    "placeholder-languages": "e.g. de, en, tr",
+    "help-languages": "Languages you treat in, as codes, separated by commas.",
+    "label-country": "Country",
+    "placeholder-country": "DE",
+    "label-city": "City",
+    "label-street": "Street and number",
+    "label-zip": "Postcode",
+    "error-zip": "The postcode has five digits.",
+    "label-adress2": "Address line 2",
+    "label-speciality": "Speciality",
+    "placeholder-speciality": "e.g. physiotherapy",
+    "label-description": "Description",
+    "help-description": "What patients should know about your practice.",
+    "label-website": "Website",
+    "placeholder-website": "https://",
+    "label-email": "Email",
+    "help-email": "We send the link to continue here. It is never shown publicly.",
+    "label-phone": "Phone",
+    "help-phone": "Never shown publicly.",
+  },
+};

@@ -1,0 +1,33 @@
+/** The registration pages' texts. */
+export const registrationTexts = {
+  de: {
+    title: "Registrierung als Behandelnde:r",
+    continueTitle: "Registrierung fortsetzen",
+    intro: "Tragen Sie sich ins Praxisnetz ein. Ihr Eintrag ist erst sichtbar, wenn unsere Redaktion ihn geprüft hat. Pflichtfelder: Name, Ort und E-Mail.",
+    continueIntro: "Ergänzen Sie Ihre Angaben. Wenn alles vollständig ist, schließen Sie die Registrierung ab.",
+    submit: "Registrieren",
+    save: "Speichern",
+    sent: "Danke! Ihre Registrierung ist gespeichert. Wir haben Ihnen eine E-Mail mit einem Link geschickt, mit dem Sie sie fortsetzen und abschließen können.",
+    saved: "Ihre Änderungen sind gespeichert. Sie können später mit dem Link aus der E-Mail weitermachen.",
+    finishedNow: "Ihre Registrierung ist abgeschlossen. Unsere Redaktion prüft Ihren Eintrag.",
+    finished: "Diese Registrierung ist bereits abgeschlossen und kann über diesen Link nicht mehr geändert werden. Für Änderungen schreiben Sie bitte der Redaktion.",
+    invalid: "Dieser Link ist ungültig. Bitte verwenden Sie den vollständigen Link aus unserer E-Mail.",
+    expired: "Dieser Link ist abgelaufen. Bitte registrieren Sie sich neu oder schreiben Sie der Redaktion.",
+    gone: "Diese Registrierung gibt es nicht mehr.",
+  },
+  en: {
+    title: "Register as a practitioner",
+    continueTitle: "Continue your registration",
+    intro: "Join Praxisnetz. Your entry becomes visible once our editors have reviewed it. Required: name, city and email.",
+    continueIntro: "Complete your details. When everything is there, finish the registration.",
+    submit: "Register",
+    save: "Save",
+    sent: "Thank you! Your registration is saved. We have sent you an email with a link to continue and finish it.",
+    saved: "Your changes are saved. You can continue later with the link from the email.",
+    finishedNow: "Your registration is finished. Our editors review your entry.",
+    finished: "This registration is already finished and can no longer be changed through this link. Please write to the editors for changes.",
+    invalid: "This link is not valid. Please use the complete link from our email.",
+    expired: "This link has expired. Please register again or write to the editors.",
+    gone: "This registration no longer exists.",
+  },
+} as const;

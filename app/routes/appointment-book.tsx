@@ -1,0 +1,124 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/appointment-book";
+import { bookingForm, bookingTexts } from "~/booking/form";
+import { slotForBooking } from "~/booking/slots.server";
+import { ContentError } from "~/content/errors";
+import type { FormProblem } from "~/forms/definition";
+import { formStampFor, guardSubmission, submissionProblem } from "~/forms/guard.server";
+import { EngineForm, postJson } from "~/forms/react";
+import { FormRejected, readSubmission, requireValid } from "~/forms/submission.server";
+import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
+import { formatSlot } from "~/practitioners/components";
+import { originOf, seoMeta } from "~/site/seo";
+
+/** The answer of a booking holds the booker's details: never cached, never indexed. */
+const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
+export const headers = () => PRIVATE;
+
+const SLOT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** `/appointments/book/{id}`: one free slot and the form to book it (works without JavaScript). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const { language } = splitLanguage(url.pathname);
+  const id = params.appointmentid;
+  const slot = SLOT_ID.test(id) ? await slotForBooking(context, id, language) : undefined;
+  const t = bookingTexts[language];
+  const state = !slot ? t.missing : slot.booked ? t.taken : Date.parse(slot.start) <= Date.now() ? t.past : null;
+  return data(
+    {
+      language,
+      id,
+      slot: slot ? { start: slot.start, practitionerName: slot.practitionerName, practitionerHref: slot.practitionerHref } : null,
+      unavailable: state,
+      stamp: formStampFor(context.services.tokens),
+      path: url.pathname,
+      origin: originOf(request, context),
+      alternates: { de: localizedPath("de", `/appointments/book/${id}`), en: localizedPath("en", `/appointments/book/${id}`) } as Record<Language, string>,
+    },
+    { status: slot ? 200 : 404, headers: PRIVATE },
+  );
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const url = new URL(request.url);
+  const { language } = splitLanguage(url.pathname);
+  let values: Record<string, unknown> = {};
+  try {
+    if (!SLOT_ID.test(params.appointmentid)) throw new ContentError(404, bookingTexts[language].missing);
+    const submission = await readSubmission(request);
+    values = submission.data;
+    const valid = await requireValid(bookingForm(language), submission.data, language);
+    await guardSubmission(context, "booking", params.appointmentid, submission, language);
+    const { booking } = await context.services.bookings.book(
+      params.appointmentid,
+      { name: String(valid.name), email: String(valid.email), phone: String(valid.phone), note: valid.note ? String(valid.note) : null, language },
+      { origin: originOf(request, context) },
+    );
+    return data({ booked: { start: booking.start, practitionerName: booking.practitionerName }, problem: null, values: {} }, { status: 201, headers: PRIVATE });
+  } catch (error) {
+    const status = error instanceof FormRejected ? 400 : ((error as { statusCode?: number }).statusCode ?? 500);
+    return data({ booked: null, problem: submissionProblem(error, language), values }, { status, headers: PRIVATE });
+  }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData: d }) =>
+  d ? seoMeta({ title: bookingTexts[d.language].title, language: d.language, origin: d.origin, canonical: d.path, alternates: d.alternates, noindex: true }) : [];
+
+export default function BookAppointmentPage({ loaderData: d, actionData }: Route.ComponentProps) {
+  const { language } = d;
+  const t = bookingTexts[language];
+  const booked = actionData?.booked ?? null;
+  const done = (start: string, name: string) => (
+    <div role="status" className="mt-6 rounded border-l-4 border-[var(--color-main,#0f5e63)] bg-neutral-50 p-4" data-booking-done>
+      <p className="font-semibold">{t.booked}</p>
+      <p className="mt-2">
+        {formatSlot(language, start, "full")} · {name}
+      </p>
+    </div>
+  );
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-12" data-booking-page>
+      <h1 className="text-4xl font-bold tracking-tight">{t.title}</h1>
+      {d.slot ? (
+        <p className="mt-4 text-lg" data-booking-slot>
+          <span className="font-semibold">{t.slotLabel}:</span> <time dateTime={d.slot.start}>{formatSlot(language, d.slot.start, "full")}</time> {t.with}{" "}
+          <Link to={d.slot.practitionerHref} className="underline">
+            {d.slot.practitionerName}
+          </Link>
+        </p>
+      ) : null}
+      {booked ? (
+        done(booked.start, booked.practitionerName)
+      ) : d.unavailable || !d.slot ? (
+        <p role="status" className="mt-6 rounded border-l-4 border-red-700 bg-red-50 p-4" data-booking-unavailable>
+          {d.unavailable}{" "}
+          <Link to={localizedPath(language, "/practitioners")} className="underline">
+            {t.otherSlots}
+          </Link>
+        </p>
+      ) : (
+        <div className="mt-8">
+          <EngineForm
+            definition={bookingForm(language)}
+            language={language}
+            action=""
+            initial={actionData?.values}
+            problem={(actionData?.problem ?? null) as FormProblem | null}
+            hidden={{ language, form_stamp: d.stamp }}
+            submitLabel={t.submit}
+            onSubmit={(values) => postJson(`/api/appointments/${encodeURIComponent(d.id)}/book`, { ...values, language }, language, { "Idempotency-Key": idempotencyKey() })}
+            success={() => done(d.slot!.start, d.slot!.practitionerName)}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** One key per page view: a double click or a retry of the same form is the same booking. */
+let pageKey: string | undefined;
+function idempotencyKey(): string {
+  pageKey ??= typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+  return pageKey;
+}
