@@ -12,6 +12,7 @@ import type { Logger } from "./lib/logger.server";
 import { SIGNING_KEY_SETTING, TokenSigner } from "./lib/tokens.server";
 import { createRateLimits, type RateLimits } from "./lib/rate-limit.server";
 import { Outbox } from "./mail/outbox";
+import { startDelivery } from "./mail/delivery";
 import { NewsletterService } from "./newsletter/newsletter.server";
 import { BookingService } from "./booking/service";
 import { startMaintenance } from "./maintenance.server";
@@ -87,9 +88,11 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     [
       { name: "booker details past retention", run: (now) => bookings.purgeExpired(now) },
       { name: "unconfirmed newsletter addresses", run: (now) => newsletter.purgePending(now) },
+      { name: "sent mail", run: (now) => mail.purgeSent(30, now) },
     ],
     logger,
   );
+  const delivery = startDelivery(mail, { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger, stopGraceMs: Math.min(5000, env.SHUTDOWN_TIMEOUT_MS / 2) });
   const feed = env.DATABASE_URL ? await startChangeFeed(store, env.DATABASE_URL, logger) : null;
   return {
     env,
@@ -108,6 +111,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     logger,
     close: async () => {
       maintenance.stop();
+      await delivery.stop();
       limits.close();
       await feed?.close();
       await store.close();

@@ -68,26 +68,76 @@ export async function validateSubmission(definition: FormDefinition, data: Recor
     if (typeProblem) errors[field.name] = [typeProblem];
     else values[field.name] = initialValue(field, given === undefined || given === null ? (field.type === "checkbox" ? false : "") : given);
   }
-  const form = createNode({ type: "group", name: definition.id, value: {}, config: { locale: language }, plugins: basePlugins });
-  countLedger(form);
+  const tree = acquire(definition, language);
   try {
-    for (const field of definition.fields) {
-      if (errors[field.name] || field.type === "hidden") continue;
-      createNode({ type: "input", name: field.name, parent: form, value: values[field.name], props: fieldProps(field, true) });
-    }
-    await form.settled;
-    await form.ledger.settled("validating");
-    form.walk((node) => {
+    // Fields with a type problem get their empty value: their rules' messages are not reported.
+    // Committed at once (no input delay: nobody is typing).
+    for (const [name, node] of tree.fields) void node.input(Object.hasOwn(values, name) ? values[name] : "", false);
+    await tree.form.settled;
+    await tree.form.ledger.settled("validating");
+    for (const [name, node] of tree.fields) {
+      if (errors[name]) continue;
       const messages = Object.values(node.store)
         .filter((m) => m.type === "validation" && m.blocking)
         .map((m) => String(m.value));
-      if (messages.length && node.name) errors[node.name] = messages;
-    });
-  } finally {
-    destroyDeep(form);
+      if (messages.length) errors[name] = messages;
+    }
+    release(tree);
+  } catch (error) {
+    destroyDeep(tree.form);
+    throw error;
   }
   for (const [name, value] of Object.entries(values)) if (typeof value === "string") values[name] = value.trim();
   return { valid: Object.keys(errors).length === 0, errors, values };
+}
+
+/**
+ * Checking trees, kept per form and language: making a FormKit tree (nodes, plugins, observers)
+ * costs more than validating with it, so each request borrows one, gives it values, reads the
+ * messages and puts it back. A tree is only ever used by one request at a time.
+ */
+interface CheckTree {
+  key: string;
+  form: FormKitNode;
+  fields: Array<[string, FormKitNode]>;
+}
+
+const POOL_PER_FORM = 16;
+const MAX_POOLED_FORMS = 64;
+const pools = new Map<string, CheckTree[]>();
+/** Definitions are immutable once made; their key is computed once per object. */
+const keys = new WeakMap<FormDefinition, string>();
+
+function acquire(definition: FormDefinition, language: FormLanguage): CheckTree {
+  let key = keys.get(definition);
+  if (!key) keys.set(definition, (key = JSON.stringify(definition)));
+  key = `${language}:${key}`;
+  const pooled = pools.get(key)?.pop();
+  if (pooled) return pooled;
+  const form = createNode({ type: "group", name: definition.id, value: {}, config: { locale: language, delay: 0 }, plugins: basePlugins });
+  countLedger(form);
+  const fields: Array<[string, FormKitNode]> = [];
+  for (const field of definition.fields) {
+    if (field.type === "hidden") continue;
+    const empty = field.type === "checkbox" ? false : "";
+    fields.push([field.name, createNode({ type: "input", name: field.name, parent: form, value: empty, props: { ...fieldProps(field, true), delay: 0 } })]);
+  }
+  return { key, form, fields };
+}
+
+function release(tree: CheckTree) {
+  let pool = pools.get(tree.key);
+  if (!pool) {
+    // A bounded number of distinct forms (schemas change rarely): past it, the oldest pool goes.
+    if (pools.size >= MAX_POOLED_FORMS) {
+      const [oldest, trees] = pools.entries().next().value as [string, CheckTree[]];
+      for (const t of trees) destroyDeep(t.form);
+      pools.delete(oldest);
+    }
+    pools.set(tree.key, (pool = []));
+  }
+  if (pool.length < POOL_PER_FORM) pool.push(tree);
+  else destroyDeep(tree.form);
 }
 
 const TYPE_MESSAGES = {

@@ -47,14 +47,15 @@ export interface RateLimitOptions {
  * Per-target defaults, by kind:
  * - booking (target: the slot): a slot is booked once and the database decides races, so the limit
  *   only bounds hammering. A slot that many people want is tried by many of them, often more than
- *   once after a "just taken": 120 an hour stays clear of that, whatever RATE_LIMIT_PER_HOUR says.
+ *   once after a "just taken" — a release of popular slots sees hundreds of tries in a second, and
+ *   each must get its 409, not a 429: 1 000 an hour stays clear of that, whatever RATE_LIMIT_PER_HOUR says.
  * - newsletter, registration (target: the e-mail address): every attempt mails that address, so
  *   this keeps anyone's inbox from being flooded through the form: 5 in 6 hours leaves a person
  *   room to try again after a typo or a slow mail, and a flood at most 20 mails a day.
  * Other kinds get the per-IP limit (RATE_LIMIT_PER_HOUR per hour) per target too.
  */
 export const DEFAULT_TARGET_LIMITS: Readonly<Record<string, Limit>> = {
-  booking: { points: 120, durationSeconds: 60 * 60 },
+  booking: { points: 1000, durationSeconds: 60 * 60 },
   newsletter: { points: 5, durationSeconds: 6 * 60 * 60 },
   registration: { points: 5, durationSeconds: 6 * 60 * 60 },
 };
