@@ -15,7 +15,7 @@ export const basePlugins: FormKitPlugin[] = [createI18nPlugin(formLocales), crea
 export type FormLanguage = "de" | "en";
 
 /** Debounce hints `(200)` only make sense while someone types; the server runs each rule at once. */
-export const withoutDebounce = (validation: string) => validation.replace(/\(\d+\)/g, "");
+export const withoutDebounce = (validation: string) => validation.replace(/(^|\|)([*+?]*)\(\d+\)/g, "$1$2");
 
 /** Node props of a field: its rules, label and the field's own message for every rule when it has one. */
 export function fieldProps(field: FormField, server = false) {
@@ -68,6 +68,8 @@ export async function validateSubmission(definition: FormDefinition, data: Recor
     if (typeProblem) errors[field.name] = [typeProblem];
     else values[field.name] = initialValue(field, given === undefined || given === null ? (field.type === "checkbox" ? false : "") : given);
   }
+  // The rules check what is kept: the trimmed text.
+  for (const [name, value] of Object.entries(values)) if (typeof value === "string") values[name] = value.trim();
   const tree = acquire(definition, language);
   try {
     // Fields with a type problem get their empty value: their rules' messages are not reported.
@@ -87,7 +89,6 @@ export async function validateSubmission(definition: FormDefinition, data: Recor
     destroyDeep(tree.form);
     throw error;
   }
-  for (const [name, value] of Object.entries(values)) if (typeof value === "string") values[name] = value.trim();
   return { valid: Object.keys(errors).length === 0, errors, values };
 }
 
@@ -122,10 +123,16 @@ function acquire(definition: FormDefinition, language: FormLanguage): CheckTree 
     const empty = field.type === "checkbox" ? false : "";
     fields.push([field.name, createNode({ type: "input", name: field.name, parent: form, value: empty, props: { ...fieldProps(field, true), delay: 0 } })]);
   }
+  if (definition.fields.some((f) => TODAY_RULE.test(f.validation ?? ""))) unpooled.add(form);
   return { key, form, fields };
 }
 
+/** Date rules without an argument compare with today: a tree given the same value again would not re-check them. */
+const TODAY_RULE = /(^|\|)[*+?]*(\(\d+\))?[*+?]*date_(after|before)(_or_equal)?(\||$)/;
+const unpooled = new WeakSet<FormKitNode>();
+
 function release(tree: CheckTree) {
+  if (unpooled.has(tree.form)) return destroyDeep(tree.form);
   let pool = pools.get(tree.key);
   if (!pool) {
     // A bounded number of distinct forms (schemas change rarely): past it, the oldest pool goes.

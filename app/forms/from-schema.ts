@@ -16,11 +16,11 @@ export function inputType(field: SchemaField): FieldType {
   const p = field.properties;
   if (p.editor === "TextArea") return "textarea";
   if (p.fieldType === "DateTime" || p.editor === "Date" || p.editor === "DateTime") return "date";
+  if (p.editor === "Dropdown") return "select";
+  if (p.editor === "Radio") return "radio";
   if (looksLikeEmail(field.name)) return "email";
   if (p.fieldType === "Number") return "number";
   if (p.fieldType === "Boolean") return "checkbox";
-  if (p.editor === "Dropdown") return "select";
-  if (p.editor === "Radio") return "radio";
   if (p.tags?.includes("url")) return "url";
   if (field.name.toLowerCase() === "phone") return "tel";
   return "text";

@@ -1,4 +1,4 @@
-import { de as fkDe, en as fkEn, list, sentence } from "@formkit/i18n";
+import { de as fkDe, en as fkEn, sentence } from "@formkit/i18n";
 import { createMessageName } from "@formkit/validation";
 import type { FormKitNode } from "@formkit/core";
 
@@ -29,10 +29,23 @@ function otherName(node: FormKitNode, address: unknown): string {
   return other ? createMessageName(other) : String(address ?? "");
 }
 
+/** "a, b oder c": German puts no comma before the conjunction. */
+function oder(items: unknown[]): string {
+  const words = items.map(String);
+  return words.length < 2 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} oder ${words.at(-1)}`;
+}
+
+/** require_one's names: this field's and the other fields' labels, the first capitalised. */
+function requireOneNames(name: string, node: FormKitNode, args: unknown[]): string[] {
+  const others = args.map((a) => (typeof a === "string" ? node.at(a) : undefined)).filter((n): n is FormKitNode => !!n);
+  return [name, ...others.map((n) => createMessageName(n))];
+}
+
 const deValidation: Record<string, MessageFn | string> = {
   ...(fkDe.validation as Record<string, MessageFn | string>),
-  starts_with: ({ name, args }) => `${sentence(name)} beginnt nicht mit ${list(args as string[], "oder")}.`,
-  ends_with: ({ name, args }) => `${sentence(name)} endet nicht mit ${list(args as string[], "oder")}.`,
+  starts_with: ({ name, args }) => `${sentence(name)} beginnt nicht mit ${oder(args)}.`,
+  ends_with: ({ name, args }) => `${sentence(name)} endet nicht mit ${oder(args)}.`,
+  require_one: ({ name, args, node }) => `${sentence(oder(requireOneNames(name, node, args)))} ist erforderlich.`,
   alpha_spaces: ({ name }) => `${sentence(name)} darf nur Buchstaben und Leerzeichen enthalten.`,
   not: ({ name, node }) => `„${String(node.value)}“ ist kein gültiger Wert für ${name}.`,
   date_after: ({ name, args }) =>
@@ -50,6 +63,7 @@ const deValidation: Record<string, MessageFn | string> = {
 
 const enValidation: Record<string, MessageFn | string> = {
   ...(fkEn.validation as Record<string, MessageFn | string>),
+  require_one: ({ name, args, node }) => `${sentence(requireOneNames(name, node, args).join(" or "))} is required.`,
   date_after: ({ name, args }) => (args.length ? `${sentence(name)} must be after ${day("en", args[0])}.` : `${sentence(name)} must be in the future.`),
   date_before: ({ name, args }) => (args.length ? `${sentence(name)} must be before ${day("en", args[0])}.` : `${sentence(name)} must be in the past.`),
   date_between: ({ name, args }) => `${sentence(name)} must be between ${day("en", args[0])} and ${day("en", args[1])}.`,
