@@ -118,8 +118,10 @@ describe("the site with 1 000+ practitioners and appointments", () => {
     const profile = await html(`/practitioners/${last.slug}`);
     expect(profile.status).toBe(200);
     expect(profile.text).toContain(`data-profile="${last.slug}"`);
-    const list = profile.text.match(/<ul[^>]*data-appointments[^>]*>([\s\S]*?)<\/ul>/)?.[1] ?? "";
-    expect((list.match(/<li/g) ?? []).length).toBeGreaterThanOrEqual(3);
+    // Free slots, grouped by day, each a link to its booking page.
+    const list = profile.text.match(/<div[^>]*data-appointments[^>]*>([\s\S]*?)<\/div>/)?.[1] ?? "";
+    expect((list.match(/data-slot="/g) ?? []).length).toBeGreaterThanOrEqual(3);
+    expect(list).toMatch(/href="\/appointments\/book\/[^"]+"/);
   });
 
   it("keeps hidden and other-site practitioners hidden after paging, and their slots too", async () => {

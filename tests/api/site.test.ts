@@ -296,16 +296,29 @@ describe("start-up", () => {
   });
 });
 
-describe("placeholder routes", () => {
-  it("exist in both languages and are kept out of search engines", async () => {
+describe("form and placeholder routes", () => {
+  it("exist in both languages and are kept out of search engines and caches", async () => {
     const server = await startServer();
     try {
-      for (const path of ["/login", "/newsletter/anna%40example.org", "/present/anna%40example.org", "/practitioners/register", "/en/practitioners/register", "/practitioners/register/prac-001"]) {
+      const login = await fetch(`${server.url}/login`);
+      expect(login.status).toBe(200);
+      expect(await login.text()).toContain("data-placeholder-page");
+      const pages: Array<[string, number]> = [
+        ["/newsletter/anna%40example.org", 200],
+        ["/en/newsletter/anna%40example.org", 200],
+        ["/present/anna%40example.org", 200],
+        ["/practitioners/register", 200],
+        ["/en/practitioners/register", 200],
+        // A continue link without its signed token: a clear page, not the form.
+        ["/practitioners/register/prac-001", 403],
+      ];
+      for (const [path, status] of pages) {
         const res = await fetch(`${server.url}${path}`);
-        expect(res.status, path).toBe(200);
+        expect(res.status, path).toBe(status);
+        expect(res.headers.get("cache-control"), path).toBe("private, no-store");
         const html = await res.text();
-        expect(html, path).toContain("data-placeholder-page");
         expect(html, path).toContain('<meta name="robots" content="noindex"/>');
+        expect(html, path).not.toContain("data-placeholder-page");
       }
     } finally {
       await server.stop();
