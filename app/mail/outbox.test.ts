@@ -2,12 +2,12 @@ import fs from "node:fs";
 import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import pino from "pino";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrate, openDatabase, type DB } from "~/content/db";
 import { retryDelayMs, startDelivery, type DeliveryOptions, type MailDelivery } from "./delivery";
+import { dropPgSchema } from "../../tests/support/store-backends";
 import { Outbox, type MailMessage } from "./outbox";
 import { renderMail } from "./templates";
 
@@ -37,15 +37,7 @@ function postgresBackend(databaseUrl: string): Backend {
   const pgSchema = `t_mail_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   return {
     open: async () => (await openDatabase({ databaseUrl, pgSchema })).db,
-    async dispose() {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists ${pgSchema} cascade`);
-      } finally {
-        await client.end();
-      }
-    },
+    dispose: () => dropPgSchema(databaseUrl, pgSchema),
   };
 }
 

@@ -37,14 +37,19 @@ export function postgresStoreBackend(databaseUrl: string, name: string, schemaPr
       return new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), assetMaxBytes));
     },
     async dispose() {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists ${pgSchema} cascade`);
-      } finally {
-        await client.end();
-      }
+      await dropPgSchema(databaseUrl, pgSchema);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Drops a test's PostgreSQL schema and everything in it. */
+export async function dropPgSchema(databaseUrl: string, pgSchema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${pgSchema} cascade`);
+  } finally {
+    await client.end();
+  }
 }
