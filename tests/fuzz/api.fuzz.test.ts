@@ -35,7 +35,8 @@ const APP = "praxisnetz";
 const SQ = "/api/squidex";
 
 beforeAll(async () => {
-  server = await startServer();
+  // Many generated submissions from one address: the rate limits are tested in tests/api.
+  server = await startServer({ env: { RATE_LIMIT_PER_HOUR: "1000000000" } });
   fz = new Fuzzer(server);
   token = await squidexToken(server);
   console.log(`fuzz: seed ${FUZZ_SEED} (FUZZ_SEED), ${FUZZ_RUNS} runs per property (FUZZ_RUNS), server ${server.url}`);
@@ -546,6 +547,53 @@ describe("internal API", () => {
           else if (where === "squidex query") await fz.request(`POST ${SQ}/api/content/{app}/{schema}/query ids`, { method: "POST", path: `${SQ}/api/content/${APP}/${col}/query`, headers: { ...json, ...auth }, body: JSON.stringify({ ids }) });
           else if (where === "squidex list") await fz.request(`GET ${SQ}/api/content/{app}/{schema}?ids`, { method: "GET", path: `${SQ}/api/content/${APP}/${col}?ids=${ids.join(",")}`, headers: auth });
           else await fz.request(`GET ${SQ}/api/apps/{app}/assets?ids`, { method: "GET", path: `${SQ}/api/apps/${APP}/assets?ids=${ids.join(",")}`, headers: auth });
+        },
+      ),
+    T,
+  );
+
+  it(
+    "hostile submissions to the visitor forms (newsletter, registration, booking)",
+    () =>
+      property(
+        "visitor forms",
+        fc.record({
+          endpoint: fc.constantFrom(
+            "/api/newsletter/subscribe",
+            "/api/practitioners/register",
+            "/api/appointments/appt-001-01/book",
+            "/api/appointments/%2e%2e%2fx/book",
+            "/api/appointments/%00/book",
+            `/api/appointments/${"x".repeat(300)}/book`,
+          ),
+          body: fc.oneof(
+            { weight: 3, arbitrary: anyInternalBody },
+            {
+              weight: 5,
+              arbitrary: fc
+                .record(
+                  {
+                    name: jsonText,
+                    email: fc.oneof(jsonText, fc.emailAddress().map((e) => JSON.stringify(e))),
+                    phone: jsonText,
+                    city: jsonText,
+                    note: jsonText,
+                    privacy: fc.oneof(jsonText, fc.constant("true")),
+                    language: fc.oneof(jsonText, fc.constantFrom('"de"', '"en"')),
+                    id: jsonText,
+                    token: jsonText,
+                    website_url: jsonText,
+                  },
+                  { requiredKeys: [] },
+                )
+                .map((fields) => jobj(Object.entries(fields) as Array<[string, string]>)),
+            },
+          ),
+          key: fc.option(fc.oneof(fc.string({ maxLength: 300 }), fc.uuid()), { nil: undefined }),
+        }),
+        async ({ endpoint, body, key }) => {
+          const headers: Record<string, string> = { ...json, ...(key !== undefined && /^[\x20-\x7e]*$/.test(key) ? { "idempotency-key": key } : {}) };
+          await fz.request(`POST ${endpoint.split("/").slice(0, 3).join("/")}…`, { method: "POST", path: endpoint, headers, body });
         },
       ),
     T,
