@@ -299,7 +299,9 @@ function Field({ form, field, uid, initial, serverMessages, submittedWithoutScri
   );
   const s = useNode(node);
   const value = s.rawValue;
-  const dirty = value !== start;
+  // Dirty once changed, also when changed back (FormKit's "touched" behaviour): a consent box that
+  // was ticked and unticked must show its message.
+  const dirty = !!s.state.dirty;
   const shown = messagesShown(field, s, dirty) || submittedWithoutScript;
   const messages = s.messages.filter((m) => m.type !== "validation" || shown);
   // Before the engine is attached (server render, first paint) only the server's messages exist.
@@ -328,6 +330,7 @@ function Field({ form, field, uid, initial, serverMessages, submittedWithoutScri
   const blur = () => node.store.set(createMessage({ key: "blurred", visible: false, value: true }));
   const change = (next: string | boolean) => {
     node.store.remove("server");
+    if (!node.store.dirty) node.store.set(createMessage({ key: "dirty", visible: false, value: true }));
     node.input(next);
   };
   const common = {

@@ -95,3 +95,75 @@ export const PAGE_TYPES = [
 export async function waitForHydration(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
 }
+
+// --- Forms and mail (forms, newsletter, registration and booking specs) ---
+
+import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import Database from "better-sqlite3";
+
+/** One message of the e2e server's outbox (the mail is stored, never sent). */
+export interface OutboxMail {
+  kind: string;
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+  attachments: Array<{ filename: string; contentType: string; content: string }>;
+}
+
+/** The e2e server's store (scripts/e2e-server.mjs makes it fresh for every run). */
+const E2E_DB = path.resolve(import.meta.dirname, "../../.tmp/e2e-data/praxisnetz.sqlite");
+
+/** Every stored mail to `to` (oldest first), read from the server's SQLite file, read-only. */
+export function outboxTo(to: string): OutboxMail[] {
+  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare("select kind, recipient, subject, text, html, headers, attachments from outbox where recipient = ? order by created, rowid").all(to) as Array<
+      Omit<OutboxMail, "headers" | "attachments"> & { headers: string; attachments: string }
+    >;
+    return rows.map((r) => ({ ...r, headers: JSON.parse(r.headers), attachments: JSON.parse(r.attachments) }));
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits for the (newest) mail of `kind` to `to`. */
+export async function mailTo(to: string, kind: string): Promise<OutboxMail> {
+  await expect.poll(() => outboxTo(to).filter((m) => m.kind === kind).length, { message: `a ${kind} mail to ${to}` }).toBeGreaterThan(0);
+  return outboxTo(to).filter((m) => m.kind === kind).at(-1)!;
+}
+
+/** The first absolute URL in a mail's text part whose path matches `pathPattern` (e.g. /\/appointments\/cancel\?/). */
+export function linkIn(mail: OutboxMail, pathPattern: RegExp): string {
+  const url = mail.text.match(/https?:\/\/\S+/g)?.find((u) => pathPattern.test(new URL(u).pathname + new URL(u).search));
+  expect(url, `a link matching ${pathPattern} in the ${mail.kind} mail:\n${mail.text}`).toBeTruthy();
+  return url!;
+}
+
+/** A unique address for one test (lower case: the newsletter stores addresses normalised). */
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.org`;
+}
+
+/**
+ * Forms carry a signed stamp and the e2e server refuses them sooner than FORM_MIN_FILL_SECONDS (1 s)
+ * after the page was made: waits until 1.1 s after `since` (a Date.now() taken once the page was loaded).
+ */
+export async function waitFillTime(page: Page, since: number): Promise<void> {
+  const left = since + 1100 - Date.now();
+  if (left > 0) await page.waitForTimeout(left);
+}
+
+/** Waits until the form engine is attached in the browser: its validation marks a required empty field failing. */
+export async function waitForFormEngine(page: Page): Promise<void> {
+  await expect(page.locator("form[data-form] [data-field][data-failing]").first()).toBeAttached();
+}
+
+/** Free slot ids in the order /termine (or /en/appointments) lists them, read over plain HTTP. */
+export async function freeSlotIds(request: APIRequestContext, listPath = "/termine"): Promise<string[]> {
+  const res = await request.get(listPath);
+  expect(res.status()).toBe(200);
+  return [...(await res.text()).matchAll(/data-slot="([^"]+)"/g)].map((m) => m[1]!);
+}
