@@ -266,14 +266,14 @@ describe("the §8 texts, exactly", () => {
     expect((await check(fields, { password: "geheim", password_confirm: "x" }, "en")).errors).toEqual({ password: ["Passwort does not match."] });
   });
 
-  // SPEC GAP (reported): §5 says confirm equals the field with a _confirm suffix *or prefix*;
-  // FormKit's rule only strips a suffix, so `confirm_password` never matches `password`.
-  it.fails("confirm with a confirm_ prefix compares with the field without it", async () => {
+  // §5: confirm equals the field with a _confirm suffix *or prefix* (FormKit's own rule knows only the suffix).
+  it("confirm with a confirm_ prefix compares with the field without it", async () => {
     const fields: FormField[] = [
       { name: "password", type: "text", label: "Passwort" },
       { name: "confirm_password", type: "text", label: "Passwort wiederholen", validation: "confirm" },
     ];
     expect((await check(fields, { password: "geheim", confirm_password: "geheim" })).valid).toBe(true);
+    expect((await check(fields, { password: "geheim", confirm_password: "geheimer" })).errors).toEqual({ confirm_password: ["Passwort wiederholen stimmt nicht überein."] });
   });
 
   it("a field's own error text replaces every rule's text", async () => {

@@ -1,7 +1,7 @@
 import { createMessage, createNode, type FormKitNode, type FormKitPlugin } from "@formkit/core";
 import { createI18nPlugin } from "@formkit/i18n";
 import * as rules from "@formkit/rules";
-import { createValidationPlugin } from "@formkit/validation";
+import { createValidationPlugin, type FormKitValidationRule } from "@formkit/validation";
 import { MAX_FIELD_CHARS, initialValue, type FormDefinition, type FormField, type FormValues } from "./definition";
 import { formLocales } from "./locale";
 
@@ -10,7 +10,19 @@ import { formLocales } from "./locale";
  * the same in the browser and on the server. Plugins are installed i18n first: added to live nodes
  * in the other order, the first messages stay FormKit's untranslated fallback.
  */
-export const basePlugins: FormKitPlugin[] = [createI18nPlugin(formLocales), createValidationPlugin(rules)];
+/**
+ * §5: confirm equals the field with a `_confirm` suffix *or prefix* (FormKit's own rule knows only
+ * the suffix): `password_confirm` and `confirm_password` both compare with `password`, and
+ * `password` with `password_confirm`. An explicit address (`confirm:other`) wins.
+ */
+const confirm: FormKitValidationRule = (node, address?: string, comparison = "loose") => {
+  const name = node.name;
+  const other = address || (name.endsWith("_confirm") ? name.slice(0, -"_confirm".length) : name.startsWith("confirm_") ? name.slice("confirm_".length) : `${name}_confirm`);
+  const foreign = node.at(other)?.value;
+  return comparison === "strict" ? node.value === foreign : node.value == foreign;
+};
+
+export const basePlugins: FormKitPlugin[] = [createI18nPlugin(formLocales), createValidationPlugin({ ...rules, confirm })];
 
 export type FormLanguage = "de" | "en";
 
