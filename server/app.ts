@@ -131,10 +131,7 @@ export async function createApp(opts: AppOptions = {}) {
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
     next();
   });
-  // The answers of the visitor mutations are a few hundred bytes (streamed, so compression cannot
-  // see their size and would start a zlib stream for each): not worth compressing.
-  const SMALL_ANSWERS = /^\/api\/(appointments\/[^/]+\/book|newsletter\/(subscribe|unsubscribe)|practitioners\/register)$/;
-  app.use(compression({ filter: (req, res) => !(req.method === "POST" && SMALL_ANSWERS.test(req.path)) && compression.filter(req, res) }));
+  app.use(compression());
 
   // `/readyz`: 200 once the renderer is loaded and the critical pages (and with them the site data and
   // the theme's stylesheet) are in the caches (see `warmUp`): what a load balancer waits for. `/healthz` says the process and

@@ -3,7 +3,7 @@ import { bookingForm } from "~/booking/form";
 import { ContentError } from "~/content/errors";
 import { guardSubmission, submissionErrorResponse } from "~/forms/guard.server";
 import { readSubmission, requireValid, submissionLanguage } from "~/forms/submission.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { originOf } from "~/site/seo";
 
 const SLOT_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -30,7 +30,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { name: String(valid.name), email: String(valid.email), phone: String(valid.phone), note: valid.note ? String(valid.note) : null, language },
       { origin: originOf(request, context), ...(key ? { idempotencyKey: key } : {}) },
     );
-    return Response.json({ booking, created }, { status: created ? 201 : 200, headers: { "Cache-Control": "no-store" } });
+    return jsonResponse({ booking, created }, { status: created ? 201 : 200, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return submissionErrorResponse(error, context);
   }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { Route } from "./+types/api.assets";
 import { VARIANT_WIDTHS } from "~/content/assets";
-import { errorResponse } from "~/lib/api.server";
+import { errorResponse, jsonResponse } from "~/lib/api.server";
 import { etagMatches } from "~/lib/etag";
 
 /**
@@ -13,7 +13,7 @@ import { etagMatches } from "~/lib/etag";
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     const asset = await context.services.store.assets.get(params.id);
-    if (!asset) return Response.json({ message: `Asset "${params.id}" not found.`, statusCode: 404 }, { status: 404 });
+    if (!asset) return jsonResponse({ message: `Asset "${params.id}" not found.`, statusCode: 404 }, { status: 404 });
     const headers = new Headers({
       ETag: `"${asset.fileHash}"`,
       "Cache-Control": "public, max-age=31536000, immutable",
@@ -24,7 +24,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const widthParam = new URL(request.url).searchParams.get("width");
     const width = widthParam === null ? null : Number(widthParam);
     if (width !== null && !(/^\d{1,5}$/.test(widthParam!) && VARIANT_WIDTHS.includes(width)))
-      return Response.json({ message: `width must be one of ${VARIANT_WIDTHS.join(", ")}.`, statusCode: 400 }, { status: 400 });
+      return jsonResponse({ message: `width must be one of ${VARIANT_WIDTHS.join(", ")}.`, statusCode: 400 }, { status: 400 });
     if (width !== null) headers.set("ETag", `"${asset.fileHash}-w${width}"`);
     if (etagMatches(request.headers.get("if-none-match"), headers.get("ETag")!)) return new Response(null, { status: 304, headers });
     let stream: NodeJS.ReadableStream;

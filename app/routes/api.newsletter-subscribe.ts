@@ -1,7 +1,7 @@
 import type { Route } from "./+types/api.newsletter-subscribe";
 import { guardSubmission, submissionErrorResponse } from "~/forms/guard.server";
 import { readSubmission, requireValid, submissionLanguage } from "~/forms/submission.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { newsletterApiForm } from "~/newsletter/form";
 import { normalizeEmail } from "~/newsletter/newsletter.server";
 import { originOf } from "~/site/seo";
@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await guardSubmission(context, "newsletter", email, submission, language);
     await context.services.newsletter.subscribe(email, language, originOf(request, context));
     const message = language === "de" ? "Bitte bestätigen Sie die Anmeldung über den Link in der E-Mail." : "Please confirm with the link in the email.";
-    return Response.json({ message, statusCode: 202 }, { status: 202, headers: { "Cache-Control": "no-store" } });
+    return jsonResponse({ message, statusCode: 202 }, { status: 202, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return submissionErrorResponse(error, context);
   }

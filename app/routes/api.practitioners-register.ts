@@ -2,7 +2,7 @@ import type { Route } from "./+types/api.practitioners-register";
 import { ContentError } from "~/content/errors";
 import { guardSubmission, submissionErrorResponse } from "~/forms/guard.server";
 import { readSubmission, requireValid, submissionLanguage } from "~/forms/submission.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { registrationTexts } from "~/registration/texts";
 import { originOf } from "~/site/seo";
 
@@ -23,11 +23,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     const t = registrationTexts[language];
     if (id === undefined) {
       const created = await registration.register(valid, language, originOf(request, context));
-      return Response.json({ id: created, message: t.sent }, { status: 201, headers: { "Cache-Control": "no-store" } });
+      return jsonResponse({ id: created, message: t.sent }, { status: 201, headers: { "Cache-Control": "no-store" } });
     }
     const state = await registration.update(id, submission.data.token, valid, language, originOf(request, context));
     if (!state.ok) throw new ContentError(state.reason === "gone" ? 404 : 403, t[state.reason]);
-    return Response.json({ id, finished: valid.finish === true, message: valid.finish === true ? t.finishedNow : t.saved }, { headers: { "Cache-Control": "no-store" } });
+    return jsonResponse({ id, finished: valid.finish === true, message: valid.finish === true ? t.finishedNow : t.saved }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return submissionErrorResponse(error, context);
   }
