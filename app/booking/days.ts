@@ -1,45 +1,48 @@
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
-import { de, enGB } from "date-fns/locale";
 import type { Language } from "~/i18n/languages";
 
-/** Slots are stored in UTC; people book in German local time, whatever their browser's zone. */
+/**
+ * Slots are stored in UTC; people book in German local time, whatever their browser's zone. One set
+ * of Berlin formatters (Intl, with the time zone database the runtime has) for the slot lists in
+ * the browser and the mails on the server: no date library in the page bundle.
+ */
 export const BERLIN = "Europe/Berlin";
 
-export interface DaySlot {
-  id: string;
-  /** UTC ISO, as stored. */
-  start: string;
-  /** Berlin wall-clock time, "09:30". */
-  time: string;
+const locale = (language: Language) => (language === "de" ? "de-DE" : "en-GB");
+const cache = new Map<string, Intl.DateTimeFormat>();
+function formatter(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let f = cache.get(key);
+  if (!f) cache.set(key, (f = make()));
+  return f;
 }
+const at = (start: string | Date) => (typeof start === "string" ? new Date(start) : start);
 
-export interface BerlinDay {
-  /** The Berlin calendar date, "2026-03-29". */
-  day: string;
-  /** "Sonntag, 29. März 2026" / "Sunday, 29 March 2026". */
-  label: string;
-  slots: DaySlot[];
-}
-
-const DAY_LABEL: Record<Language, string> = { de: "EEEE, d. MMMM yyyy", en: "EEEE, d MMMM yyyy" };
-const LOCALE = { de, en: enGB } as const;
-
-const inBerlin = (start: string | Date) => new TZDate(typeof start === "string" ? Date.parse(start) : start.getTime(), BERLIN);
-
-/** The Berlin date of an instant, "2026-03-29". */
+/** The Berlin date of an instant, "2026-03-29" (en-CA writes ISO dates). */
 export function berlinDay(start: string | Date): string {
-  return format(inBerlin(start), "yyyy-MM-dd");
+  return formatter("day", () => new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: BERLIN })).format(at(start));
 }
 
 /** The Berlin wall-clock time of an instant, "09:30". */
-export function berlinTime(start: string | Date): string {
-  return format(inBerlin(start), "HH:mm");
+export function berlinTime(start: string | Date, language: Language = "de"): string {
+  return formatter(`time:${language}`, () => new Intl.DateTimeFormat(locale(language), { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: BERLIN })).format(at(start));
 }
 
 /** The Berlin date of an instant as words, "Sonntag, 29. März 2026" / "Sunday, 29 March 2026". */
 export function berlinDayLabel(start: string | Date, language: Language): string {
-  return format(inBerlin(start), DAY_LABEL[language], { locale: LOCALE[language] });
+  return formatter(`label:${language}`, () => new Intl.DateTimeFormat(locale(language), { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: BERLIN })).format(at(start));
+}
+
+/** Date and time in Berlin, "Do., 26.11.2026, 09:00" (short) or with the weekday and month written out (full). */
+export function formatSlot(language: Language, iso: string, style: "short" | "full" = "short"): string {
+  return formatter(`slot:${language}:${style}`, () => new Intl.DateTimeFormat(locale(language), { dateStyle: style === "full" ? "full" : "medium", timeStyle: "short", timeZone: BERLIN })).format(new Date(iso));
+}
+
+export interface BerlinDay<T> {
+  /** The Berlin calendar date, "2026-03-29". */
+  day: string;
+  /** "Sonntag, 29. März 2026" / "Sunday, 29 March 2026". */
+  label: string;
+  /** The slots of that day in time order, each with its Berlin wall-clock time ("09:30"). */
+  slots: Array<T & { time: string }>;
 }
 
 /**
@@ -47,19 +50,16 @@ export function berlinDayLabel(start: string | Date, language: Language): string
  * wall clock, not from the UTC date: 23:30 UTC in summer is already the next day. On the night the
  * clocks go back, two slots an hour apart can both read "02:30"; they stay apart, in time order.
  */
-export function groupByBerlinDay(slots: ReadonlyArray<{ id: string; start: string }>, language: Language): BerlinDay[] {
-  const ordered = slots.map((s) => ({ ...s, at: Date.parse(s.start) })).filter((s) => Number.isFinite(s.at));
+export function groupByBerlinDay<T extends { start: string }>(slots: readonly T[], language: Language): Array<BerlinDay<T>> {
+  const ordered = slots.map((s) => ({ slot: s, at: Date.parse(s.start) })).filter((s) => Number.isFinite(s.at));
   ordered.sort((a, b) => a.at - b.at);
-  const days: BerlinDay[] = [];
-  for (const slot of ordered) {
-    const local = inBerlin(new Date(slot.at));
-    const day = format(local, "yyyy-MM-dd");
+  const days: Array<BerlinDay<T>> = [];
+  for (const { slot, at: ms } of ordered) {
+    const date = new Date(ms);
+    const day = berlinDay(date);
     let last = days[days.length - 1];
-    if (last?.day !== day) {
-      last = { day, label: format(local, DAY_LABEL[language], { locale: LOCALE[language] }), slots: [] };
-      days.push(last);
-    }
-    last.slots.push({ id: slot.id, start: slot.start, time: format(local, "HH:mm") });
+    if (last?.day !== day) days.push((last = { day, label: berlinDayLabel(date, language), slots: [] }));
+    last.slots.push({ ...slot, time: berlinTime(date, language) });
   }
   return days;
 }

@@ -1,6 +1,7 @@
 import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
 import type { Language } from "~/i18n/languages";
 import type { MailMessage } from "~/mail/outbox";
+import { MAIL_BRAND, renderMail } from "~/mail/templates";
 import { berlinDayLabel, berlinTime } from "./days";
 
 /** What the booking mails say: the booker's own booking, nothing about anyone else. */
@@ -19,7 +20,7 @@ export interface BookingMailFacts {
   siteName: string;
 }
 
-const BRAND = "Praxisnetz";
+const BRAND = MAIL_BRAND;
 
 /**
  * The calendar entry's UID: the same in the confirmation and the cancellation, so a calendar
@@ -85,64 +86,30 @@ export function cancellationMail(facts: BookingMailFacts, now = new Date()): Mai
 /** "1. Dezember 2026, 09:00 Uhr" / "1 December 2026, 09:00" (Berlin), for subjects. */
 function shortWhen(facts: BookingMailFacts): string {
   const label = berlinDayLabel(facts.start, facts.language).replace(/^[^,]+, /, "");
-  return facts.language === "de" ? `${label}, ${berlinTime(facts.start)} Uhr` : `${label}, ${berlinTime(facts.start)}`;
+  const time = berlinTime(facts.start, facts.language);
+  return facts.language === "de" ? `${label}, ${time} Uhr` : `${label}, ${time}`;
 }
 
-/**
- * Plain text and HTML of one booking mail (every value escaped in the HTML). Kept here until the
- * shared mail templates take attachments; the wording is the booking flow's own either way.
- */
+/** One booking mail through the shared template: the booking's facts as one block, the .ics attached. */
 function renderBookingMail(
   facts: BookingMailFacts,
   parts: { kind: string; subject: string; intro: string; after: string[]; action?: { label: string; url: string }; ics: string; method: "PUBLISH" | "CANCEL" },
 ): MailMessage {
   const de = facts.language === "de";
-  const greeting = de ? `Guten Tag ${facts.name},` : `Hello ${facts.name},`;
-  const when = `${berlinDayLabel(facts.start, facts.language)}, ${berlinTime(facts.start)}–${berlinTime(facts.end)}${de ? " Uhr (deutsche Zeit)" : " (German time)"}`;
-  const details = [facts.practitionerName, when, ...(facts.location ? [facts.location] : [])];
-  const signature = de ? `Ihr ${BRAND}` : `Your ${BRAND} team`;
-  const text = [
-    greeting,
-    "",
-    parts.intro,
-    "",
-    ...details,
-    "",
-    ...parts.after.flatMap((p) => [p, ""]),
-    ...(parts.action ? [parts.action.url, ""] : []),
-    signature,
-    "",
-  ].join("\n");
-  const html = [
-    `<!doctype html><html lang="${facts.language}"><head><meta charset="utf-8"><title>${escapeHtml(parts.subject)}</title></head>`,
-    `<body style="font-family:sans-serif;line-height:1.5;color:#1f2933">`,
-    `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(parts.intro)}</p>`,
-    `<p style="border-left:4px solid #0f5e63;padding-left:12px"><strong>${escapeHtml(facts.practitionerName)}</strong><br>${details.slice(1).map(escapeHtml).join("<br>")}</p>`,
-    ...parts.after.map((p) => `<p>${escapeHtml(p)}</p>`),
-    ...(parts.action
-      ? [`<p><a href="${escapeHtml(parts.action.url)}" style="display:inline-block;background:#0f5e63;color:#fff;padding:10px 18px;border-radius:4px;text-decoration:none">${escapeHtml(parts.action.label)}</a></p>`, `<p style="font-size:small;word-break:break-all">${escapeHtml(parts.action.url)}</p>`]
-      : []),
-    `<p>${escapeHtml(signature)}</p>`,
-    `</body></html>`,
-  ].join("\n");
-  return {
+  const when = `${berlinDayLabel(facts.start, facts.language)}, ${berlinTime(facts.start, facts.language)}–${berlinTime(facts.end, facts.language)}${de ? " Uhr (deutsche Zeit)" : " (German time)"}`;
+  return renderMail({
     kind: parts.kind,
     to: facts.to,
-    subject: oneLine(parts.subject),
-    text,
-    html,
+    language: facts.language,
+    subject: parts.subject,
+    greeting: de ? `Guten Tag ${facts.name},` : `Hello ${facts.name},`,
+    paragraphs: [parts.intro, [facts.practitionerName, when, ...(facts.location ? [facts.location] : [])].join("\n"), ...parts.after],
+    ...(parts.action ? { action: parts.action } : {}),
     attachments: [{ filename: de ? "termin.ics" : "appointment.ics", contentType: `text/calendar; charset=utf-8; method=${parts.method}`, content: parts.ics }],
-  };
+  });
 }
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
-
-/** Header lines and calendar properties take one line: content never breaks out of them. */
+/** Calendar properties take one line: content never breaks out of them. */
 function oneLine(value: string): string {
   return value.replace(/[\r\n]+/g, " ").trim();
 }

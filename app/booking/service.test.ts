@@ -347,30 +347,6 @@ function bookingSuite(name: string, open: (() => StoreBackend) | undefined) {
       expect((await store.get(APPOINTMENTS, id))?.data.booked).toEqual({ iv: true });
       expect((await store.get(APPOINTMENTS, legacy))?.data.booked).toEqual({ iv: true });
     });
-
-    it("lists a practitioner's free future slots in order, through the visitor's view", async () => {
-      // A practitioner of its own, so other tests' slots do not count.
-      await store.create(PRACTITIONERS, { name: { iv: "Frieda Frei" }, display: { iv: true }, websites: { iv: ["PRAXISNETZ"] }, city: { iv: "Jena" } }, { id: "prac-free", publish: true });
-      const later = await slot(3 * DAY, { practitioner: "prac-free" });
-      const sooner = await slot(DAY, { practitioner: "prac-free" });
-      await slot(-DAY, { practitioner: "prac-free" });
-      await slot(2 * DAY, { practitioner: "prac-free", booked: true });
-      await slot(2 * DAY, { practitioner: "prac-free", publish: false });
-      const farAway = await slot(40 * DAY, { practitioner: "prac-free" });
-      await slot(DAY, { practitioner: "prac-other" });
-      const all = await service.freeSlots("prac-free", { from: at(-10 * DAY), now: NOW });
-      expect(all.map((s) => s.id)).toEqual([sooner, later, farAway]);
-      expect(all[0]).toEqual({ id: sooner, start: at(DAY).toISOString(), end: at(DAY + 45 * 60_000).toISOString(), durationMinutes: 45 });
-      expect((await service.freeSlots("prac-free", { from: NOW, days: 7, now: NOW })).map((s) => s.id)).toEqual([sooner, later]);
-      expect((await service.freeSlots("prac-free", { from: at(2 * DAY), now: NOW })).map((s) => s.id)).toEqual([later, farAway]);
-      expect((await service.freeSlots("prac-free", { from: NOW, limit: 1, now: NOW })).map((s) => s.id)).toEqual([sooner]);
-      // Booked meanwhile: gone from the list.
-      await service.book(sooner, booker("free"), { origin: ORIGIN, now: NOW });
-      expect((await service.freeSlots("prac-free", { from: NOW, now: NOW })).map((s) => s.id)).toEqual([later, farAway]);
-      // A hidden practitioner has none a visitor could book.
-      await slot(DAY, { practitioner: "prac-hidden" });
-      expect(await service.freeSlots("prac-hidden", { from: NOW, now: NOW })).toEqual([]);
-    });
   });
 }
 

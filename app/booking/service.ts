@@ -1,17 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
-import { TZDate } from "@date-fns/tz";
-import { addDays } from "date-fns";
 import type { ContentClient, ReadScope } from "~/content/client";
 import { isUniqueViolation } from "~/content/db";
 import { ContentError } from "~/content/errors";
-import { MAX_TAKE } from "~/content/query";
 import type { ContentStore } from "~/content/store";
-import type { FilterNode, FlatItem } from "~/content/types";
+import type { FlatItem } from "~/content/types";
 import { localizedPath, type Language } from "~/i18n/languages";
 import type { TokenSigner } from "~/lib/tokens.server";
 import type { Outbox } from "~/mail/outbox";
 import { BookingStore, type BookingRecord } from "./bookings";
-import { BERLIN } from "./days";
 import { cancellationMail, confirmationMail, type BookingMailFacts } from "./mail";
 
 const APPOINTMENTS = "gm-appointments";
@@ -44,15 +40,6 @@ export interface BookingView {
   phone: string | null;
   note: string | null;
   language: Language;
-}
-
-/** A free slot as the booking page lists it. */
-export interface FreeSlot {
-  id: string;
-  /** UTC ISO. */
-  start: string;
-  end: string;
-  durationMinutes: number;
 }
 
 export type BookingRefusal = "missing" | "past" | "taken";
@@ -96,7 +83,7 @@ export interface BookingServiceOptions {
 }
 
 /** A slot as a visitor may see it, with what a booking needs of its practitioner. */
-interface SlotFacts {
+export interface SlotFacts {
   id: string;
   start: string;
   end: string;
@@ -104,6 +91,8 @@ interface SlotFacts {
   booked: boolean;
   practitionerId: string;
   practitionerName: string;
+  /** The practitioner's profile slug (their page). */
+  practitionerSlug: string;
   location: string | null;
 }
 
@@ -135,7 +124,7 @@ export class BookingService {
   async book(slotId: string, booker: BookerInput, opts: { idempotencyKey?: string; origin: string; now?: Date }): Promise<{ booking: BookingView; created: boolean }> {
     const now = opts.now ?? new Date();
     const language = booker.language;
-    const slot = await this.visibleSlot(slotId);
+    const slot = await this.slot(slotId);
     if (!slot) throw new BookingError("missing", language);
     if (Date.parse(slot.start) <= now.getTime()) throw new BookingError("past", language);
     const key = idempotencyKey(slotId, booker, opts.idempotencyKey);
@@ -216,36 +205,8 @@ export class BookingService {
     return this.bookings.removeBefore(new Date(now.getTime() - this.retentionDays * DAY));
   }
 
-  /**
-   * A practitioner's free slots from `from` (never before now), soonest first: within `days` Berlin
-   * calendar days when given, at most `limit` (default 50, at most 200). One query through the
-   * visitor scope (a hidden practitioner has none), filtered and ordered in the database.
-   */
-  async freeSlots(practitionerId: string, opts: { from: Date; days?: number; limit?: number; now?: Date }): Promise<FreeSlot[]> {
-    const now = opts.now ?? new Date();
-    const and: FilterNode[] = [
-      { path: "data.practitioner.iv", op: "in", value: [practitionerId] },
-      opts.from.getTime() > now.getTime() ? { path: "data.start.iv", op: "ge", value: opts.from.toISOString() } : { path: "data.start.iv", op: "gt", value: now.toISOString() },
-      { path: "data.booked.iv", op: "ne", value: true },
-    ];
-    if (opts.days !== undefined) {
-      // Calendar days in Berlin: a week from Monday 00:00 ends at Monday 00:00 across a clock change.
-      const until = addDays(new TZDate(opts.from.getTime(), BERLIN), opts.days);
-      and.push({ path: "data.start.iv", op: "lt", value: new Date(until.getTime()).toISOString() });
-    }
-    const take = Math.max(0, Math.min(opts.limit ?? 50, MAX_TAKE));
-    if (!take) return [];
-    const { items } = await this.content.query(APPOINTMENTS, { filter: { and }, sort: [{ path: "data.start.iv" }], take }, VISITOR, { noTotal: true });
-    return items.flatMap((item) => {
-      const d = item.data as { start?: unknown; durationMinutes?: unknown };
-      if (typeof d.start !== "string") return [];
-      const durationMinutes = duration(d.durationMinutes);
-      return [{ id: item.id, start: d.start, end: endOf(d.start, durationMinutes), durationMinutes }];
-    });
-  }
-
   /** The slot and its practitioner through the visitor scope: undefined when a visitor cannot see it. */
-  private async visibleSlot(slotId: string): Promise<SlotFacts | undefined> {
+  async slot(slotId: string): Promise<SlotFacts | undefined> {
     let slot: FlatItem | undefined;
     try {
       slot = await this.content.get(APPOINTMENTS, slotId, VISITOR);
@@ -269,6 +230,7 @@ export class BookingService {
       durationMinutes,
       booked: d.booked === true,
       practitionerId,
+      practitionerSlug: practitioner.slug ?? practitioner.id,
       ...practitionerFacts(practitioner),
     };
   }

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import { DEFAULT_LANGUAGE } from "../i18n/languages";
 import type { Dialect } from "./db";
 import { indexedField, listNeedle, type IndexedField, type IndexSpec } from "./field-index";
-import { fold, searchFold, searchWords } from "./fold";
+import { fold, searchWords } from "./fold";
 import { DEFAULT_SORT } from "./query";
 import type { ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 

@@ -48,6 +48,11 @@ const UNEXPECTED = {
   en: "That did not work. Please try again.",
 };
 
+/** The status a page answers a refused submission with (an unexpected error stays a 500, logged by the caller's error path). */
+export function submissionStatus(error: unknown): number {
+  return error instanceof ContentError ? error.statusCode : 500;
+}
+
 /** What a page shows for a refused submission (the input stays in the form). */
 export function submissionProblem(error: unknown, language: FormLanguage): FormProblem {
   if (error instanceof FormRejected) return error.problem;

@@ -1,4 +1,8 @@
+import type { AppLoadContext } from "react-router";
 import type { DB } from "~/content/db";
+import type { FormDefinition } from "~/forms/definition";
+import { guardSubmission } from "~/forms/guard.server";
+import { requireValid, type Submission } from "~/forms/submission.server";
 import { isUniqueViolation } from "~/content/db";
 import type { Language } from "~/i18n/languages";
 import { newsletterPath, normalizeEmail, presentPath } from "./form";
@@ -10,6 +14,18 @@ import { renderMail } from "~/mail/templates";
 export const CONFIRM_TTL_SECONDS = 7 * 24 * 3600;
 
 export { newsletterPath, normalizeEmail, presentPath } from "./form";
+
+/**
+ * A sign-up as the page's form (address and consent) and the JSON API (the address) take it: the
+ * form's rules in the visitor's language, the spam and rate checks, then the mail.
+ */
+export async function submitNewsletter(context: AppLoadContext, definition: FormDefinition, submission: Submission, language: Language, origin: string): Promise<string> {
+  const valid = await requireValid(definition, submission.data, language);
+  const email = normalizeEmail(String(valid.email));
+  await guardSubmission(context, "newsletter", email, submission, language);
+  await context.services.newsletter.subscribe(email, language, origin);
+  return email;
+}
 
 export type LinkCheck = { ok: true; email: string } | { ok: false; reason: "invalid" | "expired" };
 

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
-import { localizedPath, type Language } from "~/i18n/languages";
+import { localizedPath } from "~/i18n/languages";
 import { ConsentedMap } from "~/maps/consented-map";
+import { formatSlot, groupByBerlinDay } from "~/booking/days";
 import { useSite } from "~/site/site-context";
 import { directoryParams, withParams, type DirectoryQuery, type DirectoryResult, type Facets, type PractitionerSummary } from "./directory";
 import type { AppointmentSlot } from "./practitioners.server";
@@ -78,19 +79,6 @@ function FilterSelect({ name, label, any, value, options }: { name: string; labe
 }
 
 
-/** Formatters are costly to make (a quarter of a millisecond each): one per language and style. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-export function formatSlot(language: Language, iso: string, style: "short" | "full" = "short") {
-  const key = `${language}:${style}`;
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { dateStyle: style === "full" ? "full" : "medium", timeStyle: "short", timeZone: "Europe/Berlin" });
-    formatters.set(key, format);
-  }
-  return format.format(new Date(iso));
-}
-
 /**
  * Search, filters, results and paging. A GET form: it works without JavaScript, every state has
  * its own URL, and with JavaScript React Router swaps the results in place.
@@ -162,13 +150,13 @@ export function AppointmentList({ slots, practitioners }: { slots: AppointmentSl
   if (!slots.length) return <p>{t.noAppointments}</p>;
   return (
     <div className="space-y-4" data-appointments>
-      {berlinDays(slots, language).map((day) => (
-        <section key={day.key} aria-label={day.label} data-appointment-day={day.key}>
+      {groupByBerlinDay(slots, language).map((day) => (
+        <section key={day.day} aria-label={day.label} data-appointment-day={day.day}>
           <h3 className="mb-2 text-sm font-semibold tracking-wide uppercase">{day.label}</h3>
           <ul className="flex flex-wrap gap-2">
             {day.slots.map((s) => {
               const p = practitioners?.get(s.practitioner);
-              const text = `${formatTime(language, s.start)}${p ? ` · ${p.name}` : ""}`;
+              const text = `${s.time}${p ? ` · ${p.name}` : ""}`;
               return (
                 <li key={s.id}>
                   {s.booked ? (
@@ -196,30 +184,6 @@ export function AppointmentList({ slots, practitioners }: { slots: AppointmentSl
   );
 }
 
-const dayKeys = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: "Europe/Berlin" });
-const dayLabels = new Map<Language, Intl.DateTimeFormat>();
-const timeLabels = new Map<Language, Intl.DateTimeFormat>();
-
-function formatTime(language: Language, iso: string): string {
-  let f = timeLabels.get(language);
-  if (!f) timeLabels.set(language, (f = new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/Berlin" })));
-  return f.format(new Date(iso));
-}
-
-/** Slots grouped by their day in Berlin (stored in UTC: a slot at 23:30 UTC is the next day there), in order. */
-export function berlinDays<T extends { start: string }>(slots: readonly T[], language: Language): Array<{ key: string; label: string; slots: T[] }> {
-  let f = dayLabels.get(language);
-  if (!f) dayLabels.set(language, (f = new Intl.DateTimeFormat(language === "de" ? "de-DE" : "en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "Europe/Berlin" })));
-  const days = new Map<string, { key: string; label: string; slots: T[] }>();
-  for (const slot of [...slots].sort((a, b) => a.start.localeCompare(b.start))) {
-    const date = new Date(slot.start);
-    const key = dayKeys.format(date);
-    let day = days.get(key);
-    if (!day) days.set(key, (day = { key, label: f.format(date), slots: [] }));
-    day.slots.push(slot);
-  }
-  return [...days.values()];
-}
 
 /** A practitioner's next free slots, in the booking variant only. */
 export function FreeAppointments({ slots, practitioner, limit, heading: Heading }: { slots: AppointmentSlot[]; practitioner: string; limit: number; heading: "h2" | "h3" }) {

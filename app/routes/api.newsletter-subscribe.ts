@@ -1,9 +1,9 @@
 import type { Route } from "./+types/api.newsletter-subscribe";
-import { guardSubmission, submissionErrorResponse } from "~/forms/guard.server";
-import { readSubmission, requireValid, submissionLanguage } from "~/forms/submission.server";
+import { submissionErrorResponse } from "~/forms/guard.server";
+import { readSubmission, submissionLanguage } from "~/forms/submission.server";
 import { jsonResponse, methodNotAllowed } from "~/lib/api.server";
 import { newsletterApiForm } from "~/newsletter/form";
-import { normalizeEmail } from "~/newsletter/newsletter.server";
+import { submitNewsletter } from "~/newsletter/newsletter.server";
 import { originOf } from "~/site/seo";
 
 /**
@@ -16,10 +16,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const submission = await readSubmission(request);
     const language = submissionLanguage(submission.data, "de");
-    const values = await requireValid(newsletterApiForm(language), submission.data, language);
-    const email = normalizeEmail(String(values.email));
-    await guardSubmission(context, "newsletter", email, submission, language);
-    await context.services.newsletter.subscribe(email, language, originOf(request, context));
+    await submitNewsletter(context, newsletterApiForm(language), submission, language, originOf(request, context));
     const message = language === "de" ? "Bitte bestätigen Sie die Anmeldung über den Link in der E-Mail." : "Please confirm with the link in the email.";
     return jsonResponse({ message, statusCode: 202 }, { status: 202, headers: { "Cache-Control": "no-store" } });
   } catch (error) {

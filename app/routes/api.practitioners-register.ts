@@ -1,9 +1,8 @@
 import type { Route } from "./+types/api.practitioners-register";
-import { ContentError } from "~/content/errors";
-import { guardSubmission, submissionErrorResponse } from "~/forms/guard.server";
-import { readSubmission, requireValid, submissionLanguage } from "~/forms/submission.server";
+import { submissionErrorResponse } from "~/forms/guard.server";
+import { readSubmission, submissionLanguage } from "~/forms/submission.server";
 import { jsonResponse, methodNotAllowed } from "~/lib/api.server";
-import { registrationTexts } from "~/registration/texts";
+import { submitRegistration } from "~/registration/submit.server";
 import { originOf } from "~/site/seo";
 
 /**
@@ -13,21 +12,15 @@ import { originOf } from "~/site/seo";
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const { registration } = context.services;
   try {
     const submission = await readSubmission(request);
     const language = submissionLanguage(submission.data, "de");
     const id = typeof submission.data.id === "string" ? submission.data.id : undefined;
-    const valid = await requireValid(await registration.form(language, { continuing: id !== undefined }), submission.data, language);
-    await guardSubmission(context, "registration", id ?? String(valid.email).toLowerCase(), submission, language);
-    const t = registrationTexts[language];
-    if (id === undefined) {
-      const created = await registration.register(valid, language, originOf(request, context));
-      return jsonResponse({ id: created, message: t.sent }, { status: 201, headers: { "Cache-Control": "no-store" } });
-    }
-    const state = await registration.update(id, submission.data.token, valid, language, originOf(request, context));
-    if (!state.ok) throw new ContentError(state.reason === "gone" ? 404 : 403, t[state.reason]);
-    return jsonResponse({ id, finished: valid.finish === true, message: valid.finish === true ? t.finishedNow : t.saved }, { headers: { "Cache-Control": "no-store" } });
+    const outcome = await submitRegistration(context, id, submission, language, originOf(request, context));
+    return jsonResponse(
+      { id: outcome.id, finished: outcome.kind === "finished", message: outcome.message },
+      { status: outcome.kind === "created" ? 201 : 200, headers: { "Cache-Control": "no-store" } },
+    );
   } catch (error) {
     return submissionErrorResponse(error, context);
   }

@@ -1,35 +1,34 @@
+import { useMemo } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/appointment-book";
 import { bookingForm, bookingTexts } from "~/booking/form";
-import { slotForBooking } from "~/booking/slots.server";
-import { ContentError } from "~/content/errors";
+import { submitBooking } from "~/booking/submit.server";
 import type { FormProblem } from "~/forms/definition";
-import { formStampFor, guardSubmission, submissionProblem } from "~/forms/guard.server";
+import { formStampFor, submissionProblem, submissionStatus } from "~/forms/guard.server";
 import { EngineForm, postJson } from "~/forms/react";
-import { FormRejected, readSubmission, requireValid } from "~/forms/submission.server";
+import { readSubmission } from "~/forms/submission.server";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
-import { formatSlot } from "~/practitioners/components";
+import { formatSlot } from "~/booking/days";
+import { profilePath } from "~/practitioners/paths";
 import { originOf, seoMeta } from "~/site/seo";
 
 /** The answer of a booking holds the booker's details: never cached, never indexed. */
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
 export const headers = () => PRIVATE;
 
-const SLOT_ID = /^[A-Za-z0-9_-]{1,100}$/;
-
 /** `/appointments/book/{id}`: one free slot and the form to book it (works without JavaScript). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { language } = splitLanguage(url.pathname);
   const id = params.appointmentid;
-  const slot = SLOT_ID.test(id) ? await slotForBooking(context, id, language) : undefined;
+  const slot = await context.services.bookings.slot(id);
   const t = bookingTexts[language];
   const state = !slot ? t.missing : slot.booked ? t.taken : Date.parse(slot.start) <= Date.now() ? t.past : null;
   return data(
     {
       language,
       id,
-      slot: slot ? { start: slot.start, practitionerName: slot.practitionerName, practitionerHref: slot.practitionerHref } : null,
+      slot: slot ? { start: slot.start, practitionerName: slot.practitionerName, practitionerHref: profilePath(language, slot.practitionerSlug) } : null,
       unavailable: state,
       stamp: formStampFor(context.services.tokens),
       path: url.pathname,
@@ -45,19 +44,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { language } = splitLanguage(url.pathname);
   let values: Record<string, unknown> = {};
   try {
-    if (!SLOT_ID.test(params.appointmentid)) throw new ContentError(404, bookingTexts[language].missing);
     const submission = await readSubmission(request);
     values = submission.data;
-    const valid = await requireValid(bookingForm(language), submission.data, language);
-    await guardSubmission(context, "booking", params.appointmentid, submission, language);
-    const { booking } = await context.services.bookings.book(
-      params.appointmentid,
-      { name: String(valid.name), email: String(valid.email), phone: String(valid.phone), note: valid.note ? String(valid.note) : null, language },
-      { origin: originOf(request, context) },
-    );
+    const { booking } = await submitBooking(context, params.appointmentid, submission, language, { origin: originOf(request, context) });
     return data({ booked: { start: booking.start, practitionerName: booking.practitionerName }, problem: null, values: {} }, { status: 201, headers: PRIVATE });
   } catch (error) {
-    const status = error instanceof FormRejected ? 400 : ((error as { statusCode?: number }).statusCode ?? 500);
+    const status = submissionStatus(error);
     return data({ booked: null, problem: submissionProblem(error, language), values }, { status, headers: PRIVATE });
   }
 }
@@ -69,6 +61,7 @@ export default function BookAppointmentPage({ loaderData: d, actionData }: Route
   const { language } = d;
   const t = bookingTexts[language];
   const booked = actionData?.booked ?? null;
+  const idempotencyKey = useMemo(newIdempotencyKey, [d.id]);
   const done = (start: string, name: string) => (
     <div role="status" className="mt-6 rounded border-l-4 border-[var(--color-main,#0f5e63)] bg-neutral-50 p-4" data-booking-done>
       <p className="font-semibold">{t.booked}</p>
@@ -107,7 +100,7 @@ export default function BookAppointmentPage({ loaderData: d, actionData }: Route
             problem={(actionData?.problem ?? null) as FormProblem | null}
             hidden={{ language, form_stamp: d.stamp }}
             submitLabel={t.submit}
-            onSubmit={(values) => postJson(`/api/appointments/${encodeURIComponent(d.id)}/book`, { ...values, language }, language, { "Idempotency-Key": idempotencyKey() })}
+            onSubmit={(values) => postJson(`/api/appointments/${encodeURIComponent(d.id)}/book`, { ...values, language }, language, { "Idempotency-Key": idempotencyKey })}
             success={() => done(d.slot!.start, d.slot!.practitionerName)}
           />
         </div>
@@ -116,9 +109,5 @@ export default function BookAppointmentPage({ loaderData: d, actionData }: Route
   );
 }
 
-/** One key per page view: a double click or a retry of the same form is the same booking. */
-let pageKey: string | undefined;
-function idempotencyKey(): string {
-  pageKey ??= typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
-  return pageKey;
-}
+/** One key per booking form shown: a double click or a retry of that form is the same booking, another form (another slot, a later visit) is not. */
+const newIdempotencyKey = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);

@@ -3,7 +3,7 @@ import type { Route } from "./+types/appointment-cancel";
 import { bookingTexts } from "~/booking/form";
 import { readSubmission } from "~/forms/submission.server";
 import { splitLanguage, type Language } from "~/i18n/languages";
-import { formatSlot } from "~/practitioners/components";
+import { formatSlot } from "~/booking/days";
 import { originOf, seoMeta } from "~/site/seo";
 
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };

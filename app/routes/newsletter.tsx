@@ -2,10 +2,11 @@ import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/newsletter";
 import type { FormProblem } from "~/forms/definition";
 import { EngineForm, postJson } from "~/forms/react";
-import { FormRejected, readSubmission, requireValid } from "~/forms/submission.server";
-import { guardSubmission, formStampFor, submissionProblem } from "~/forms/guard.server";
+import { readSubmission } from "~/forms/submission.server";
+import { formStampFor, submissionProblem, submissionStatus } from "~/forms/guard.server";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
-import { newsletterForm, newsletterPath, newsletterTexts, normalizeEmail } from "~/newsletter/form";
+import { newsletterForm, newsletterPath, newsletterTexts } from "~/newsletter/form";
+import { submitNewsletter } from "~/newsletter/newsletter.server";
 import { originOf, seoMeta } from "~/site/seo";
 
 /** The page's answers carry the visitor's address: never stored by a cache, never indexed. */
@@ -72,11 +73,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const values = { email: typeof submission.data.email === "string" ? submission.data.email : "", privacy: submission.data.privacy === "on" || submission.data.privacy === true };
   try {
-    const valid = await requireValid(newsletterForm(language), submission.data, language);
-    await guardSubmission(context, "newsletter", normalizeEmail(String(valid.email)), submission, language);
-    await newsletter.subscribe(String(valid.email), language, originOf(request, context));
+    await submitNewsletter(context, newsletterForm(language), submission, language, originOf(request, context));
   } catch (error) {
-    const status = error instanceof FormRejected ? 400 : ((error as { statusCode?: number }).statusCode ?? 500);
+    const status = submissionStatus(error);
     return data({ view: "form" as View, problem: submissionProblem(error, language), values }, { status, headers: PRIVATE });
   }
   // Post/redirect/get: a reload does not sign up again. The address stays in the path only.

@@ -1,11 +1,12 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/register";
 import type { FormProblem, FormValues } from "~/forms/definition";
-import { formStampFor, guardSubmission, submissionProblem } from "~/forms/guard.server";
+import { formStampFor, submissionProblem, submissionStatus } from "~/forms/guard.server";
 import { EngineForm, postJson } from "~/forms/react";
-import { FormRejected, readSubmission, requireValid } from "~/forms/submission.server";
+import { readSubmission } from "~/forms/submission.server";
 import { splitLanguage, type Language } from "~/i18n/languages";
 import { registerPath } from "~/registration/registration.server";
+import { RegistrationClosed, submitRegistration } from "~/registration/submit.server";
 import { registrationTexts } from "~/registration/texts";
 import { originOf, seoMeta } from "~/site/seo";
 
@@ -44,24 +45,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const url = new URL(request.url);
   const { language } = splitLanguage(url.pathname);
-  const { registration } = context.services;
   const id = params.practitionerid;
   let values: Record<string, unknown> = {};
   try {
     const submission = await readSubmission(request);
     values = submission.data;
-    const definition = await registration.form(language, { continuing: id !== undefined });
-    const valid = await requireValid(definition, submission.data, language);
-    await guardSubmission(context, "registration", id ?? String(valid.email).toLowerCase(), submission, language);
-    if (id === undefined) {
-      await registration.register(valid, language, originOf(request, context));
-      return redirect(`${registerPath(language)}?sent=1`, { status: 303 });
-    }
-    const state = await registration.update(id, submission.data.token, valid, language, originOf(request, context));
-    if (!state.ok) return data({ view: state.reason as View, problem: null, values }, { status: 403, headers: PRIVATE });
-    return data({ view: (valid.finish === true ? "finished-now" : "saved") as View, problem: null, values }, { headers: PRIVATE });
+    const outcome = await submitRegistration(context, id, submission, language, originOf(request, context));
+    if (outcome.kind === "created") return redirect(`${registerPath(language)}?sent=1`, { status: 303 });
+    return data({ view: (outcome.kind === "finished" ? "finished-now" : "saved") as View, problem: null, values }, { headers: PRIVATE });
   } catch (error) {
-    const status = error instanceof FormRejected ? 400 : ((error as { statusCode?: number }).statusCode ?? 500);
+    const status = submissionStatus(error);
+    // A closed or gone registration shows its page; anything else the form with its messages.
+    if (error instanceof RegistrationClosed) return data({ view: error.reason as View, problem: null, values }, { status, headers: PRIVATE });
     return data({ view: "form" as View, problem: submissionProblem(error, language), values }, { status, headers: PRIVATE });
   }
 }
