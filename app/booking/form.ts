@@ -1,9 +1,9 @@
-import type { FormDefinition } from "~/forms/definition";
+import { perLanguage, type FormDefinition } from "~/forms/definition";
 import type { Language } from "~/i18n/languages";
 import { PRIVACY_PATH } from "~/newsletter/form";
 
 /** The booking form (§1, book appointment, standard variant): the same rules in the browser, the page action and the JSON API. */
-export function bookingForm(language: Language): FormDefinition {
+export const bookingForm = perLanguage((language: Language): FormDefinition => {
   const de = language === "de";
   return {
     id: "booking",
@@ -23,7 +23,7 @@ export function bookingForm(language: Language): FormDefinition {
       },
     ],
   };
-}
+});
 
 export const bookingTexts = {
   de: {

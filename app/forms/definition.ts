@@ -67,3 +67,22 @@ export function initialValue(field: FormField, given?: unknown): string | boolea
 export const HONEYPOT_FIELD = "website_url";
 /** A hidden field with the signed time the form was made (a minimum fill time against bots). */
 export const STAMP_FIELD = "form_stamp";
+
+/**
+ * A form made once per language: the same object every time, so the server's checking trees are
+ * found by identity (see engine.ts) and nothing is rebuilt per request. Definitions are not changed
+ * after they are made.
+ */
+export function perLanguage(make: (language: "de" | "en") => FormDefinition): (language: "de" | "en") => FormDefinition {
+  const made = new Map<string, FormDefinition>();
+  return (language) => {
+    let form = made.get(language);
+    if (!form) made.set(language, (form = make(language)));
+    return form;
+  };
+}
+
+/** The definition with one field's link pointing elsewhere (the privacy page where editors put it). */
+export function withLink(definition: FormDefinition, fieldName: string, href: string): FormDefinition {
+  return { ...definition, fields: definition.fields.map((f) => (f.name === fieldName && f.link && f.link.href !== href ? { ...f, link: { ...f.link, href } } : f)) };
+}

@@ -1,4 +1,4 @@
-import type { FormDefinition } from "~/forms/definition";
+import { perLanguage, type FormDefinition } from "~/forms/definition";
 import { localizedPath, type Language } from "~/i18n/languages";
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -10,7 +10,7 @@ export const presentPath = (language: Language, email: string) => localizedPath(
 export const PRIVACY_PATH: Record<Language, string> = { de: "/datenschutz", en: "/en/privacy" };
 
 /** The sign-up form: the address and the privacy consent, nothing else (data minimisation). */
-export function newsletterForm(language: Language): FormDefinition {
+export const newsletterForm = perLanguage((language: Language): FormDefinition => {
   const de = language === "de";
   return {
     id: "newsletter",
@@ -25,13 +25,13 @@ export function newsletterForm(language: Language): FormDefinition {
       },
     ],
   };
-}
+});
 
 /** What the JSON API checks: the address (consent is given by confirming the mailed link). */
-export function newsletterApiForm(language: Language): FormDefinition {
+export const newsletterApiForm = perLanguage((language: Language): FormDefinition => {
   const form = newsletterForm(language);
   return { ...form, fields: form.fields.filter((f) => f.name === "email") };
-}
+});
 
 export const newsletterTexts = {
   de: {

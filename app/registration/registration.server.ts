@@ -32,6 +32,19 @@ const texts = {
   },
 };
 
+const NO_FIELDS: readonly SchemaField[] = [];
+const forms = new WeakMap<readonly SchemaField[], Map<string, FormDefinition>>();
+
+function makeForm(schemaFields: readonly SchemaField[], language: Language, continuing: boolean): FormDefinition {
+  const fields = formFieldsFromSchema(schemaFields, registrationDictionary[language]).map((f) =>
+    f.name === "email" ? { ...f, validation: ["required:trim", f.validation].filter(Boolean).join("|"), autocomplete: "email" } : f,
+  );
+  const t = texts[language];
+  const extra: FormField[] = [{ name: "privacy", type: "checkbox", label: t.privacy, validation: "accepted", link: { href: PRIVACY_PATH[language], text: t.privacyLink } }];
+  if (continuing) extra.push({ name: "finish", type: "checkbox", label: t.finish });
+  return { id: "registration", fields: [...fields, ...extra] };
+}
+
 /**
  * Practitioner registration (§1, §2): the form is made from the practitioner schema (§5), a
  * submission becomes a Draft practitioner that no visitor sees (display off, not finished), and the
@@ -45,20 +58,24 @@ export class RegistrationService {
     private readonly siteName: string,
   ) {}
 
-  private async schemaFields(): Promise<SchemaField[]> {
+  private async schemaFields(): Promise<readonly SchemaField[]> {
     const schema = await this.store.getSchema(PRACTITIONERS);
-    return schema?.fields ?? [];
+    return schema?.fields ?? NO_FIELDS;
   }
 
-  /** The form: the schema's visitor fields, the contact address required (the link goes there), the consent. */
+  /**
+   * The form: the schema's visitor fields, the contact address required (the link goes there), the
+   * consent. Made once per schema version and language (the store keeps a schema's object until it
+   * changes), not per request — and the same object lets the engine reuse its checking trees.
+   */
   async form(language: Language, opts: { continuing?: boolean } = {}): Promise<FormDefinition> {
-    const fields = formFieldsFromSchema(await this.schemaFields(), registrationDictionary[language]).map((f) =>
-      f.name === "email" ? { ...f, validation: ["required:trim", f.validation].filter(Boolean).join("|"), autocomplete: "email" } : f,
-    );
-    const t = texts[language];
-    const extra: FormField[] = [{ name: "privacy", type: "checkbox", label: t.privacy, validation: "accepted", link: { href: PRIVACY_PATH[language], text: t.privacyLink } }];
-    if (opts.continuing) extra.push({ name: "finish", type: "checkbox", label: t.finish });
-    return { id: "registration", fields: [...fields, ...extra] };
+    const fields = await this.schemaFields();
+    let made = forms.get(fields);
+    if (!made) forms.set(fields, (made = new Map()));
+    const key = `${language}:${opts.continuing === true}`;
+    let form = made.get(key);
+    if (!form) made.set(key, (form = makeForm(fields, language, opts.continuing === true)));
+    return form;
   }
 
   /** Schema data from valid form values: localised fields in the form's language, tags split, the rest invariant. */

@@ -3,14 +3,16 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/appointment-book";
 import { bookingForm, bookingTexts } from "~/booking/form";
 import { submitBooking } from "~/booking/submit.server";
-import type { FormProblem } from "~/forms/definition";
+import { withLink, type FormProblem } from "~/forms/definition";
 import { formStampFor, submissionProblem, submissionStatus } from "~/forms/guard.server";
 import { EngineForm, postJson } from "~/forms/react";
 import { readSubmission } from "~/forms/submission.server";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
 import { formatSlot } from "~/booking/days";
 import { profilePath } from "~/practitioners/paths";
+import { PRIVACY_PATH } from "~/newsletter/form";
 import { originOf, seoMeta } from "~/site/seo";
+import { privacyPath } from "~/site/site.server";
 
 /** The answer of a booking holds the booker's details: never cached, never indexed. */
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
@@ -31,6 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       slot: slot ? { start: slot.start, practitionerName: slot.practitionerName, practitionerHref: profilePath(language, slot.practitionerSlug) } : null,
       unavailable: state,
       stamp: formStampFor(context.services.tokens),
+      privacyHref: await privacyPath(context, language, PRIVACY_PATH[language]),
       path: url.pathname,
       origin: originOf(request, context),
       alternates: { de: localizedPath("de", `/appointments/book/${id}`), en: localizedPath("en", `/appointments/book/${id}`) } as Record<Language, string>,
@@ -93,7 +96,7 @@ export default function BookAppointmentPage({ loaderData: d, actionData }: Route
       ) : (
         <div className="mt-8">
           <EngineForm
-            definition={bookingForm(language)}
+            definition={withLink(bookingForm(language), "privacy", d.privacyHref)}
             language={language}
             action=""
             initial={actionData?.values}

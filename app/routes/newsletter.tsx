@@ -1,13 +1,14 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/newsletter";
-import type { FormProblem } from "~/forms/definition";
+import { withLink, type FormProblem } from "~/forms/definition";
 import { EngineForm, postJson } from "~/forms/react";
 import { readSubmission } from "~/forms/submission.server";
 import { formStampFor, submissionProblem, submissionStatus } from "~/forms/guard.server";
 import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
-import { newsletterForm, newsletterPath, newsletterTexts } from "~/newsletter/form";
+import { PRIVACY_PATH, newsletterForm, newsletterPath, newsletterTexts } from "~/newsletter/form";
 import { submitNewsletter } from "~/newsletter/newsletter.server";
 import { originOf, seoMeta } from "~/site/seo";
+import { privacyPath } from "~/site/site.server";
 
 /** The page's answers carry the visitor's address: never stored by a cache, never indexed. */
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
@@ -37,16 +38,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     view = check.ok ? next : check.reason;
     token = check.ok ? given : "";
   }
-  return {
+  const body = {
     language,
     view,
     email,
     token,
     stamp: formStampFor(tokens),
+    privacyHref: await privacyPath(context, language, PRIVACY_PATH[language]),
     path: url.pathname,
     alternates: { de: newsletterPath("de", email), en: newsletterPath("en", email) } as Record<Language, string>,
     origin: originOf(request, context),
   };
+  // A link that is forged or too old: its page says so, with a 4xx like every refused input.
+  return data(body, { status: view === "invalid" || view === "expired" ? 403 : 200 });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -97,7 +101,7 @@ export default function NewsletterPage({ loaderData, actionData }: Route.Compone
         <>
           <p className="mt-4 mb-8">{t.intro}</p>
           <EngineForm
-            definition={newsletterForm(language)}
+            definition={withLink(newsletterForm(language), "privacy", loaderData.privacyHref)}
             language={language}
             action=""
             initial={{ email, ...(actionData?.values ?? {}) }}

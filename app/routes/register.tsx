@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/register";
-import type { FormProblem, FormValues } from "~/forms/definition";
+import { withLink, type FormProblem, type FormValues } from "~/forms/definition";
 import { formStampFor, submissionProblem, submissionStatus } from "~/forms/guard.server";
 import { EngineForm, postJson } from "~/forms/react";
 import { readSubmission } from "~/forms/submission.server";
@@ -8,7 +8,9 @@ import { splitLanguage, type Language } from "~/i18n/languages";
 import { registerPath } from "~/registration/registration.server";
 import { RegistrationClosed, submitRegistration } from "~/registration/submit.server";
 import { registrationTexts } from "~/registration/texts";
+import { PRIVACY_PATH } from "~/newsletter/form";
 import { originOf, seoMeta } from "~/site/seo";
+import { privacyPath } from "~/site/site.server";
 
 /** Continue pages show a registrant's stored details: never cached, never indexed. */
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
@@ -28,6 +30,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const base = {
     language,
     stamp: formStampFor(tokens),
+    privacyHref: await privacyPath(context, language, PRIVACY_PATH[language]),
     path: url.pathname,
     origin: originOf(request, context),
     alternates: { de: registerPath("de", id), en: registerPath("en", id) } as Record<Language, string>,
@@ -82,7 +85,7 @@ export default function RegisterPage({ loaderData: d, actionData }: Route.Compon
         <>
           <p className="mt-4 mb-8">{continuing ? t.continueIntro : t.intro}</p>
           <EngineForm
-            definition={d.definition}
+            definition={withLink(d.definition, "privacy", d.privacyHref)}
             language={language}
             action=""
             initial={{ ...d.values, ...(actionData?.values ?? {}) }}

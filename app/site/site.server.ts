@@ -159,6 +159,15 @@ export function findPageBySlug(site: SiteData, language: Language, slug: string)
   return site.pages.find((p) => p.reachable[language] && p.slug[language] === slug);
 }
 
+/** The privacy policy's page, as editors keep it (forms link it from their consent box). */
+export const PRIVACY_PAGE_ID = "page-privacy";
+
+/** The privacy policy's address in a language, from the site data (its slug may change), or `fallback`. */
+export async function privacyPath(context: AppLoadContext, language: Language, fallback: string): Promise<string> {
+  const page = (await loadSite(context)).pages.find((p) => p.id === PRIVACY_PAGE_ID);
+  return (page && pagePath(page, language)) ?? fallback;
+}
+
 /** Where a page lives in a language: its slug, the home page at the root; a shadowed page has no address. */
 export function pagePath(page: PageSummary, language: Language): string | null {
   if (!page.reachable[language]) return null;

@@ -2,7 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TokenSigner } from "~/lib/tokens.server";
-import { startServer, type RunningServer } from "../support/server";
+import { squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
  * The visitor flows over real HTTP against the production build: newsletter with double opt-in and
@@ -320,5 +320,21 @@ describe("rate limits", () => {
     const res = await form(limited, p, { intent: "subscribe", email: "fast@example.org", privacy: "on", form_stamp: stamp }, { "x-forwarded-for": "10.0.0.9" });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("zu schnell");
+  });
+});
+
+describe("the consent boxes link the privacy policy where editors keep it", () => {
+  it("follows the privacy page's slug after an editor changes it", async () => {
+    const auth = { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json" };
+    const pageUrl = `${server.url}/api/squidex/api/content/praxisnetz/core-pages/page-privacy`;
+    const privacyLink = (html: string) => html.match(/<a href="([^"]+)" class="underline" target="_blank"/)?.[1];
+    expect(privacyLink(await (await fetch(`${server.url}/newsletter/x%40example.org`)).text())).toBe("/datenschutz");
+    const item = (await (await fetch(pageUrl, { headers: auth })).json()) as { data: { seo: { de: Record<string, unknown> } } };
+    const res = await fetch(pageUrl, { method: "PATCH", headers: auth, body: JSON.stringify({ seo: { ...item.data.seo, de: { ...item.data.seo.de, slug: "datenschutzerklaerung" } } }) });
+    expect(res.status).toBe(200);
+    for (const path of ["/newsletter/x%40example.org", "/practitioners/register"]) {
+      expect(privacyLink(await (await fetch(`${server.url}${path}`)).text()), path).toBe("/datenschutzerklaerung");
+    }
+    expect(privacyLink(await (await fetch(`${server.url}/en/practitioners/register`)).text())).toBe("/en/privacy");
   });
 });
