@@ -1,8 +1,8 @@
-import { data, Form } from "react-router";
+import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/appointment-cancel";
 import { bookingTexts } from "~/booking/form";
 import { readSubmission } from "~/forms/submission.server";
-import { splitLanguage, type Language } from "~/i18n/languages";
+import { localizedPath, splitLanguage, type Language } from "~/i18n/languages";
 import { formatSlot } from "~/booking/days";
 import { originOf, seoMeta } from "~/site/seo";
 
@@ -19,15 +19,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { language } = splitLanguage(url.pathname);
   const token = url.searchParams.get("token") ?? "";
-  const described = await context.services.bookings.describeCancellation(token);
   const base = {
     language,
     token,
     path: url.pathname,
     origin: originOf(request, context),
     alternates: { de: "/appointments/cancel", en: "/en/appointments/cancel" } as Record<Language, string>,
+    start: null as string | null,
+    practitionerName: null as string | null,
   };
-  if (!described.ok) return data({ ...base, view: described.reason as View, start: null, practitionerName: null }, { status: described.reason === "invalid" ? 403 : 410, headers: PRIVATE });
+  // Where the cancelling POST sends the browser: no token needed to say it is done.
+  if (url.searchParams.get("cancelled") === "1") return data({ ...base, view: "cancelled" as View }, { headers: PRIVATE });
+  const described = await context.services.bookings.describeCancellation(token);
+  if (!described.ok) return data({ ...base, view: described.reason as View }, { status: described.reason === "invalid" ? 403 : 410, headers: PRIVATE });
   return data({ ...base, view: "confirm" as View, start: described.start, practitionerName: described.practitionerName }, { headers: PRIVATE });
 }
 
@@ -36,8 +40,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = await readSubmission(request).catch(() => ({ data: {} as Record<string, unknown>, isForm: true }));
   const result = await context.services.bookings.cancel(String(submission.data.token ?? ""));
   if (!result.ok) return data({ view: result.reason as View }, { status: result.reason === "invalid" ? 403 : 410, headers: PRIVATE });
-  void language;
-  return data({ view: "cancelled" as View }, { headers: PRIVATE });
+  // Post/redirect/get: a reload does not post again, and the page after it needs no token.
+  return redirect(`${localizedPath(language, "/appointments/cancel")}?cancelled=1`, { status: 303, headers: PRIVATE });
 }
 
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>

@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     alternates: { de: registerPath("de", id), en: registerPath("en", id) } as Record<Language, string>,
   };
   if (id === undefined) {
-    const view: View = url.searchParams.get("sent") === "1" ? "sent" : "form";
+    const view: View = url.searchParams.get("sent") === "1" ? "sent" : url.searchParams.get("finished") === "1" ? "finished-now" : "form";
     return data({ ...base, view, id: null, token: "", definition: await registration.form(language), values: {} as FormValues });
   }
   const token = url.searchParams.get("token") ?? "";
@@ -54,8 +54,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const submission = await readSubmission(request);
     values = submission.data;
     const outcome = await submitRegistration(context, id, submission, language, originOf(request, context));
+    // Post/redirect/get where the link's page would no longer show the form (and answer 403 for it).
     if (outcome.kind === "created") return redirect(`${registerPath(language)}?sent=1`, { status: 303 });
-    return data({ view: (outcome.kind === "finished" ? "finished-now" : "saved") as View, problem: null, values }, { headers: PRIVATE });
+    if (outcome.kind === "finished") return redirect(`${registerPath(language)}?finished=1`, { status: 303 });
+    return data({ view: "saved" as View, problem: null, values }, { headers: PRIVATE });
   } catch (error) {
     const status = submissionStatus(error);
     // A closed or gone registration shows its page; anything else the form with its messages.

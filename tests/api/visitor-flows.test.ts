@@ -256,9 +256,16 @@ describe("practitioner registration", () => {
     const token = continueUrl.searchParams.get("token")!;
     const saved = await json(server, "/api/practitioners/register", { ...base, id, token, city: "Göttingen" });
     expect(saved.status).toBe(200);
-    const finished = await json(server, "/api/practitioners/register", { ...base, id, token, city: "Göttingen", finish: true });
-    expect(finished.status).toBe(200);
-    expect(await finished.json()).toMatchObject({ finished: true });
+    // Without JavaScript: the continue page's own form, finished → the "finished" notice.
+    const fields = { name: base.name, city: "Göttingen", email: base.email, zip: base.zip, languages: base.languages, privacy: "on", token, form_stamp: await stampOf(server, `${continueUrl.pathname}${continueUrl.search}`) };
+    const savedNoJs = await form(server, `${continueUrl.pathname}${continueUrl.search}`, fields);
+    expect(savedNoJs.status).toBe(200);
+    expect(await savedNoJs.text()).toContain('data-registration-view="saved"');
+    const finished = await form(server, `${continueUrl.pathname}${continueUrl.search}`, { ...fields, finish: "on" });
+    expect(finished.status).toBe(303);
+    const finishedPage = await fetch(`${server.url}${finished.headers.get("location")}`);
+    expect(finishedPage.status).toBe(200);
+    expect(await finishedPage.text()).toContain('data-registration-view="finished-now"');
     const after = JSON.parse((sqlite(server, (db) => db.prepare("select data from contents where id = ?").get(id)) as { data: string }).data);
     expect(after.city.iv).toBe("Göttingen");
     expect(after.finishedPractitioner.iv).toBe(true);
@@ -267,9 +274,9 @@ describe("practitioner registration", () => {
     // Finished: the link no longer changes anything.
     const again = await json(server, "/api/practitioners/register", { ...base, id, token, city: "Hamburg" });
     expect(again.status).toBe(403);
-    const finishedPage = await fetch(continueUrl);
-    expect(finishedPage.status).toBe(403);
-    expect(await finishedPage.text()).toContain('data-registration-view="finished"');
+    const closedPage = await fetch(continueUrl);
+    expect(closedPage.status).toBe(403);
+    expect(await closedPage.text()).toContain('data-registration-view="finished"');
   });
 
   it("refuses an expired continue link with a clear page", async () => {
@@ -336,5 +343,101 @@ describe("the consent boxes link the privacy policy where editors keep it", () =
       expect(privacyLink(await (await fetch(`${server.url}${path}`)).text()), path).toBe("/datenschutzerklaerung");
     }
     expect(privacyLink(await (await fetch(`${server.url}/en/practitioners/register`)).text())).toBe("/en/privacy");
+  });
+});
+
+describe("booking over HTTP", () => {
+  let auth: Record<string, string>;
+  beforeAll(async () => {
+    auth = { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json" };
+  });
+
+  /** A published slot of a visible demo practitioner, `fromNowMs` from now. */
+  async function newSlot(fromNowMs: number): Promise<string> {
+    const res = await fetch(`${server.url}/api/squidex/api/content/praxisnetz/gm-appointments?publish=true`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ practitioner: { iv: ["prac-001"] }, start: { iv: new Date(Date.now() + fromNowMs).toISOString() }, durationMinutes: { iv: 30 }, booked: { iv: false } }),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  }
+  const booker = (n: string, language = "de") => ({ name: `Booker ${n}`, email: `booker.${n}@example.org`, phone: "+49 30 1234567", note: "", language, privacy: true });
+  const book = (id: string, body: unknown, headers: Record<string, string> = {}) => json(server, `/api/appointments/${encodeURIComponent(id)}/book`, body, headers);
+
+  it("books once: 201, a repeat with the same key gets the same booking, anyone else a 409 in their language", async () => {
+    const id = await newSlot(3 * 24 * 3600 * 1000);
+    const first = await book(id, booker("ida"), { "idempotency-key": "key-ida-000001" });
+    expect(first.status).toBe(201);
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    const { booking } = (await first.json()) as { booking: { id: string; appointmentId: string; name: string } };
+    expect(booking).toMatchObject({ appointmentId: id, name: "Booker ida" });
+    const again = await book(id, booker("ida"), { "idempotency-key": "key-ida-000001" });
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { booking: { id: string } }).booking.id).toBe(booking.id);
+    const other = await book(id, booker("ole", "en"), { "idempotency-key": "key-ole-000001" });
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ message: "This appointment has just been booked by someone else." });
+    const otherDe = await book(id, booker("ida"));
+    expect(otherDe.status).toBe(409);
+    expect((await otherDe.json()).message).toBe("Dieser Termin wurde gerade von jemand anderem gebucht.");
+    // Visitors see the slot as booked, never who booked it.
+    const rest = await json(server, "/api/rest", { url: `gm-appointments?$filter=${encodeURIComponent(`id eq '${id}'`)}`, language: "de" });
+    const text = await rest.text();
+    expect(text).toContain('"booked":true');
+    expect(text).not.toContain("Booker ida");
+    expect(text).not.toContain("booker.ida");
+    expect(outbox(server, "booker.ida@example.org").map((m) => m.kind)).toEqual(["booking-confirmation"]);
+  });
+
+  it("refuses bad input with messages, unknown slots with 404, past ones with 409, malformed keys with 400", async () => {
+    const id = await newSlot(4 * 24 * 3600 * 1000);
+    const bad = await book(id, { name: "", email: "x", phone: "abc", language: "en", privacy: false });
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { errors: Record<string, string[]> };
+    expect(body.errors.name).toEqual(["Name is required."]);
+    expect(body.errors.email).toEqual(["Please enter a valid email address."]);
+    expect(Object.keys(body.errors).sort()).toEqual(["email", "name", "phone", "privacy"]);
+    expect((await book("no-such-slot", booker("x"))).status).toBe(404);
+    expect((await book("%00", booker("x"))).status).toBe(404);
+    const past = await newSlot(-3600 * 1000);
+    const pastRes = await book(past, booker("late", "en"));
+    expect(pastRes.status).toBe(409);
+    expect((await pastRes.json()).message).toBe("This appointment is in the past.");
+    expect((await book(id, booker("k"), { "idempotency-key": "short" })).status).toBe(400);
+    expect(sqlite(server, (db) => db.prepare("select count(*) as n from bookings where appointment_id in (?, ?)").get(id, past))).toEqual({ n: 0 });
+  });
+
+  it("200 requests for one slot at once: exactly one 201 and 199 × 409", async () => {
+    const id = await newSlot(5 * 24 * 3600 * 1000);
+    const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => book(id, booker(`race${i}`)).then(async (r) => (await r.arrayBuffer(), r.status))));
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(199);
+    expect(sqlite(server, (db) => db.prepare("select count(*) as n from bookings where appointment_id = ?").get(id))).toEqual({ n: 1 });
+  });
+
+  it("the cancel link asks, then frees the slot; a second cancel is 410", async () => {
+    const id = await newSlot(6 * 24 * 3600 * 1000);
+    expect((await book(id, booker("cleo"))).status).toBe(201);
+    const mail = outbox(server, "booker.cleo@example.org").find((m) => m.kind === "booking-confirmation")!;
+    const cancel = link(mail, /http:\/\/127\.0\.0\.1:\d+\/appointments\/cancel\?token=[^\s]+/);
+    const page = await fetch(cancel);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('data-cancel-view="confirm"');
+    expect(sqlite(server, (db) => db.prepare("select count(*) as n from bookings where appointment_id = ?").get(id))).toEqual({ n: 1 });
+    const token = cancel.searchParams.get("token")!;
+    // The page's form posts back to its own address (with the token), as the browser does.
+    const cancelPath = `${cancel.pathname}${cancel.search}`;
+    const done = await form(server, cancelPath, { token });
+    expect(done.status).toBe(303);
+    const after = await fetch(`${server.url}${done.headers.get("location")}`);
+    expect(after.status).toBe(200);
+    expect(await after.text()).toContain('data-cancel-view="cancelled"');
+    expect(sqlite(server, (db) => db.prepare("select count(*) as n from bookings where appointment_id = ?").get(id))).toEqual({ n: 0 });
+    expect(outbox(server, "booker.cleo@example.org").map((m) => m.kind)).toEqual(["booking-confirmation", "booking-cancellation"]);
+    expect((await form(server, cancelPath, { token })).status).toBe(410);
+    expect((await form(server, `/appointments/cancel?token=${token}x`, { token: `${token}x` })).status).toBe(403);
+    // Free again: the next visitor books it.
+    expect((await book(id, booker("dana"))).status).toBe(201);
   });
 });
