@@ -1,6 +1,5 @@
-import type { AppLoadContext } from "react-router";
 import { ContentError } from "~/content/errors";
-import { readBody, parseJsonText } from "~/lib/body";
+import { readForm, readJson } from "~/lib/body";
 import { HONEYPOT_FIELD, STAMP_FIELD, type FormDefinition, type FormProblem, type FormValues } from "./definition";
 import { validateSubmission, type FormLanguage } from "./engine";
 import { uiText } from "./locale";
@@ -33,22 +32,16 @@ export interface Submission {
   isForm: boolean;
 }
 
-/** Reads a form post or a JSON object (anything else is a 4xx with a message). */
+/** Reads a form post or a JSON object (the body readers of lib/body.ts: limits, 415 for other types). */
 export async function readSubmission(request: Request, limit = FORM_BODY_LIMIT): Promise<Submission> {
-  const type = request.headers.get("content-type") ?? "";
-  const text = (await readBody(request, limit)).toString("utf8");
-  if (/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
+  if (/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) {
     const data: Record<string, unknown> = {};
-    for (const [key, value] of new URLSearchParams(text)) if (!Object.hasOwn(data, key)) data[key] = value;
+    for (const [key, value] of await readForm(request, limit)) if (!Object.hasOwn(data, key)) data[key] = value;
     return { data, isForm: true };
   }
-  if (/^application\/(.+\+)?json\b/i.test(type) || !type) {
-    const parsed = text.trim() ? parseJsonText(text) : {};
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new ContentError(400, "Send a JSON object.");
-    return { data: parsed as Record<string, unknown>, isForm: false };
-  }
-  if (/^multipart\/form-data/i.test(type)) throw new ContentError(415, "Send the form as application/x-www-form-urlencoded or JSON.");
-  throw new ContentError(415, "Send the form as application/x-www-form-urlencoded or JSON.");
+  const parsed = await readJson(request, limit);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new ContentError(400, "Send a JSON object.");
+  return { data: parsed as Record<string, unknown>, isForm: false };
 }
 
 /** The language a submission asks for: its `language` field when it names one, else the page's. */
@@ -81,4 +74,3 @@ export const refusalTexts = {
   },
 };
 
-export type { AppLoadContext };

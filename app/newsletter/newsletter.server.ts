@@ -103,12 +103,13 @@ export class NewsletterService {
     return Number(result.numDeletedRows);
   }
 
+  /** What every newsletter mail ends with: the unsubscribe page in the footer, one-click unsubscribe in the headers. */
   private unsubscribeParts(email: string, language: Language, origin: string) {
     const token = this.tokens.sign("newsletter-unsubscribe", email, null);
     const page = `${origin}${newsletterPath(language, email)}?unsubscribe=${encodeURIComponent(token)}`;
     const oneClick = `${origin}/api/newsletter/unsubscribe?token=${encodeURIComponent(token)}`;
     return {
-      page,
+      footer: [language === "de" ? `Abmelden: ${page}` : `Unsubscribe: ${page}`],
       headers: { "List-Unsubscribe": `<${oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
     };
   }
@@ -116,7 +117,6 @@ export class NewsletterService {
   private confirmMail(email: string, language: Language, origin: string) {
     const token = this.tokens.sign("newsletter-confirm", email, CONFIRM_TTL_SECONDS);
     const url = `${origin}${newsletterPath(language, email)}?confirm=${encodeURIComponent(token)}`;
-    const unsubscribe = this.unsubscribeParts(email, language, origin);
     const de = language === "de";
     return renderMail({
       kind: "newsletter-confirm",
@@ -127,14 +127,12 @@ export class NewsletterService {
         ? ["Sie (oder jemand mit Ihrer Adresse) möchten den Newsletter des Praxisnetzes erhalten.", "Bitte bestätigen Sie das mit dem Link unten. Ohne Bestätigung senden wir nichts und löschen die Adresse nach sieben Tagen."]
         : ["You (or someone using your address) asked to receive the Praxisnetz newsletter.", "Please confirm with the link below. Without confirmation we send nothing and delete the address after seven days."],
       action: { label: de ? "Anmeldung bestätigen" : "Confirm subscription", url },
-      footer: [de ? `Abmelden: ${unsubscribe.page}` : `Unsubscribe: ${unsubscribe.page}`],
-      headers: unsubscribe.headers,
+      ...this.unsubscribeParts(email, language, origin),
     });
   }
 
   private welcomeMail(email: string, language: Language, origin: string) {
     const present = `${origin}${presentPath(language, email)}?token=${encodeURIComponent(this.tokens.sign("present", email, null))}`;
-    const unsubscribe = this.unsubscribeParts(email, language, origin);
     const de = language === "de";
     return renderMail({
       kind: "newsletter-welcome",
@@ -145,13 +143,11 @@ export class NewsletterService {
         ? ["Danke für Ihre Bestätigung! Ab jetzt erhalten Sie einmal im Monat unseren Newsletter.", "Als Dankeschön wartet ein kleines Geschenk auf Sie."]
         : ["Thank you for confirming! From now on you receive our newsletter once a month.", "As a thank-you, a small gift is waiting for you."],
       action: { label: de ? "Zum Geschenk" : "Get your gift", url: present },
-      footer: [de ? `Abmelden: ${unsubscribe.page}` : `Unsubscribe: ${unsubscribe.page}`],
-      headers: unsubscribe.headers,
+      ...this.unsubscribeParts(email, language, origin),
     });
   }
 
   private alreadySubscribedMail(email: string, language: Language, origin: string) {
-    const unsubscribe = this.unsubscribeParts(email, language, origin);
     const de = language === "de";
     return renderMail({
       kind: "newsletter-already-subscribed",
@@ -161,8 +157,7 @@ export class NewsletterService {
       paragraphs: de
         ? ["Jemand hat diese Adresse noch einmal für den Newsletter angemeldet. Sie erhalten ihn bereits; es ist nichts zu tun."]
         : ["Someone signed this address up for the newsletter again. You already receive it; there is nothing to do."],
-      footer: [de ? `Abmelden: ${unsubscribe.page}` : `Unsubscribe: ${unsubscribe.page}`],
-      headers: unsubscribe.headers,
+      ...this.unsubscribeParts(email, language, origin),
     });
   }
 }
