@@ -1,6 +1,8 @@
 // Starts Praxisnetz: the production build by default, or Vite's dev server with `--dev`.
 import { once } from "node:events";
 import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 const dev = process.argv.includes("--dev");
 let createApp;
@@ -10,7 +12,8 @@ if (dev) {
   vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
   ({ createApp } = await vite.ssrLoadModule("./server/app.ts"));
 } else {
-  ({ createApp } = await import("./build/server/index.js"));
+  const buildDir = path.resolve(import.meta.dirname, process.env.BUILD_DIR || "build");
+  ({ createApp } = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href));
 }
 
 let started;

@@ -51,6 +51,15 @@ const schema = z.object({
   BOOKING_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   FORM_MIN_FILL_SECONDS: z.coerce.number().min(0).max(600).default(3),
   RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  ADMIN_EMAIL: z
+    .string()
+    .email("must be the e-mail address of the first superuser")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  ADMIN_PASSWORD: z.string().optional().or(z.literal("").transform(() => undefined)),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(12 * 60),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
+  FLUSH_TOKEN: z.string().min(16, "must be at least 16 characters (leave it unset to have one generated)").optional().or(z.literal("").transform(() => undefined)),
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(10).max(50_000).default(50_000),
 });
 

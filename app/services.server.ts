@@ -17,6 +17,11 @@ import { NewsletterService } from "./newsletter/newsletter.server";
 import { BookingService } from "./booking/service";
 import { startMaintenance } from "./maintenance.server";
 import { RegistrationService } from "./registration/registration.server";
+import { AuditLog } from "./auth/audit.server";
+import { AuthService, ensureFirstSuperuser } from "./auth/auth.server";
+import { newSessionKey, SESSION_KEY_SETTING, SessionSealer } from "./auth/session.server";
+import { LoginThrottle } from "./auth/throttle.server";
+import { UserStore } from "./auth/users.server";
 
 /** What the app needs of the server's page cache: to drop what a change touched, or everything. */
 export interface CachedPages {
@@ -44,6 +49,10 @@ export interface Services {
   newsletter: NewsletterService;
   bookings: BookingService;
   registration: RegistrationService;
+  /** Users, sessions, sign-in throttling, the audit log. */
+  auth: AuthService;
+  /** The secret /manage/flushcache wants (FLUSH_TOKEN, or one generated and kept in the database). */
+  flushToken: string;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -82,6 +91,15 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   const limits = createRateLimits(raw, { perHour: env.RATE_LIMIT_PER_HOUR, logger });
   await limits.ready();
   const registration = new RegistrationService(store, mail, tokens, env.SITE_NAME);
+  const refuseDemoPassword = env.NODE_ENV === "production" && !!env.PUBLIC_ORIGIN?.startsWith("https:");
+  const users = new UserStore(db);
+  await ensureFirstSuperuser(users, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, refuseDemoPassword }, logger);
+  const sealer = new SessionSealer(await store.ensureSetting(SESSION_KEY_SETTING, newSessionKey()), {
+    idleSeconds: env.SESSION_IDLE_MINUTES * 60,
+    maxSeconds: env.SESSION_MAX_HOURS * 3600,
+  });
+  const auth = new AuthService(users, sealer, new LoginThrottle(raw, logger), new AuditLog(db), tokens, { refuseDemoPassword }, logger);
+  const flushToken = env.FLUSH_TOKEN ?? (await store.ensureSetting("flush-token", TokenSigner.newKey()));
   const content = createEmbeddedClient({ store, cache, siteName: env.SITE_NAME });
   const bookings = new BookingService(store, content, mail, tokens, { siteName: env.SITE_NAME, retentionDays: env.BOOKING_RETENTION_DAYS });
   const maintenance = startMaintenance(
@@ -108,6 +126,8 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     newsletter,
     bookings,
     registration,
+    auth,
+    flushToken,
     logger,
     close: async () => {
       maintenance.stop();

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-const dataDir = path.resolve(import.meta.dirname, "../.tmp/e2e-data");
+const dataDir = path.resolve(import.meta.dirname, `../.tmp/e2e-data-${process.env.PORT ?? "default"}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 process.env.TEST_ROUTES = "true";

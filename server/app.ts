@@ -15,6 +15,7 @@ import { redactUrl } from "../app/lib/redact";
 import { createServices, type Services } from "../app/services.server";
 import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
+import { authGate, routeTable, userOf, type RouteTable } from "./auth-gate";
 import { CdnPurger } from "./cdn";
 import { PageCache } from "./page-cache";
 import { MOUNT as SQUIDEX_MOUNT, squidexMiddleware } from "./squidex";
@@ -28,6 +29,10 @@ declare module "react-router" {
     requestId: string;
     /** The visitor's address (through trusted proxies only): rate limits count per address. */
     clientIp: string;
+    /** The signed-in user (from the sealed session cookie, checked by the auth gate), or null. */
+    user: import("../app/auth/users.server").User | null;
+    /** Whether the request came over HTTPS (session cookies are Secure then). */
+    secure: boolean;
   }
 }
 
@@ -108,6 +113,13 @@ export async function createApp(opts: AppOptions = {}) {
     res.status(400).json({ message: "The Host or X-Forwarded-* headers do not form a valid origin.", statusCode: 400 });
   });
 
+  // Sessions and route middleware (app/auth/access.ts): after the origin checks, before anything that
+  // answers for a signed-in user. The route table comes with the build; in development loaders check alone.
+  let table: RouteTable | undefined;
+  const tableReady = buildLoading?.then((build) => (table = routeTable(build)));
+  tableReady?.catch(() => {});
+  app.use(authGate(services.auth, () => table ?? tableReady));
+
   // The Squidex HTTP API is an adapter over the store, not a page: answered here, with headers of its
   // own (server/squidex.ts), ahead of what only pages need (CSP nonces, consent, compression
   // streams), static files, the page cache and React Router.
@@ -158,7 +170,7 @@ export async function createApp(opts: AppOptions = {}) {
   if (opts.vite) {
     app.use(opts.vite.middlewares);
   } else {
-    const clientDir = path.resolve(opts.clientDir ?? "build/client");
+    const clientDir = path.resolve(opts.clientDir ?? path.join(process.env.BUILD_DIR || "build", "client"));
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
   }
@@ -170,6 +182,8 @@ export async function createApp(opts: AppOptions = {}) {
     services,
     requestId: String(req.id),
     clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+    user: userOf(req),
+    secure: req.secure,
     contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes }),
   });
   // In production the build is read once: given a function, React Router would call it and derive
@@ -177,7 +191,9 @@ export async function createApp(opts: AppOptions = {}) {
   let render: express.RequestHandler | undefined = opts.vite
     ? createRequestHandler({ build: () => opts.vite!.ssrLoadModule("virtual:react-router/server-build") as unknown as Promise<ServerBuild>, mode: "development", getLoadContext })
     : undefined;
-  const rendererReady = buildLoading?.then((build) => {
+  const rendererReady = buildLoading?.then(async (build) => {
+    // A route naming an unknown middleware stops the start here (routeTable throws).
+    await tableReady;
     render = createRequestHandler({ build, mode: "production", getLoadContext });
   });
   // Requests that come before the renderer wait for it (a failed load fails them, and the start).

@@ -7,6 +7,7 @@ import { errorResponse } from "../app/lib/api.server";
 import { tooLarge } from "../app/lib/body";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import type { Services } from "../app/services.server";
+import { userOf } from "./auth-gate";
 
 /**
  * The Squidex HTTP API (app/content/squidex/http.ts) as Express middleware, ahead of the page-only
@@ -70,7 +71,9 @@ export function squidexMiddleware(services: Services) {
 
 function apiRequest(req: ExpressRequest): ApiRequest {
   const header = (name: string) => req.headers[name.toLowerCase()];
+  const user = userOf(req);
   return {
+    ...(user ? { session: { userId: user.id, superuser: user.superuser } } : {}),
     method: req.method,
     url: `${requestOrigin(req)}${req.originalUrl}`,
     headers: {

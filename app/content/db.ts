@@ -111,6 +111,37 @@ export interface Database {
     created: string;
     sent_at: string | null;
   };
+  /** People who sign in to /manage (auth/users.server.ts). */
+  users: {
+    id: string;
+    /** Lower-cased, unique. */
+    email: string;
+    name: string;
+    /** argon2id (PHC string); null until an invited user sets a password. */
+    password_hash: string | null;
+    role: "editor";
+    /** 1: may manage users, delete content and change global settings. */
+    superuser: number;
+    /** The admin area's language for this user. */
+    language: string;
+    /** Sessions carry this number; raising it ends every session of the user (sign out everywhere, new password). */
+    session_generation: number;
+    created: string;
+    updated: string;
+    last_sign_in: string | null;
+  };
+  /** Who changed what and when (auth/audit.server.ts): read by superusers. */
+  audit_log: {
+    id: string;
+    at: string;
+    user_id: string | null;
+    user_email: string;
+    action: string;
+    schema_name: string | null;
+    item_id: string | null;
+    version: number | null;
+    detail: string | null;
+  };
 }
 
 export type DB = Kysely<Database>;
@@ -511,6 +542,43 @@ migrations["0005_visitor_flows"] = {
       .execute();
     await db.schema.createIndex("outbox_due").on("outbox").columns(["status", "next_attempt_at"]).execute();
     await db.schema.createIndex("outbox_created").on("outbox").column("created").execute();
+  },
+};
+
+/**
+ * Sign-in and the admin area (issue 10): users, the audit log; and an index for purging sent mail.
+ */
+migrations["0006_users_audit"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("users")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("email", "text", (c) => c.notNull().unique())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("password_hash", "text")
+      .addColumn("role", "text", (c) => c.notNull())
+      .addColumn("superuser", "integer", (c) => c.notNull())
+      .addColumn("language", "text", (c) => c.notNull())
+      .addColumn("session_generation", "integer", (c) => c.notNull())
+      .addColumn("created", "text", (c) => c.notNull())
+      .addColumn("updated", "text", (c) => c.notNull())
+      .addColumn("last_sign_in", "text")
+      .execute();
+    await db.schema
+      .createTable("audit_log")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("at", "text", (c) => c.notNull())
+      .addColumn("user_id", "text")
+      .addColumn("user_email", "text", (c) => c.notNull())
+      .addColumn("action", "text", (c) => c.notNull())
+      .addColumn("schema_name", "text")
+      .addColumn("item_id", "text")
+      .addColumn("version", "integer")
+      .addColumn("detail", "text")
+      .execute();
+    await db.schema.createIndex("audit_log_at").on("audit_log").columns(["at", "id"]).execute();
+    await db.schema.createIndex("audit_log_item").on("audit_log").columns(["schema_name", "item_id", "at"]).execute();
+    await db.schema.createIndex("outbox_sent_at").on("outbox").columns(["status", "sent_at"]).execute();
   },
 };
 

@@ -3,7 +3,7 @@
  * browser and checked by the server with the same rules. It goes through loader data, so it holds
  * nothing but JSON.
  */
-export type FieldType = "text" | "textarea" | "email" | "tel" | "url" | "number" | "date" | "checkbox" | "select" | "radio" | "hidden";
+export type FieldType = "text" | "textarea" | "email" | "password" | "tel" | "url" | "number" | "date" | "checkbox" | "select" | "radio" | "hidden";
 
 /** When a field's messages show (§4): after leaving it (default), after changing it (checkboxes), at once, or only on submit. */
 export type Visibility = "blur" | "dirty" | "live" | "submit";

@@ -72,6 +72,8 @@ const de = {
     done: "Cache geleert.",
     tooSoon: "Der Cache wurde gerade erst geleert.",
     last: "Zuletzt",
+    token: "Schlüssel (FLUSH_TOKEN)",
+    badToken: "Ohne gültigen Schlüssel wird nichts geleert.",
   },
 };
 
@@ -147,6 +149,8 @@ const en: Messages = {
     done: "Cache flushed.",
     tooSoon: "The cache was flushed a moment ago.",
     last: "Last",
+    token: "Secret (FLUSH_TOKEN)",
+    badToken: "Without a valid secret nothing is flushed.",
   },
 };
 

@@ -31,10 +31,10 @@ export const methodNotAllowed = (allowed = "POST") =>
   jsonResponse({ message: `Use ${allowed} for this endpoint.`, statusCode: 405 }, { status: 405, headers: { Allow: allowed } });
 
 
-/** Until the auth issue lands nobody is an editor, so drafts and editor-only data never leave. */
+/** Drafts and editor-only data go to signed-in editors only (the session the auth gate read). */
 export function apiContext(context: AppLoadContext): ApiContext {
   const { store, cache, env } = context.services;
-  return { store, cache, siteName: env.SITE_NAME, isEditor: false };
+  return { store, cache, siteName: env.SITE_NAME, isEditor: !!context.user };
 }
 
 /** Every JSON resource route: POST with a JSON body in, JSON out, errors in the one shape. */

@@ -120,7 +120,7 @@ function createTable(raw: RawDatabase, tableName: string): Promise<void> {
   });
 }
 
-function storeLimiter(raw: RawDatabase, tableName: string, keyPrefix: string, limit: Limit): RateLimiterAbstract {
+export function storeLimiter(raw: RawDatabase, tableName: string, keyPrefix: string, limit: Limit): RateLimiterAbstract {
   const opts = {
     tableName,
     keyPrefix,

@@ -1,30 +1,61 @@
-import { Form, useActionData } from "react-router";
+import { timingSafeEqual } from "node:crypto";
+import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/flushcache";
 import { LANGUAGES } from "~/i18n/languages";
 import { messages, type Messages } from "~/i18n/messages";
+import { readBody } from "~/lib/body";
 
 /**
  * /manage/flushcache (spec §2: empty layout, no auth middleware): empties the content and page
- * caches, which rebuild themselves from the store. Nothing is lost, so it needs no sign-in, but it
- * is a POST and works at most once every 10 seconds, so it cannot be used to keep the site cold.
+ * caches, which rebuild themselves from the store. It needs the shared secret FLUSH_TOKEN (header
+ * `X-Flush-Token`, `Authorization: Bearer …`, the query's `token` or the form's), so a content
+ * service can call it as a webhook; a signed-in editor needs none. Without either it does nothing
+ * and says so (403). It works at most once every 10 seconds, so it cannot keep the site cold.
  */
 let lastFlush = 0;
 /** The page has no language in its address: every text in both, German first, from the dictionary. */
 const both = (pick: (t: Messages["flushCache"]) => string) => LANGUAGES.map((l) => pick(messages(l).flushCache)).join(" / ");
 const MIN_INTERVAL_MS = 10_000;
+const NO_STORE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+export const headers = () => NO_STORE;
 
 export function loader() {
   return { flushedAt: lastFlush ? new Date(lastFlush).toISOString() : null };
 }
 
-export function action({ context }: Route.ActionArgs) {
+function sameSecret(given: string | null | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The token a caller sent: header, bearer, query, or a form field (small bodies only). */
+async function givenToken(request: Request): Promise<string | null> {
+  const header = request.headers.get("x-flush-token") ?? request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (header) return header;
+  const query = new URL(request.url).searchParams.get("token");
+  if (query) return query;
+  if (/^application\/x-www-form-urlencoded/i.test(request.headers.get("content-type") ?? "")) {
+    const body = await readBody(request, 4096).catch(() => null);
+    return body ? new URLSearchParams(body.toString("utf8")).get("token") : null;
+  }
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const allowed = !!context.user || sameSecret(await givenToken(request), context.services.flushToken);
+  if (!allowed) {
+    context.services.logger.warn({ requestId: context.requestId }, "cache flush refused: no valid token");
+    return data({ ok: false, message: both((t) => t.badToken) }, { status: 403, headers: NO_STORE });
+  }
   const now = Date.now();
-  if (now - lastFlush < MIN_INTERVAL_MS) return { ok: false, message: both((t) => t.tooSoon) };
+  if (now - lastFlush < MIN_INTERVAL_MS) return data({ ok: false, message: both((t) => t.tooSoon) }, { status: 429, headers: { ...NO_STORE, "Retry-After": "10" } });
   lastFlush = now;
   context.services.cache.clear();
   context.services.pageCache.clear();
-  context.services.logger.info({ requestId: context.requestId }, "caches flushed");
-  return { ok: true, message: both((t) => t.done) };
+  context.services.logger.info({ requestId: context.requestId, by: context.user ? context.user.id : "token" }, "caches flushed");
+  return data({ ok: true, message: both((t) => t.done) }, { headers: NO_STORE });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: both((t) => t.title) }, { name: "robots", content: "noindex" }];
@@ -35,7 +66,11 @@ export default function FlushCache({ loaderData }: Route.ComponentProps) {
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">{both((t) => t.title)}</h1>
       <p>{both((t) => t.intro)}</p>
-      <Form method="post">
+      <Form method="post" className="space-y-3">
+        <label htmlFor="flush-token" className="block font-semibold">
+          {both((t) => t.token)}
+        </label>
+        <input id="flush-token" name="token" type="password" autoComplete="off" className="block w-full rounded border border-slate-500 px-3 py-2" />
         <button type="submit" className="rounded bg-[#0f5e63] px-4 py-2 font-semibold text-white">
           {both((t) => t.button)}
         </button>

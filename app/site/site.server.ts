@@ -179,6 +179,6 @@ const shadowed = (slug: string) => RESERVED_FIRST_SEGMENTS.has(slug.split("/")[0
 
 /** The URLs of pages marked critical, in every language (from the same site data pages render from). */
 export async function criticalPaths(services: AppLoadContext["services"]): Promise<string[]> {
-  const site = await loadSite({ services, requestId: "warm-up", clientIp: "127.0.0.1" });
+  const site = await loadSite({ services, requestId: "warm-up", clientIp: "127.0.0.1", user: null, secure: false });
   return site.pages.filter((p) => p.critical).flatMap((p) => LANGUAGES.map((l) => pagePath(p, l)).filter((path): path is string => !!path));
 }

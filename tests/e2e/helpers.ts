@@ -114,7 +114,7 @@ export interface OutboxMail {
 }
 
 /** The e2e server's store (scripts/e2e-server.mjs makes it fresh for every run). */
-const E2E_DB = path.resolve(import.meta.dirname, "../../.tmp/e2e-data/praxisnetz.sqlite");
+export const E2E_DB = path.resolve(import.meta.dirname, `../../.tmp/e2e-data-${process.env.E2E_PORT ?? 3199}/praxisnetz.sqlite`);
 
 /** Every stored mail to `to` (oldest first), read from the server's SQLite file, read-only. */
 export function outboxTo(to: string): OutboxMail[] {

@@ -89,6 +89,7 @@ const backendNavigation = schema("core-backend-navigation", "Default", "Admin-Na
   field("slug", "String", "Pfad", { isRequired: true, hints: "z. B. /manage/pages" }),
   field("icon", "String", "Icon", { tags: ["icon"] }),
   field("children", "Array", "Unterpunkte", {
+    ...L,
     nested: nestedFields([
       ["label", "String", "Beschriftung"],
       ["slug", "String", "Pfad"],

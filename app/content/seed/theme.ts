@@ -169,7 +169,7 @@ interface NavSpec {
   icon?: string;
   component?: string;
   type: "link" | "group" | "divider";
-  children?: Array<{ label: string; slug: string }>;
+  children?: Array<{ label: [de: string, en: string]; slug: string }>;
 }
 
 const NAVIGATION: NavSpec[] = [
@@ -183,9 +183,11 @@ const NAVIGATION: NavSpec[] = [
     component: "ManageContent",
     type: "group",
     children: [
-      { label: "Behandelnde", slug: "/manage/squidex/gm-content-practitioners" },
-      { label: "Termine", slug: "/manage/squidex/gm-appointments" },
-      { label: "Globale Einstellungen", slug: "/manage/squidex/core-global-settings" },
+      { label: ["Behandelnde", "Practitioners"], slug: "/manage/content/gm-content-practitioners" },
+      { label: ["Neue Registrierungen", "New registrations"], slug: "/manage/registrations" },
+      { label: ["Termine", "Appointments"], slug: "/manage/appointments" },
+      { label: ["Postausgang", "Outbox"], slug: "/manage/outbox" },
+      { label: ["Globale Einstellungen", "Global settings"], slug: "/manage/content/core-global-settings" },
     ],
   },
   { id: "nav-divider-design", label: ["Gestaltung", "Design"], slug: "#design", type: "divider" },
@@ -203,7 +205,10 @@ export const backendNavigationItems: DemoItem[] = NAVIGATION.map((nav, index) =>
     label: loc(nav.label[0], nav.label[1]),
     slug: iv(nav.slug),
     ...(nav.icon === undefined ? {} : { icon: iv(nav.icon) }),
-    children: iv(nav.children ?? []),
+    children: loc(
+      (nav.children ?? []).map((c) => ({ label: c.label[0], slug: c.slug })),
+      (nav.children ?? []).map((c) => ({ label: c.label[1], slug: c.slug })),
+    ),
     ...(nav.component === undefined ? {} : { component: iv(nav.component) }),
     type: iv(nav.type),
     order: iv((index + 1) * 10),

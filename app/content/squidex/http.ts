@@ -26,6 +26,8 @@ export interface ApiRequest {
   readonly headers: { get(name: string): string | null; has(name: string): boolean };
   /** The body, refused beyond `limit` bytes (413) without reading more. */
   readBody(limit: number): Promise<Buffer>;
+  /** A signed-in editor's session (the admin area calls the API with its cookie, not a token). */
+  readonly session?: { userId: string; superuser: boolean };
 }
 
 /** An answer: always JSON text, or nothing. */
@@ -80,8 +82,11 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
     const [, area, app, ...rest] = parts;
     // Asset content is public, as in Squidex for unprotected assets.
     if (area?.toLowerCase() === "assets" && method === "GET") return await assetContent(request, rest[0] ?? app ?? "", ctx);
-    const actor = await ctx.auth.verify(request.headers.get("authorization"));
+    const bearer = await ctx.auth.verify(request.headers.get("authorization"));
+    const actor = bearer ?? (request.session ? `subject:${request.session.userId}` : null);
     if (!actor) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
+    // Deleting content is for superusers (a client token stands for the site's owner).
+    if (!bearer && method === "DELETE" && area?.toLowerCase() === "content" && !request.session?.superuser) throw new ContentError(403, "Only a superuser may delete content.");
     if (app !== ctx.appName) throw notFound(`App "${app}" not found.`);
     if (area?.toLowerCase() === "content") return await contents(request, method, rest, actor, ctx);
     if (area?.toLowerCase() === "apps") return await apps(request, method, rest, actor, ctx);

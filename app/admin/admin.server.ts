@@ -1,0 +1,72 @@
+import { data, type AppLoadContext } from "react-router";
+import { requireUser } from "~/auth/require.server";
+import type { User } from "~/auth/users.server";
+import type { AuditRecord } from "~/auth/audit.server";
+import { ContentError } from "~/content/errors";
+import { readForm } from "~/lib/body";
+import { adminTexts } from "./texts";
+
+/** Form posts to admin actions: 1 MB is far above any form the admin area has (uploads go to the asset API). */
+export const ADMIN_FORM_LIMIT = 1024 * 1024;
+
+export interface AdminArgs {
+  context: AppLoadContext;
+  request: Request;
+}
+
+/**
+ * What every admin loader and action starts with: the signed-in user (redirect to /login or 401
+ * without one, 403 where a superuser is needed), the user's language and texts.
+ */
+export function admin(args: AdminArgs, level: "editor" | "superuser" = "editor") {
+  const user = requireUser(args, level);
+  const language = user.language;
+  return { user, language, t: adminTexts[language], services: args.context.services };
+}
+
+/** The actor a store write records for a user (as in Squidex: `subject:<id>`). */
+export const actorOf = (user: User) => `subject:${user.id}`;
+
+/** An admin form post as plain fields (the first value of each name); 413/415 as ContentError. */
+export async function readAdminForm(request: Request): Promise<Record<string, string>> {
+  const form = await readForm(request, ADMIN_FORM_LIMIT);
+  const fields: Record<string, string> = {};
+  for (const [key, value] of form) if (!Object.hasOwn(fields, key)) fields[key] = value;
+  return fields;
+}
+
+/** What an admin action answers: the UI shows `message`, and treats 200/201 as success (§8). */
+export interface AdminResult {
+  ok: boolean;
+  message: string;
+  errors?: Record<string, string[]>;
+  /** Id of what was created or changed. */
+  id?: string;
+}
+
+export const done = (message: string, status: 200 | 201 = 200, extra: Partial<AdminResult> = {}) => data<AdminResult>({ ok: true, message, ...extra }, { status });
+export const refused = (message: string, status = 400, errors?: Record<string, string[]>) => data<AdminResult>({ ok: false, message, ...(errors ? { errors } : {}) }, { status });
+
+/**
+ * Runs an admin mutation: records it in the audit log and turns store errors (validation, a
+ * version conflict, not found) into a refusal with their message instead of a 500.
+ */
+export async function mutate(
+  args: AdminArgs & { user: User },
+  audit: AuditRecord | ((result: unknown) => AuditRecord),
+  run: () => Promise<unknown>,
+  success: (result: unknown) => ReturnType<typeof done>,
+) {
+  try {
+    const result = await run();
+    await args.context.services.auth.audit.record(args.user, typeof audit === "function" ? audit(result) : audit);
+    return success(result);
+  } catch (error) {
+    if (error instanceof ContentError) {
+      const message = error.details?.length ? `${error.message} ${error.details.join(" ")}` : error.message;
+      return refused(message, error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);
+    }
+    args.context.services.logger.error({ err: error, requestId: args.context.requestId }, "admin mutation failed");
+    return refused(adminTexts[args.user.language].saveFailed(500), 500);
+  }
+}

@@ -1,0 +1,151 @@
+import { useEffect, useId, type ReactNode } from "react";
+import { Link, useNavigation, useRouteLoaderData } from "react-router";
+import type { Language } from "~/i18n/languages";
+import { adminTexts, type AdminTexts } from "./texts";
+
+/** The admin layout's loader data (routes/manage/layout.tsx), for any screen below it. */
+export interface AdminShell {
+  user: { id: string; email: string; name: string; superuser: boolean; language: Language };
+  language: Language;
+}
+
+export function useAdmin(): { language: Language; t: AdminTexts; user: AdminShell["user"] | undefined } {
+  const shell = useRouteLoaderData("routes/manage/layout") as AdminShell | undefined;
+  const language = shell?.language ?? "de";
+  return { language, t: adminTexts[language], user: shell?.user };
+}
+
+export function AdminPage({ title, intro, actions, children }: { title: string; intro?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+          {intro ? <div className="mt-1 max-w-3xl text-slate-700">{intro}</div> : null}
+        </div>
+        {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+type Tone = "primary" | "secondary" | "danger";
+const TONES: Record<Tone, string> = {
+  primary: "bg-[#0f5e63] text-white hover:bg-[#0b4a4e]",
+  secondary: "border border-slate-400 bg-white text-slate-900 hover:bg-slate-50",
+  danger: "bg-red-700 text-white hover:bg-red-800",
+};
+export const buttonClass = (tone: Tone = "primary") =>
+  `inline-flex min-h-10 items-center gap-2 rounded px-4 py-2 text-sm font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-[#0f5e63] disabled:opacity-60 ${TONES[tone]}`;
+export const inputClass = "block w-full rounded border border-slate-500 bg-white px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-[#0f5e63]";
+
+/** Draft / Published / Changed (published with a pending draft) / Archived. */
+export function StatusBadge({ status, newStatus }: { status: string; newStatus?: string | null }) {
+  const { t } = useAdmin();
+  const changed = status === "Published" && !!newStatus;
+  const label = changed ? t.statusChanged : status === "Published" ? t.statusPublished : status === "Archived" ? t.statusArchived : t.statusDraft;
+  const tone = changed ? "bg-amber-100 text-amber-900" : status === "Published" ? "bg-green-100 text-green-900" : "bg-slate-200 text-slate-900";
+  return (
+    <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${tone}`} data-status={changed ? "Changed" : status}>
+      {label}
+    </span>
+  );
+}
+
+/**
+ * The answer to a save (§8): 200/201 is success, anything else is shown to the editor and logged
+ * in the browser console as an error. `result` is an action's data (AdminResult).
+ */
+export function SaveNotice({ result }: { result: { ok: boolean; message: string } | undefined | null }) {
+  useEffect(() => {
+    if (result && !result.ok) console.error("save failed:", result.message);
+  }, [result]);
+  if (!result) return <div role="status" aria-live="polite" className="sr-only" />;
+  return (
+    <div
+      role={result.ok ? "status" : "alert"}
+      aria-live={result.ok ? "polite" : "assertive"}
+      data-save-result={result.ok ? "ok" : "error"}
+      className={`rounded border-l-4 p-3 ${result.ok ? "border-green-700 bg-green-50 text-green-900" : "border-red-700 bg-red-50 text-red-900"}`}
+    >
+      {result.message}
+    </div>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return (
+    <p className="rounded border border-dashed border-slate-400 p-6 text-center text-slate-700" data-empty-state>
+      {children}
+    </p>
+  );
+}
+
+/** A thin bar at the top while a navigation or submission is under way (lists and saves show progress). */
+export function NavigationProgress() {
+  const navigation = useNavigation();
+  const { t } = useAdmin();
+  const busy = navigation.state !== "idle";
+  return (
+    <div aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-50 h-1" data-navigation-busy={busy || undefined}>
+      {busy ? (
+        <>
+          <div className="h-1 w-1/3 animate-pulse bg-[#0f5e63]" />
+          <span className="sr-only">{t.loading}</span>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** Previous / next links for a paged list (the page in the query, the rest of the query kept). */
+export function Pager({ page, pages, href }: { page: number; pages: number; href: (page: number) => string }) {
+  const { t } = useAdmin();
+  if (pages <= 1) return null;
+  return (
+    <nav aria-label={t.pageOf(page, pages)} className="flex items-center gap-4">
+      {page > 1 ? (
+        <Link className={buttonClass("secondary")} to={href(page - 1)} rel="prev">
+          {t.previous}
+        </Link>
+      ) : null}
+      <span>{t.pageOf(page, pages)}</span>
+      {page < pages ? (
+        <Link className={buttonClass("secondary")} to={href(page + 1)} rel="next">
+          {t.next}
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+/** A labelled input; the label is always visible (no placeholder-only inputs). */
+export function TextField(props: { label: string; name: string; defaultValue?: string; type?: string; required?: boolean; help?: string; error?: string; pattern?: string; maxLength?: number; autoComplete?: string }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block font-semibold">
+        {props.label}
+      </label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? "text"}
+        defaultValue={props.defaultValue}
+        required={props.required}
+        pattern={props.pattern}
+        maxLength={props.maxLength}
+        autoComplete={props.autoComplete}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.help || props.error ? `${id}-help` : undefined}
+        className={inputClass}
+      />
+      {props.help || props.error ? (
+        <p id={`${id}-help`} className={`mt-1 text-sm ${props.error ? "text-red-800" : "text-slate-700"}`}>
+          {props.error ?? props.help}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import type { Database, DB } from "~/content/db";
+import type { User } from "./users.server";
+
+/** One change, as the audit log keeps it. */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  userId: string | null;
+  userEmail: string;
+  action: string;
+  schema: string | null;
+  itemId: string | null;
+  version: number | null;
+  detail: string | null;
+}
+
+export interface AuditRecord {
+  action: string;
+  schema?: string | null;
+  itemId?: string | null;
+  version?: number | null;
+  /** A short note (a new slug, a user's address); never a password, never booker data. */
+  detail?: string | null;
+}
+
+export const AUDIT_PAGE_SIZE = 50;
+
+const toEntry = (r: Database["audit_log"]): AuditEntry => ({
+  id: r.id,
+  at: r.at,
+  userId: r.user_id,
+  userEmail: r.user_email,
+  action: r.action,
+  schema: r.schema_name,
+  itemId: r.item_id,
+  version: r.version === null ? null : Number(r.version),
+  detail: r.detail,
+});
+
+/** Who changed what and when: written by every admin mutation, read by superusers. */
+export class AuditLog {
+  constructor(private readonly db: DB) {}
+
+  async record(user: Pick<User, "id" | "email"> | null, entry: AuditRecord): Promise<void> {
+    await this.db
+      .insertInto("audit_log")
+      .values({
+        id: randomUUID(),
+        at: new Date().toISOString(),
+        user_id: user?.id ?? null,
+        user_email: user?.email ?? "system",
+        action: entry.action.slice(0, 100),
+        schema_name: entry.schema ?? null,
+        item_id: entry.itemId ?? null,
+        version: entry.version ?? null,
+        detail: entry.detail ? entry.detail.slice(0, 500) : null,
+      })
+      .execute();
+  }
+
+  /** Newest first, a page at a time (keyset: `before` is the last entry of the previous page). */
+  async list(opts: { before?: { at: string; id: string }; limit?: number; schema?: string; itemId?: string } = {}): Promise<AuditEntry[]> {
+    const limit = Math.min(Math.max(opts.limit ?? AUDIT_PAGE_SIZE, 1), 200);
+    let q = this.db.selectFrom("audit_log").selectAll();
+    if (opts.schema) q = q.where("schema_name", "=", opts.schema);
+    if (opts.itemId) q = q.where("item_id", "=", opts.itemId);
+    const before = opts.before;
+    if (before) q = q.where((eb) => eb.or([eb("at", "<", before.at), eb.and([eb("at", "=", before.at), eb("id", "<", before.id)])]));
+    const rows = await q.orderBy("at", "desc").orderBy("id", "desc").limit(limit).execute();
+    return rows.map(toEntry);
+  }
+}

@@ -1,0 +1,218 @@
+import { Form, useActionData, useNavigation } from "react-router";
+import type { Route } from "./+types/users";
+import { admin, done, readAdminForm, refused } from "~/admin/admin.server";
+import { AdminPage, buttonClass, SaveNotice, TextField } from "~/admin/ui";
+import { routeAccess } from "~/auth/access";
+import { EMAIL_PATTERN, type User } from "~/auth/users.server";
+import type { Language } from "~/i18n/languages";
+import { renderMail } from "~/mail/templates";
+import { originOf } from "~/site/seo";
+
+/**
+ * `/manage/users` (superusers): invite people by a signed link (they choose their password), send
+ * a password-reset link (which also ends their sessions), grant or take back superuser rights,
+ * remove. The last superuser cannot be removed or demoted, and nobody removes themselves.
+ */
+export const handle = routeAccess("superuser");
+export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
+
+const texts = {
+  de: {
+    title: "Benutzer:innen",
+    intro: "Eingeladene legen ihr Passwort über einen Link fest, der 7 Tage gilt.",
+    inviteTitle: "Einladen",
+    email: "E-Mail-Adresse",
+    name: "Name",
+    superuser: "Administrationsrechte",
+    invite: "Einladen",
+    invited: (email: string) => `Einladung an ${email} verschickt.`,
+    linkHint: "Link (falls die E-Mail nicht ankommt):",
+    pending: "eingeladen",
+    lastSignIn: "Zuletzt angemeldet",
+    never: "nie",
+    reset: "Passwort zurücksetzen",
+    resetDone: (email: string) => `Link zum Zurücksetzen an ${email} verschickt; die Sitzungen sind beendet.`,
+    grant: "Zu Administrator:in machen",
+    revoke: "Administrationsrechte entziehen",
+    changed: "Rechte geändert.",
+    remove: "Entfernen",
+    removed: "Entfernt.",
+    notSelf: "Das eigene Konto lässt sich hier nicht entfernen oder herabstufen.",
+    lastSuperuser: "Die letzte Administrator:in bleibt.",
+    badEmail: "Bitte eine gültige E-Mail-Adresse angeben.",
+    unknownUser: "Diese Person gibt es nicht (mehr).",
+    unknownIntent: "Unbekannte Aktion.",
+    mailSubject: "Ihr Zugang zur Verwaltung",
+    mailInvite: "Sie wurden zur Verwaltung der Website eingeladen. Legen Sie über den Knopf Ihr Passwort fest; der Link gilt 7 Tage.",
+    mailReset: "Für Ihr Konto wurde ein neues Passwort angefordert. Legen Sie es über den Knopf fest; der Link gilt 7 Tage.",
+    mailAction: "Passwort festlegen",
+  },
+  en: {
+    title: "Users",
+    intro: "Invited people set their password through a link valid for 7 days.",
+    inviteTitle: "Invite",
+    email: "Email address",
+    name: "Name",
+    superuser: "Administrator rights",
+    invite: "Invite",
+    invited: (email: string) => `Invitation sent to ${email}.`,
+    linkHint: "Link (in case the email does not arrive):",
+    pending: "invited",
+    lastSignIn: "Last signed in",
+    never: "never",
+    reset: "Reset password",
+    resetDone: (email: string) => `Reset link sent to ${email}; their sessions have ended.`,
+    grant: "Make administrator",
+    revoke: "Remove administrator rights",
+    changed: "Rights changed.",
+    remove: "Remove",
+    removed: "Removed.",
+    notSelf: "Your own account cannot be removed or demoted here.",
+    lastSuperuser: "The last administrator stays.",
+    badEmail: "Please enter a valid email address.",
+    unknownUser: "This user does not exist (any more).",
+    unknownIntent: "Unknown action.",
+    mailSubject: "Your access to the admin area",
+    mailInvite: "You have been invited to manage the website. Set your password with the button; the link is valid for 7 days.",
+    mailReset: "A new password was requested for your account. Set it with the button; the link is valid for 7 days.",
+    mailAction: "Set password",
+  },
+} satisfies Record<Language, unknown>;
+
+export async function loader(args: Route.LoaderArgs) {
+  const { user, language, services } = admin(args, "superuser");
+  const users = await services.auth.users.list();
+  return {
+    text: texts[language],
+    me: user.id,
+    users: users.map((u) => ({ id: u.id, email: u.email, name: u.name, superuser: u.superuser, pending: u.pending, lastSignIn: u.lastSignIn })),
+  };
+}
+
+/** Mails a set-password link (invitation or reset) and returns it, for the superuser to pass on by hand. */
+async function mailLink(args: Route.ActionArgs, user: User, kind: "invite" | "reset"): Promise<string> {
+  const { services } = args.context;
+  const text = texts[user.language];
+  const link = `${originOf(args.request, args.context)}/login?token=${encodeURIComponent(services.auth.setPasswordToken(user))}`;
+  await services.mail.enqueue(
+    renderMail({ kind: `user-${kind}`, to: user.email, language: user.language, subject: text.mailSubject, paragraphs: [kind === "invite" ? text.mailInvite : text.mailReset], action: { label: text.mailAction, url: link } }),
+  );
+  return link;
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { user: me, language, services } = admin(args, "superuser");
+  const text = texts[language];
+  const { users, audit } = services.auth;
+  const fields = await readAdminForm(args.request);
+  if (fields.intent === "invite") {
+    const email = (fields.email ?? "").trim().toLowerCase();
+    if (!EMAIL_PATTERN.test(email)) return refused(text.badEmail, 400, { email: [text.badEmail] });
+    let created: User;
+    try {
+      created = await users.create({ email, name: fields.name, superuser: fields.superuser === "on", language });
+    } catch (error) {
+      return refused(error instanceof Error ? error.message : String(error), 409);
+    }
+    const link = await mailLink(args, created, "invite");
+    await audit.record(me, { action: "invite-user", itemId: created.id, detail: created.email });
+    return done(text.invited(created.email), 201, { id: created.id, link } as never);
+  }
+  const target = fields.id ? await users.get(fields.id) : undefined;
+  if (!target) return refused(text.unknownUser, 404);
+  if (fields.intent === "reset") {
+    await users.endSessions(target.id);
+    const fresh = (await users.get(target.id))!;
+    const link = await mailLink(args, fresh, "reset");
+    await audit.record(me, { action: "reset-password", itemId: target.id, detail: target.email });
+    return done(text.resetDone(target.email), 200, { link } as never);
+  }
+  if (fields.intent === "remove" || fields.intent === "revoke") {
+    if (target.id === me.id) return refused(text.notSelf, 409);
+    if (target.superuser && (await users.superuserCount()) <= 1) return refused(text.lastSuperuser, 409);
+    if (fields.intent === "remove") {
+      await users.remove(target.id);
+      await audit.record(me, { action: "remove-user", itemId: target.id, detail: target.email });
+      return done(text.removed);
+    }
+    await users.update(target.id, { superuser: false });
+    await users.endSessions(target.id);
+    await audit.record(me, { action: "revoke-superuser", itemId: target.id, detail: target.email });
+    return done(text.changed);
+  }
+  if (fields.intent === "grant") {
+    await users.update(target.id, { superuser: true });
+    await audit.record(me, { action: "grant-superuser", itemId: target.id, detail: target.email });
+    return done(text.changed);
+  }
+  return refused(text.unknownIntent);
+}
+
+export default function Users({ loaderData }: Route.ComponentProps) {
+  const { text, users, me } = loaderData;
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; link?: string; errors?: Record<string, string[]> } | undefined;
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
+      <SaveNotice result={result} />
+      {result?.ok && result.link ? (
+        <p className="break-all text-sm">
+          {text.linkHint} <code data-set-password-link>{result.link}</code>
+        </p>
+      ) : null}
+      <div className="overflow-x-auto">
+        <table className="w-full border-collapse bg-white text-left text-sm">
+          <thead>
+            <tr className="border-b border-slate-400">
+              <th scope="col" className="p-2">{text.email}</th>
+              <th scope="col" className="p-2">{text.name}</th>
+              <th scope="col" className="p-2">{text.lastSignIn}</th>
+              <th scope="col" className="p-2"><span className="sr-only">Aktionen</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id} className="border-b border-slate-200 align-top" data-user={u.email}>
+                <td className="p-2">
+                  {u.email}
+                  {u.superuser ? <span className="ml-2 rounded bg-[#0f5e63] px-1.5 py-0.5 text-xs text-white">{text.superuser}</span> : null}
+                  {u.pending ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs">{text.pending}</span> : null}
+                </td>
+                <td className="p-2">{u.name}</td>
+                <td className="p-2">{u.lastSignIn ? new Date(u.lastSignIn).toLocaleString("de-DE", { timeZone: "Europe/Berlin" }) : text.never}</td>
+                <td className="flex flex-wrap gap-2 p-2">
+                  {(
+                    [
+                      ["reset", text.reset, "secondary"],
+                      ...(u.id === me ? [] : ([[u.superuser ? "revoke" : "grant", u.superuser ? text.revoke : text.grant, "secondary"], ["remove", text.remove, "danger"]] as const)),
+                    ] as const
+                  ).map(([intent, label, tone]) => (
+                    <Form method="post" key={intent} onSubmit={(e) => intent === "remove" && !confirm(`${label}: ${u.email}?`) && e.preventDefault()}>
+                      <input type="hidden" name="intent" value={intent} />
+                      <input type="hidden" name="id" value={u.id} />
+                      <button type="submit" className={buttonClass(tone)} disabled={busy}>
+                        {label}
+                      </button>
+                    </Form>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Form method="post" className="max-w-xl space-y-3 rounded border border-slate-300 bg-white p-4">
+        <h2 className="text-lg font-bold">{text.inviteTitle}</h2>
+        <input type="hidden" name="intent" value="invite" />
+        <TextField label={text.email} name="email" type="email" required autoComplete="off" error={result?.errors?.email?.[0]} />
+        <TextField label={text.name} name="name" />
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="superuser" className="h-5 w-5" /> {text.superuser}
+        </label>
+        <button type="submit" className={buttonClass()} disabled={busy}>
+          {text.invite}
+        </button>
+      </Form>
+    </AdminPage>
+  );
+}

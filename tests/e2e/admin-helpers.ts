@@ -1,0 +1,29 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+import { waitForHydration } from "./helpers";
+
+/** The demo superuser the e2e server creates on its fresh store (app/auth/auth.server.ts DEMO_ADMIN). */
+export const DEMO_ADMIN = { email: "admin@praxisnetz.localhost", password: "praxisnetz-demo" };
+
+/** Signs in through the real login form and waits for the admin layout. */
+export async function signIn(page: Page, redirect = "/manage", who = DEMO_ADMIN): Promise<void> {
+  await page.goto(`/login?redirect=${encodeURIComponent(redirect)}`);
+  await waitForHydration(page);
+  await page.getByLabel(/E-Mail-Adresse|Email address/).fill(who.email);
+  await page.getByLabel(/^(Passwort|Password)/).fill(who.password);
+  await page.getByRole("button", { name: /Anmelden|Sign in/ }).click();
+  await page.waitForURL((url) => url.pathname === redirect.split("?")[0]);
+  await expect(page.locator("[data-admin-layout]")).toBeVisible();
+}
+
+type Violation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
+
+/** Runs axe (all rules) on the current, hydrated page; fails with one line per violation and node. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  await waitForHydration(page);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const text = (violations as Violation[])
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}`).join("\n")}`)
+    .join("\n");
+  expect(text, `axe violations on ${page.url()}`).toBe("");
+}
