@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError } from "react-router";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { localizedPath, splitLanguage } from "./i18n/languages";
 import { messages } from "./i18n/messages";
@@ -14,7 +14,9 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useContext(NonceContext);
-  const { language } = splitLanguage(useLocation().pathname);
+  // The admin area speaks the editor's language, whatever its path says.
+  const adminLanguage = (useRouteLoaderData("routes/manage/layout") as { language?: string } | undefined)?.language;
+  const language = adminLanguage ?? splitLanguage(useLocation().pathname).language;
   return (
     <html lang={language}>
       <head>

@@ -242,3 +242,6 @@ export async function createApp(opts: AppOptions = {}) {
 
   return { app, handler, env, services, logger, pageCache, warm: warmUp, rendererReady };
 }
+
+/** `npm run user:create` runs from the build, like the server (scripts/user-create.mjs). */
+export { createUserCommand } from "../app/auth/cli.server";

@@ -7,7 +7,7 @@ import type { FlatItem } from "~/content/types";
 import { localizedPath, type Language } from "~/i18n/languages";
 import type { TokenSigner } from "~/lib/tokens.server";
 import type { Outbox } from "~/mail/outbox";
-import { BookingStore, type BookingRecord } from "./bookings";
+import { BookingStore, type Booking, type BookingRecord } from "./bookings";
 import { cancellationMail, confirmationMail, type BookingMailFacts } from "./mail";
 
 const APPOINTMENTS = "gm-appointments";
@@ -74,6 +74,9 @@ export type CancelRefusal = "invalid" | "expired" | "gone";
 export type CancellationView =
   | { ok: true; bookingId: string; appointmentId: string; start: string; practitionerName: string; language: Language }
   | { ok: false; reason: CancelRefusal };
+
+/** What an editor's cancellation did: mailed `email`, or found no booking (gone) or one already begun (past). */
+export type EditorCancellation = { ok: true; bookingId: string; email: string; start: string } | { ok: false; reason: "gone" | "past" };
 
 export interface BookingServiceOptions {
   /** The site's name (SITE_NAME), named in the calendar files (the content client applies its visibility rules). */
@@ -195,6 +198,37 @@ export class BookingService {
     });
     if (!removed) return { ok: false, reason: (await this.bookings.recordById(record.id)) ? "expired" : "gone" };
     return found.view;
+  }
+
+  /**
+   * An editor cancels the booking of a slot (the admin screen): the row goes, the slot is free
+   * again and the booker gets the cancellation mail with the calendar CANCEL, in one transaction
+   * as with the cancel link. Bookings older than the booking flow (no id of their own) are
+   * cancelled too; their calendar UID is the slot's id. Past appointments stay as they are.
+   */
+  async cancelBySlot(slotId: string, opts: { now?: Date } = {}): Promise<EditorCancellation> {
+    const now = opts.now ?? new Date();
+    const row = await this.bookings.get(slotId);
+    if (!row) return { ok: false, reason: "gone" };
+    const record = (await this.bookings.recordOfSlot(slotId)) ?? legacyRecord(row);
+    const system: ReadScope = { audience: "system", language: asLanguage(record.language) };
+    const slot = await this.content.get(APPOINTMENTS, slotId, system);
+    const d = (slot?.data ?? {}) as { start?: unknown; durationMinutes?: unknown; practitioner?: unknown };
+    const start = typeof d.start === "string" && Number.isFinite(Date.parse(d.start)) ? new Date(d.start).toISOString() : record.startsAt;
+    if (!start || Date.parse(start) <= now.getTime()) return { ok: false, reason: "past" };
+    const practitionerId = record.practitionerId || (Array.isArray(d.practitioner) && typeof d.practitioner[0] === "string" ? d.practitioner[0] : "");
+    const practitioner = practitionerId ? await this.content.get(PRACTITIONERS, practitionerId, system) : undefined;
+    const { practitionerName, location } = practitioner ? practitionerFacts(practitioner) : { practitionerName: "", location: null };
+    const facts = this.mailFacts({ ...record, startsAt: start }, { practitionerName, location, end: endOf(start, duration(d.durationMinutes)) });
+    const removed = await this.store.transaction(async (tx) => {
+      // The guard, as with the link: of two cancellations at once only one deletes the row.
+      if (!(await new BookingStore(tx.db).remove(slotId))) return false;
+      await setBooked(tx, slotId, false);
+      await this.outbox.enqueue(cancellationMail(facts), tx.db);
+      return true;
+    });
+    if (!removed) return { ok: false, reason: "gone" };
+    return { ok: true, bookingId: record.id, email: record.email, start };
   }
 
   /**
@@ -335,6 +369,11 @@ function toView(record: BookingRecord, slot: SlotFacts): BookingView {
     note: record.note,
     language: asLanguage(record.language),
   };
+}
+
+/** A booking row from before the booking flow (demo seed): its slot's id stands in for its own. */
+function legacyRecord(row: Booking): BookingRecord {
+  return { ...row, id: row.appointmentId, practitionerId: "", startsAt: "", language: "de", idempotencyKey: "" };
 }
 
 const asLanguage = (value: string): Language => (value === "en" ? "en" : "de");

@@ -13,7 +13,7 @@ let auth: Record<string, string>;
 const api = () => `${server.url}/api/squidex/api/content/praxisnetz`;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: { FLUSH_TOKEN } });
   auth = { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json" };
 }, 60_000);
 afterAll(async () => {
@@ -31,6 +31,8 @@ const blockHtml = (html: string, kind: string) => {
 const profileLinks = (html: string) => [...html.matchAll(/href="\/practitioners\/([a-z0-9-]+)"/g)].map((m) => m[1]!);
 const cards = (html: string) => [...html.matchAll(/data-practitioner="([^"]+)"/g)].map((m) => m[1]!);
 const firstSlugs = async (n: number) => cards(await page("/practitioners")).slice(0, n);
+
+const FLUSH_TOKEN = "promises-test-flush-token-0123456789";
 
 describe("blocks show what they declare", () => {
   it("lists show the first practitioners by name, as many as their limit", async () => {
@@ -109,7 +111,7 @@ describe("profile addresses stay put", () => {
     const db = new Database(path.join(server.dataDir, "praxisnetz.sqlite"));
     db.prepare("delete from content_indexes").run();
     db.close();
-    server = await startServer({ dataDir: server.dataDir });
+    server = await startServer({ dataDir: server.dataDir, env: { FLUSH_TOKEN } });
     await check();
   }, 60_000);
 });
@@ -119,7 +121,9 @@ describe("the flush-cache page", () => {
     const get = await page("/manage/flushcache");
     expect(get).toContain("<title>Cache leeren / Flush cache</title>");
     expect(get).toContain("Leert die Inhalts- und Seiten-Caches");
-    const post = async () => (await fetch(`${server.url}/manage/flushcache`, { method: "POST", headers: { origin: server.url }, body: new URLSearchParams() })).text();
+    const post = async () => (await fetch(`${server.url}/manage/flushcache`, { method: "POST", headers: { origin: server.url }, body: new URLSearchParams({ token: FLUSH_TOKEN }) })).text();
+    const withoutToken = await fetch(`${server.url}/manage/flushcache`, { method: "POST", headers: { origin: server.url }, body: new URLSearchParams() });
+    expect(await withoutToken.text()).toContain("Ohne gültigen Schlüssel wird nichts geleert. / Without a valid secret nothing is flushed.");
     expect(await post()).toContain("Cache geleert. / Cache flushed.");
     expect(await post()).toContain("Der Cache wurde gerade erst geleert. / The cache was flushed a moment ago.");
   });

@@ -6,10 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, squidexToken, startServer, tempDataDir, type RunningServer } from "../support/server";
 
 /** Public site behaviour that is about HTTP rather than the browser: variants, caching, failures. */
+const FLUSH_TOKEN = "site-test-flush-token-0123456789";
+
 describe("public site over HTTP", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ env: { FLUSH_TOKEN } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -100,17 +102,24 @@ describe("public site over HTTP", () => {
     expect(new Set(bodies).size).toBe(1);
   });
 
-  it("empties the caches from /manage/flushcache (empty layout, POST, at most every 10 s)", async () => {
+  it("empties the caches from /manage/flushcache with FLUSH_TOKEN (empty layout, POST, at most every 10 s); without it nothing", async () => {
     await (await fetch(`${server.url}/impressum`)).text();
     expect((await fetch(`${server.url}/impressum`)).headers.get("x-page-cache")).toBe("hit");
     const page = await fetch(`${server.url}/manage/flushcache`);
     const html = await page.text();
     expect(page.status).toBe(200);
     expect(html).not.toContain('id="consent"');
-    const flush = await fetch(`${server.url}/manage/flushcache`, { method: "POST", body: new URLSearchParams() });
+    const refused = await fetch(`${server.url}/manage/flushcache`, { method: "POST", body: new URLSearchParams({ token: "wrong-token-wrong-token" }) });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('data-flushed="false"');
+    expect((await fetch(`${server.url}/impressum`)).headers.get("x-page-cache")).toBe("hit");
+    // As a content service's webhook would call it: the secret in a header.
+    const flush = await fetch(`${server.url}/manage/flushcache`, { method: "POST", headers: { "x-flush-token": FLUSH_TOKEN } });
+    expect(flush.status).toBe(200);
     expect(await flush.text()).toContain('data-flushed="true"');
     expect((await fetch(`${server.url}/impressum`)).headers.get("x-page-cache")).toBe("miss");
-    const again = await fetch(`${server.url}/manage/flushcache`, { method: "POST", body: new URLSearchParams() });
+    const again = await fetch(`${server.url}/manage/flushcache?token=${FLUSH_TOKEN}`, { method: "POST" });
+    expect(again.status).toBe(429);
     expect(await again.text()).toContain('data-flushed="false"');
   });
 

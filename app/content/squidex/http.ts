@@ -86,7 +86,7 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
     const actor = bearer ?? (request.session ? `subject:${request.session.userId}` : null);
     if (!actor) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
     // Deleting content is for superusers (a client token stands for the site's owner).
-    if (!bearer && method === "DELETE" && area?.toLowerCase() === "content" && !request.session?.superuser) throw new ContentError(403, "Only a superuser may delete content.");
+    if (!bearer && method === "DELETE" && !request.session?.superuser) throw new ContentError(403, "Only a superuser may delete content or assets.");
     if (app !== ctx.appName) throw notFound(`App "${app}" not found.`);
     if (area?.toLowerCase() === "content") return await contents(request, method, rest, actor, ctx);
     if (area?.toLowerCase() === "apps") return await apps(request, method, rest, actor, ctx);

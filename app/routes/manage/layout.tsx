@@ -45,7 +45,7 @@ function Menu({ navigation, superuser }: { navigation: NavEntry[]; superuser: bo
       </li>
       {navigation.map((entry) =>
         entry.type === "divider" ? (
-          <li key={entry.id} className="px-3 pt-4 pb-1 text-xs font-semibold tracking-wider text-slate-700 uppercase" role="presentation">
+          <li key={entry.id} className="px-3 pt-4 pb-1 text-xs font-semibold tracking-wider text-slate-700 uppercase">
             {entry.label}
           </li>
         ) : (
@@ -67,7 +67,7 @@ function Menu({ navigation, superuser }: { navigation: NavEntry[]; superuser: bo
           </li>
         ),
       )}
-      <li className="px-3 pt-4 pb-1 text-xs font-semibold tracking-wider text-slate-700 uppercase" role="presentation">
+      <li className="px-3 pt-4 pb-1 text-xs font-semibold tracking-wider text-slate-700 uppercase">
         {t.system}
       </li>
       <li>

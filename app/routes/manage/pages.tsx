@@ -1,20 +1,269 @@
+import { Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/pages";
-import { admin } from "~/admin/admin.server";
-import { AdminPage, EmptyState } from "~/admin/ui";
+import { actorOf, admin, done, mutate, readAdminForm, refused } from "~/admin/admin.server";
+import { listPages, PAGE_STATES, pageListQuery, type PageListQuery } from "~/admin/pages/page-list";
+import { pageSettings } from "~/admin/pages/page-data";
+import { formVersion, getPage, patchPage } from "~/admin/pages/page-edit";
+import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem } from "~/admin/pages/page-slug";
+import { newPageData } from "~/admin/pages/page-data";
+import { AdminPage, buttonClass, EmptyState, inputClass, Pager, SaveNotice, StatusBadge, TextField, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
+import { slugify } from "~/content/slug";
+import type { Language } from "~/i18n/languages";
 
+/**
+ * `/manage/pages`: the site's pages, a page at a time (search and state filter run in the
+ * database), creating a page (as a draft), renaming, deleting (superusers). A page's own screen is
+ * `/manage/pages/{pagename}`, where pagename is the page's id: it stays the same when the slugs
+ * change and is one path segment even for nested slugs like "ratgeber/rueckenschmerzen".
+ */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
 
-export function loader(args: Route.LoaderArgs) {
-  const { t } = admin(args);
-  return { title: "pages", empty: t.empty };
+const TITLE_MAX = 200;
+
+const texts = {
+  de: {
+    title: "Seiten",
+    intro: "Neue Seiten beginnen als Entwurf. Änderungen an veröffentlichten Seiten werden erst mit dem erneuten Veröffentlichen sichtbar.",
+    searchLabel: "Seiten durchsuchen",
+    stateLabel: "Status",
+    anyState: "Alle",
+    pageTitle: "Titel",
+    slug: "Slug",
+    state: "Status",
+    actions: "Aktionen",
+    newTitle: (title: string) => `Neuer Titel für „${title}“`,
+    rename: "Umbenennen",
+    renamed: "Umbenannt.",
+    createTitle: "Neue Seite",
+    slugHelp: "Pfad ohne führenden Schrägstrich, z. B. „ueber-uns“ oder „ratgeber/ruecken“. Leer: aus dem Titel.",
+    created: (title: string) => `Seite „${title}“ als Entwurf angelegt.`,
+    deleted: "Seite gelöscht.",
+    noTitle: "Bitte einen Titel angeben (höchstens 200 Zeichen).",
+    badVersion: "Die Seite wurde inzwischen geändert. Bitte neu laden.",
+    unknownPage: "Diese Seite gibt es nicht (mehr).",
+    unknownIntent: "Unbekannte Aktion.",
+    slugProblems: {
+      empty: "Bitte einen Slug angeben.",
+      tooLong: "Der Slug ist zu lang (höchstens 120 Zeichen).",
+      format: "Nur Kleinbuchstaben, Ziffern und Bindestriche, Abschnitte durch „/“ getrennt.",
+      reserved: "Dieser Pfad gehört zu einer festen Seite der Website (z. B. /practitioners, /manage, /api, /login).",
+      taken: "Eine andere Seite hat diesen Slug schon.",
+    } satisfies Record<SlugProblem, string>,
+  },
+  en: {
+    title: "Pages",
+    intro: "New pages start as drafts. Changes to published pages show once the page is published again.",
+    searchLabel: "Search pages",
+    stateLabel: "State",
+    anyState: "All",
+    pageTitle: "Title",
+    slug: "Slug",
+    state: "State",
+    actions: "Actions",
+    newTitle: (title: string) => `New title for “${title}”`,
+    rename: "Rename",
+    renamed: "Renamed.",
+    createTitle: "New page",
+    slugHelp: "Path without a leading slash, e.g. “about-us” or “guide/back-pain”. Empty: from the title.",
+    created: (title: string) => `Page “${title}” created as a draft.`,
+    deleted: "Page deleted.",
+    noTitle: "Please enter a title (at most 200 characters).",
+    badVersion: "The page has changed in the meantime. Please reload.",
+    unknownPage: "This page does not exist (any more).",
+    unknownIntent: "Unknown action.",
+    slugProblems: {
+      empty: "Please enter a slug.",
+      tooLong: "The slug is too long (at most 120 characters).",
+      format: "Only lower-case letters, digits and hyphens, sections separated by “/”.",
+      reserved: "This path belongs to a fixed page of the site (e.g. /practitioners, /manage, /api, /login).",
+      taken: "Another page already has this slug.",
+    } satisfies Record<SlugProblem, string>,
+  },
+} satisfies Record<Language, unknown>;
+
+export async function loader(args: Route.LoaderArgs) {
+  const { user, language, services } = admin(args);
+  const query = pageListQuery(new URL(args.request.url).searchParams);
+  const { total, pages, items } = await listPages(services.store, query);
+  return {
+    language,
+    query,
+    total,
+    pages,
+    superuser: user.superuser,
+    items: items.map((item) => {
+      const page = pageSettings(item);
+      return { id: page.id, title: page.title[language], slug: page.slug[language], status: page.status, newStatus: page.newStatus, version: page.version };
+    }),
+  };
 }
 
-export default function Screen({ loaderData }: Route.ComponentProps) {
+export async function action(args: Route.ActionArgs) {
+  const { user, language, t, services } = admin(args);
+  const text = texts[language];
+  const store = services.store;
+  const fields = await readAdminForm(args.request);
+  const title = (fields.title ?? "").trim();
+  if (fields.intent === "create") {
+    if (!title || title.length > TITLE_MAX) return refused(text.noTitle, 400, { title: [text.noTitle] });
+    const slug = normalizePageSlug(fields.slug ?? "") || slugify(title);
+    const problem = (await checkPageSlugs(store, { de: slug, en: slug })).de;
+    if (problem) return refused(text.slugProblems[problem], problem === "taken" ? 409 : 400, { slug: [text.slugProblems[problem]] });
+    // A readable id from the slug where it is free (the page's address in the admin area).
+    const wanted = `page-${slug.replace(/\//g, "-")}`.slice(0, 100);
+    const id = (await getPage(store, wanted)) ? undefined : wanted;
+    return mutate(
+      { ...args, user },
+      (created) => ({ action: "create-page", schema: PAGES_SCHEMA, itemId: (created as { id: string }).id, version: 0, detail: slug }),
+      () => store.create(PAGES_SCHEMA, newPageData(title, slug), { actor: actorOf(user), ...(id ? { id } : {}) }),
+      (created) => done(text.created(title), 201, { id: (created as { id: string }).id }),
+    );
+  }
+  const page = fields.id ? await getPage(store, fields.id) : undefined;
+  if (!page) return refused(text.unknownPage, 404);
+  const expectedVersion = formVersion(fields.version);
+  if (expectedVersion === undefined) return refused(text.badVersion, 400);
+  if (fields.intent === "rename") {
+    if (!title || title.length > TITLE_MAX) return refused(text.noTitle, 400, { title: [text.noTitle] });
+    return mutate(
+      { ...args, user },
+      { action: "rename-page", schema: PAGES_SCHEMA, itemId: page.id, version: expectedVersion, detail: `${language}: ${title}` },
+      () => patchPage(store, page.id, { title: { [language]: title } }, { actor: actorOf(user), expectedVersion }),
+      () => done(text.renamed),
+    );
+  }
+  if (fields.intent === "delete") {
+    if (!user.superuser) return refused(t.forbidden, 403);
+    return mutate(
+      { ...args, user },
+      { action: "delete-page", schema: PAGES_SCHEMA, itemId: page.id, version: expectedVersion, detail: pageSettings(page).slug.de },
+      () => store.delete(PAGES_SCHEMA, page.id, { actor: actorOf(user), expectedVersion }),
+      () => done(text.deleted),
+    );
+  }
+  return refused(text.unknownIntent);
+}
+
+/** The list's address for a query (empty values left out). */
+function listHref(query: PageListQuery, page: number): string {
+  const params = new URLSearchParams();
+  if (query.search) params.set("q", query.search);
+  if (query.state) params.set("state", query.state);
+  if (page > 1) params.set("page", String(page));
+  const s = params.toString();
+  return s ? `?${s}` : "?";
+}
+
+export default function Pages({ loaderData }: Route.ComponentProps) {
+  const { language, query, total, pages, items, superuser } = loaderData;
+  const text = texts[language];
+  const { t } = useAdmin();
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]>; id?: string } | undefined;
+  const busy = useNavigation().state === "submitting";
+  const stateLabel = { Draft: t.statusDraft, Published: t.statusPublished, Changed: t.statusChanged };
   return (
-    <AdminPage title={loaderData.title}>
-      <EmptyState>{loaderData.empty}</EmptyState>
+    <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
+      <SaveNotice result={result} />
+      {result?.ok && result.id ? (
+        <p>
+          <Link className="font-semibold text-[#0f5e63] underline" to={`/manage/pages/${encodeURIComponent(result.id)}`}>
+            {t.edit}
+          </Link>
+        </p>
+      ) : null}
+      <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
+        <div className="min-w-56 flex-1">
+          <label htmlFor="pages-q" className="mb-1 block font-semibold">
+            {text.searchLabel}
+          </label>
+          <input id="pages-q" name="q" type="search" defaultValue={query.search} className={inputClass} />
+        </div>
+        <div>
+          <label htmlFor="pages-state" className="mb-1 block font-semibold">
+            {text.stateLabel}
+          </label>
+          <select id="pages-state" name="state" defaultValue={query.state} className={inputClass}>
+            <option value="">{text.anyState}</option>
+            {PAGE_STATES.map((s) => (
+              <option key={s} value={s}>
+                {stateLabel[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={buttonClass("secondary")}>
+          {t.search}
+        </button>
+      </Form>
+      <p role="status" data-page-total>
+        {t.total(total)}
+      </p>
+      {items.length === 0 ? (
+        <EmptyState>{query.search || query.state ? t.noMatches : t.empty}</EmptyState>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full border-collapse bg-white text-left text-sm">
+            <thead>
+              <tr className="border-b border-slate-400">
+                <th scope="col" className="p-2">{text.pageTitle}</th>
+                <th scope="col" className="p-2">{text.slug}</th>
+                <th scope="col" className="p-2">{text.state}</th>
+                <th scope="col" className="p-2">{text.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((p) => (
+                <tr key={p.id} className="border-b border-slate-200 align-top" data-page={p.id}>
+                  <td className="p-2">
+                    <Link className="font-semibold text-[#0f5e63] underline" to={`/manage/pages/${encodeURIComponent(p.id)}`}>
+                      {p.title || p.id}
+                    </Link>
+                  </td>
+                  <td className="p-2 break-all">
+                    <code>/{p.slug}</code>
+                  </td>
+                  <td className="p-2">
+                    <StatusBadge status={p.status} newStatus={p.newStatus} />
+                  </td>
+                  <td className="flex flex-wrap gap-2 p-2">
+                    <Form method="post" className="flex gap-2">
+                      <input type="hidden" name="intent" value="rename" />
+                      <input type="hidden" name="id" value={p.id} />
+                      <input type="hidden" name="version" value={p.version} />
+                      <input name="title" aria-label={text.newTitle(p.title)} defaultValue={p.title} required maxLength={TITLE_MAX} className={`${inputClass} min-w-40`} />
+                      <button type="submit" className={buttonClass("secondary")} disabled={busy}>
+                        {text.rename}
+                      </button>
+                    </Form>
+                    {superuser ? (
+                      <Form method="post" onSubmit={(e) => !confirm(`${t.confirmDelete}\n${p.title}`) && e.preventDefault()}>
+                        <input type="hidden" name="intent" value="delete" />
+                        <input type="hidden" name="id" value={p.id} />
+                        <input type="hidden" name="version" value={p.version} />
+                        <button type="submit" className={buttonClass("danger")} disabled={busy} aria-label={`${t.delete}: ${p.title}`}>
+                          {t.delete}
+                        </button>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={query.page} pages={pages} href={(n) => listHref(query, n)} />
+      <Form method="post" className="max-w-xl space-y-3 rounded border border-slate-300 bg-white p-4">
+        <h2 className="text-lg font-bold">{text.createTitle}</h2>
+        <input type="hidden" name="intent" value="create" />
+        <TextField label={text.pageTitle} name="title" required maxLength={TITLE_MAX} error={result?.errors?.title?.[0]} />
+        <TextField label={text.slug} name="slug" help={text.slugHelp} error={result?.errors?.slug?.[0]} />
+        <button type="submit" className={buttonClass()} disabled={busy}>
+          {t.create}
+        </button>
+      </Form>
     </AdminPage>
   );
 }

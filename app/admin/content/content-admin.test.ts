@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ContentError } from "~/content/errors";
+import { demoSchemas } from "~/content/seed/schemas";
+import type { ContentStore } from "~/content/store";
+import type { Schema } from "~/content/types";
+import { validateSubmission } from "~/forms/engine";
+import { sqliteStoreBackend, type StoreBackend } from "../../../tests/support/store-backends";
+import { adminItemForm, dataFromValues, storeErrorsByField, valuesFromData } from "./item-form";
+import { listQuery, PAGE_SIZE, parseListParams, pageHref } from "./list-query";
+import { approveRegistration, listRegistrations } from "./registrations.server";
+
+/**
+ * The admin content screens' server helpers on a real SQLite store with the demo schemas: list
+ * parameters (hostile ones refused with a 400, the rest run in the database), the item form made
+ * from the schema, and approving a registration.
+ */
+
+const PRACTITIONERS = "gm-content-practitioners";
+const params = (q: string) => new URLSearchParams(q);
+
+function expect400(run: () => unknown) {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ContentError);
+    expect((error as ContentError).statusCode).toBe(400);
+    return;
+  }
+  throw new Error("expected a 400");
+}
+
+describe("list parameters", () => {
+  it("reads page, search and status", () => {
+    expect(parseListParams(params("page=3&q=%20Berlin%20&status=Changed"))).toEqual({ page: 3, search: "Berlin", status: "Changed" });
+    expect(parseListParams(params(""))).toEqual({ page: 1, search: "", status: "" });
+  });
+
+  it.each(["page=0", "page=-1", "page=1.5", "page=abc", "page=1e3", "page=99999999999", "page=999999999", "status=Archived", "status=%27%20or%201%3D1", "q=a%00b", `q=${"x".repeat(201)}`, `q=${Array.from({ length: 17 }, (_, i) => `w${i}`).join("+")}`])(
+    "refuses %s with a 400",
+    (query) => expect400(() => parseListParams(params(query))),
+  );
+
+  it("pages in the database, newest change first", () => {
+    const query = listQuery({ page: 2, search: "Kern", status: "Draft" });
+    expect(query).toMatchObject({ skip: PAGE_SIZE, take: PAGE_SIZE, fullText: "Kern", filter: { path: "status", op: "eq", value: "Draft" } });
+    expect(query.sort?.[0]).toEqual({ path: "lastModified", order: "descending" });
+    expect(pageHref({ page: 1, search: "a&b", status: "" }, 2)).toBe("?q=a%26b&page=2");
+  });
+});
+
+describe("on a store", () => {
+  let backend: StoreBackend;
+  let store: ContentStore;
+  let schema: Schema;
+
+  beforeAll(async () => {
+    backend = sqliteStoreBackend("admin-content", 4096);
+    store = await backend.openStore();
+    await store.migrate();
+    for (const s of demoSchemas.filter((s) => s.name === PRACTITIONERS)) await store.upsertSchema(s);
+    schema = (await store.getSchema(PRACTITIONERS))!;
+    const base = { websites: { iv: ["PRAXISNETZ"] }, city: { iv: "Berlin" } };
+    await store.create(PRACTITIONERS, { ...base, name: { iv: "Anna Approved" }, display: { iv: true } }, { id: "shown", publish: true });
+    await store.create(PRACTITIONERS, { ...base, name: { iv: "Nina New" }, display: { iv: false }, finishedPractitioner: { iv: true } }, { id: "new-one" });
+    await store.create(PRACTITIONERS, { ...base, name: { iv: "Otto Old" } }, { id: "no-flag" });
+    await store.create(PRACTITIONERS, { websites: { iv: ["PRAXISNETZ"] }, name: { iv: "Ina Incomplete" }, display: { iv: false } }, { id: "incomplete" }).catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await backend.dispose();
+  });
+
+  it("runs every status filter and hostile search text without failing", async () => {
+    for (const q of ["status=Draft", "status=Published", "status=Changed", "q=%27%3B%20drop%20table%20contents%3B--", "q=%25_%5C%22", "q=Nina&page=2"]) {
+      const result = await store.query(PRACTITIONERS, listQuery(parseListParams(params(q))), { unpublished: true });
+      expect(result.total).toBeGreaterThanOrEqual(0);
+    }
+    const drafts = await store.query(PRACTITIONERS, listQuery(parseListParams(params("status=Draft&q=nina"))), { unpublished: true });
+    expect(drafts.items.map((i) => i.id)).toEqual(["new-one"]);
+    await store.createDraft(PRACTITIONERS, "shown");
+    const changed = await store.query(PRACTITIONERS, listQuery(parseListParams(params("status=Changed"))), { unpublished: true });
+    expect(changed.items.map((i) => i.id)).toEqual(["shown"]);
+    const published = await store.query(PRACTITIONERS, listQuery(parseListParams(params("status=Published"))), { unpublished: true });
+    expect(published.items).toEqual([]);
+    await store.discardDraft(PRACTITIONERS, "shown");
+  });
+
+  it("lists registrations: practitioners with display off or unset", async () => {
+    const { total, rows } = await listRegistrations(store, 1);
+    expect(total).toBe(2);
+    expect(rows.map((r) => r.id).sort()).toEqual(["new-one", "no-flag"]);
+    expect(rows.find((r) => r.id === "new-one")).toMatchObject({ name: "Nina New", city: "Berlin", finished: true, status: "Draft" });
+  });
+
+  it("approves: display on and published, or nothing when the version is stale", async () => {
+    const before = (await store.get(PRACTITIONERS, "new-one", { unpublished: true }))!;
+    await expect(approveRegistration(store, "new-one", { actor: "subject:t", expectedVersion: before.version + 1 })).rejects.toMatchObject({ statusCode: 412 });
+    expect((await store.get(PRACTITIONERS, "new-one", { unpublished: true }))!.data.display).toEqual({ iv: false });
+    const approved = await approveRegistration(store, "new-one", { actor: "subject:t", expectedVersion: before.version });
+    expect(approved.status).toBe("Published");
+    const live = (await store.get(PRACTITIONERS, "new-one"))!;
+    expect(live.data.display).toEqual({ iv: true });
+    expect(live.lastModifiedBy).toBe("subject:t");
+    expect((await listRegistrations(store, 1)).rows.map((r) => r.id)).toEqual(["no-flag"]);
+    await expect(approveRegistration(store, "new-one", { actor: "subject:t" })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(approveRegistration(store, "missing", { actor: "subject:t" })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("makes the item form from the schema: one input per language, skipped fields listed", async () => {
+    const { definition, skipped } = adminItemForm(schema);
+    const names = definition.fields.map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(["name", "city", "display", "speciality__de", "speciality__en", "description__de", "description__en"]));
+    expect(skipped).toEqual(["coords", "coords2"]);
+    expect(definition.fields.find((f) => f.name === "description__en")?.type).toBe("textarea");
+    expect(adminItemForm(schema)).toBe(adminItemForm(schema));
+    const refused = await validateSubmission(definition, { name: "", city: "Köln", zip: "12" }, "en");
+    expect(Object.keys(refused.errors).sort()).toEqual(["name", "zip"]);
+  });
+
+  it("turns form values into data, keeping fields outside the form", async () => {
+    const stored = { name: { iv: "Old" }, coords: { iv: { latitude: 52.5, longitude: 13.4 } }, speciality: { de: "Osteopathie", en: "Osteopathy" }, languages: { iv: ["de"] } };
+    expect(valuesFromData(schema, stored)).toMatchObject({ name: "Old", speciality__de: "Osteopathie", speciality__en: "Osteopathy", languages: "de" });
+    const data = dataFromValues(schema, { name: "New", city: "Bonn", speciality__de: "Physio", speciality__en: "", languages: "de, en", display: true }, stored);
+    expect(data).toMatchObject({ name: { iv: "New" }, city: { iv: "Bonn" }, coords: stored.coords, speciality: { de: "Physio" }, languages: { iv: ["de", "en"] }, display: { iv: true } });
+    expect(data.speciality).not.toHaveProperty("en");
+    const created = await store.create(PRACTITIONERS, data);
+    expect(created.data.name).toEqual({ iv: "New" });
+  });
+
+  it("places the store's messages beside the inputs", () => {
+    const { errors, rest } = storeErrorsByField(schema, ["name.iv: Field is required.", "speciality.en: Too long.", "coords.iv: Bad.", "nonsense"]);
+    expect(errors).toEqual({ name: ["Field is required."], speciality__en: ["Too long."] });
+    expect(rest).toEqual(["coords.iv: Bad.", "nonsense"]);
+  });
+});

@@ -1,0 +1,64 @@
+import { ContentError } from "~/content/errors";
+import type { ContentStore } from "~/content/store";
+import type { ContentItem, FilterNode } from "~/content/types";
+import { PRACTITIONERS } from "~/registration/registration.server";
+import { PAGE_SIZE } from "./list-query";
+
+/**
+ * New practitioner registrations for editors: practitioners not displayed yet. A registration
+ * creates a Draft with display off (registration.server.ts); approving it turns display on and
+ * publishes it, together, so a visitor never sees one half of it.
+ */
+
+/** Display off or never set (items made by other means than the public form). */
+export const NOT_DISPLAYED: FilterNode = { or: [{ path: "data.display.iv", op: "eq", value: false }, { not: { path: "data.display.iv", op: "exists" } }] };
+
+export interface RegistrationRow {
+  id: string;
+  name: string;
+  city: string;
+  finished: boolean;
+  created: string;
+  status: ContentItem["status"];
+  version: number;
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+export function toRow(item: ContentItem): RegistrationRow {
+  const data = item.data as Record<string, Record<string, unknown> | undefined>;
+  return {
+    id: item.id,
+    name: text(data.name?.iv),
+    city: text(data.city?.iv),
+    finished: data.finishedPractitioner?.iv === true,
+    created: item.created,
+    status: item.status,
+    version: item.version,
+  };
+}
+
+/** One page of registrations, newest first (paged in the database). */
+export async function listRegistrations(store: ContentStore, page: number): Promise<{ total: number; rows: RegistrationRow[] }> {
+  const { total, items } = await store.query(
+    PRACTITIONERS,
+    { filter: NOT_DISPLAYED, sort: [{ path: "created", order: "descending" }, { path: "id" }], skip: (page - 1) * PAGE_SIZE, take: PAGE_SIZE },
+    { unpublished: true },
+  );
+  return { total, rows: items.map(toRow) };
+}
+
+/**
+ * Approves a registration: display on, then published, in one transaction and with the version the
+ * editor saw (a change in between is a 409). Publishing checks the data against the schema, so an
+ * incomplete registration is refused (400) and stays as it was.
+ */
+export async function approveRegistration(store: ContentStore, id: string, opts: { actor: string; expectedVersion?: number }): Promise<ContentItem> {
+  return store.transaction(async (tx) => {
+    const item = await tx.get(PRACTITIONERS, id, { unpublished: true });
+    if (!item) throw new ContentError(404, `Content item "${id}" not found in "${PRACTITIONERS}".`);
+    if (item.data.display?.iv === true && item.status === "Published") throw new ContentError(409, "The registration is approved already.");
+    const shown = await tx.patch(PRACTITIONERS, id, { display: { iv: true } }, { actor: opts.actor, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}) });
+    return tx.changeStatus(PRACTITIONERS, id, "Published", { actor: opts.actor, expectedVersion: shown.version });
+  });
+}

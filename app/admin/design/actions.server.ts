@@ -1,0 +1,38 @@
+/**
+ * The design screens' writes, each through `mutate` (admin.server): audited, and store errors
+ * (a version conflict, an item gone meanwhile) answered as refusals instead of a 500.
+ */
+import { actorOf, type AdminArgs, done, mutate, refused } from "~/admin/admin.server";
+import type { User } from "~/auth/users.server";
+import type { ContentItem } from "~/content/types";
+import { type Checked, expectedVersion, writeDesignItem } from "./design.server";
+
+export interface SaveTexts {
+  created: string;
+  saved: string;
+}
+
+/** Stores a checked form (new without `fields.id`: 201; changed: 200), or refuses it with its messages (400). */
+export async function saveChecked(args: AdminArgs, user: User, schema: string, fields: Record<string, string>, checked: Checked, texts: SaveTexts, extra: Record<string, unknown> = {}) {
+  if (!checked.ok) return refused(checked.message, 400, checked.errors);
+  const id = fields.id?.trim() || undefined;
+  return mutate(
+    { ...args, user },
+    (item) => ({ action: id ? "update-content" : "create-content", schema, itemId: (item as ContentItem).id, version: (item as ContentItem).version }),
+    () => writeDesignItem(args.context.services.store, schema, id, checked.data, { actor: actorOf(user), expectedVersion: expectedVersion(fields) }),
+    (item) => done(id ? texts.saved : texts.created, id ? 200 : 201, { id: (item as ContentItem).id, ...extra }),
+  );
+}
+
+/** Deletes an item; only superusers delete content (403 for everybody else). */
+export async function deleteItem(args: AdminArgs, user: User, schema: string, fields: Record<string, string>, texts: { deleted: string; superuserOnly: string; missing: string }) {
+  if (!user.superuser) return refused(texts.superuserOnly, 403);
+  const id = fields.id?.trim();
+  if (!id) return refused(texts.missing, 400);
+  return mutate(
+    { ...args, user },
+    { action: "delete-content", schema, itemId: id },
+    () => args.context.services.store.delete(schema, id, { actor: actorOf(user) }),
+    () => done(texts.deleted),
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * Server side of the design screens (colours, themes, text styles, icons): turns a posted form
+ * into content data or a refusal with messages, and reads and writes the design collections page
+ * by page. Everything stored here is checked first: hex colours with the shared form rules, class
+ * tokens with the allow-list, SVG through the sanitiser.
+ */
+import type { ContentStore } from "~/content/store";
+import { flattenItem } from "~/content/flatten";
+import type { ContentData, ContentItem } from "~/content/types";
+import type { Language } from "~/i18n/languages";
+import { validateClassTokens } from "~/theme/classes";
+import { sanitizeSvg } from "~/theme/icons.server";
+import { colorForm, formErrors, nameForm, THEME_COLOR_FIELDS, themeForm } from "./forms";
+
+export const COLORS = "core-theme-colors";
+export const THEMES = "core-theme-settings";
+export const TEXT_STYLES = "core-text-styles";
+export const ICONS = "core-theme-icons";
+
+/** Items per page on the design screens. */
+export const PAGE_SIZE = 20;
+
+const texts = {
+  de: {
+    incomplete: "Entschuldigung, nicht alle Felder wurden korrekt ausgefüllt.",
+    badTokens: (tokens: string[]) => `Nicht erlaubte Klassen: ${tokens.join(" ")}. Erlaubt sind nur einfache Tailwind-Klassen (ohne [ ], ( ), ! oder @).`,
+    noTokens: "Bitte mindestens eine Klasse angeben.",
+    badSvg: "Kein gültiges SVG-Icon: nach dem Bereinigen bleibt nichts Zeichenbares übrig (oder die Datei ist größer als 100 kB).",
+  },
+  en: {
+    incomplete: "Sorry, not all fields are filled out correctly.",
+    badTokens: (tokens: string[]) => `Classes not allowed: ${tokens.join(" ")}. Only plain Tailwind classes are allowed (no [ ], ( ), ! or @).`,
+    noTokens: "Please enter at least one class.",
+    badSvg: "Not a valid SVG icon: nothing drawable is left after cleaning (or the file is larger than 100 kB).",
+  },
+} satisfies Record<Language, unknown>;
+
+/** A checked form: the content data to store, or why it is refused (a message and messages per field). */
+export type Checked<T = Record<string, never>> = ({ ok: true; data: ContentData } & T) | { ok: false; message: string; errors: Record<string, string[]> };
+
+const iv = (value: unknown) => ({ iv: value });
+const text = (fields: Record<string, string>, name: string) => (fields[name] ?? "").trim();
+
+function refusal(errors: Record<string, string[]>, language: Language): Checked<never> {
+  const messages = [...new Set(Object.values(errors).flat())];
+  return { ok: false, message: messages.length ? messages.join(" ") : texts[language].incomplete, errors };
+}
+
+/** A palette colour: a name and a hex code (§5: else "Bad Hex"). */
+export async function checkColor(fields: Record<string, string>, language: Language): Promise<Checked> {
+  const errors = await formErrors(colorForm(language), fields, language);
+  if (Object.keys(errors).length) return refusal(errors, language);
+  return { ok: true, data: { name: iv(text(fields, "name")), hexcode: iv(text(fields, "hexcode")) } };
+}
+
+/** A theme: a name and six role colours, each a valid hex code. */
+export async function checkTheme(fields: Record<string, string>, language: Language): Promise<Checked> {
+  const errors = await formErrors(themeForm(language), fields, language);
+  if (Object.keys(errors).length) return refusal(errors, language);
+  const data: ContentData = { name: iv(text(fields, "name")) };
+  for (const field of THEME_COLOR_FIELDS) data[field] = iv(text(fields, field));
+  return { ok: true, data };
+}
+
+/** A text style: a name and class tokens, all of them on the allow-list; refused tokens are named. */
+export async function checkTextStyle(fields: Record<string, string>, language: Language): Promise<Checked> {
+  const errors = await formErrors(nameForm(language), fields, language);
+  const { valid, invalid } = validateClassTokens(fields.twclasses ?? "");
+  if (invalid.length) errors.twclasses = [texts[language].badTokens(invalid)];
+  else if (!valid.length) errors.twclasses = [texts[language].noTokens];
+  if (Object.keys(errors).length) return refusal(errors, language);
+  return { ok: true, data: { name: iv(text(fields, "name")), twclasses: iv(valid.join(" ")) } };
+}
+
+/**
+ * An icon: the SVG is stored only as it leaves the sanitiser. `cleaned` says whether the sanitiser
+ * removed anything, so the editor can be told.
+ */
+export async function checkIcon(fields: Record<string, string>, language: Language): Promise<Checked<{ svg: string; cleaned: boolean }>> {
+  const errors = await formErrors(nameForm(language), fields, language);
+  const given = (fields.svg ?? "").trim();
+  const svg = sanitizeSvg(given);
+  if (svg === null) errors.svg = [texts[language].badSvg];
+  if (Object.keys(errors).length || svg === null) return refusal(errors, language);
+  return {
+    ok: true,
+    svg,
+    cleaned: svg !== given,
+    data: { name: iv(text(fields, "name")), svg: iv(svg), critical: iv(fields.critical === "on"), loading: iv(fields.loading === "on") },
+  };
+}
+
+/** The version a form says it edited (optimistic concurrency), if it says one. */
+export function expectedVersion(fields: Record<string, string>): number | undefined {
+  const version = Number(fields.version);
+  return fields.version !== undefined && fields.version !== "" && Number.isInteger(version) && version >= 0 ? version : undefined;
+}
+
+/**
+ * Stores checked design data: a new item is published at once (the site reads published theme
+ * items only); an existing one is replaced, refused when someone else changed it meanwhile.
+ */
+export async function writeDesignItem(
+  store: ContentStore,
+  schema: string,
+  id: string | undefined,
+  data: ContentData,
+  opts: { actor: string; expectedVersion?: number },
+): Promise<ContentItem> {
+  if (!id) return store.create(schema, data, { actor: opts.actor, publish: true });
+  return store.update(schema, id, data, { actor: opts.actor, ...(opts.expectedVersion === undefined ? {} : { expectedVersion: opts.expectedVersion }) });
+}
+
+/** The 1-based page number in a query parameter (1 when missing or nonsense). */
+export function pageParam(url: URL, name = "page"): number {
+  const page = Number(url.searchParams.get(name));
+  return Number.isInteger(page) && page > 0 ? page : 1;
+}
+
+/** One page of a design collection (drafts included), sorted by name, flattened for the screen. */
+export async function listDesignPage<T>(store: ContentStore, schema: string, page: number, language: Language, size = PAGE_SIZE) {
+  const { total, items } = await store.query(schema, { sort: [{ path: "data.name.iv", order: "ascending" }, { path: "id" }], skip: (page - 1) * size, take: size }, { unpublished: true });
+  return {
+    page,
+    pages: Math.max(1, Math.ceil(total / size)),
+    total,
+    items: items.map((item) => {
+      const flat = flattenItem<T>(item, language);
+      return { id: flat.id, version: flat.version, status: flat.status, newStatus: flat.newStatus ?? null, data: flat.data };
+    }),
+  };
+}

@@ -1,0 +1,30 @@
+import { notFound } from "~/content/errors";
+import type { ContentStore } from "~/content/store";
+import type { ContentData, ContentItem } from "~/content/types";
+import { PAGES_SCHEMA } from "./page-slug";
+
+/** A page with its draft, or undefined. */
+export function getPage(store: ContentStore, id: string): Promise<ContentItem | undefined> {
+  return store.get(PAGES_SCHEMA, id, { unpublished: true });
+}
+
+/**
+ * Changes a page quietly: a published page first gets a draft (state Changed), so the live page
+ * stays as it is until it is published again. Both steps in one transaction, at the version the
+ * editor saw (a stale one is a conflict).
+ */
+export function patchPage(store: ContentStore, id: string, patch: ContentData, opts: { actor: string; expectedVersion: number }): Promise<ContentItem> {
+  return store.transaction(async (tx) => {
+    const item = await getPage(tx, id);
+    if (!item) throw notFound(`Content item "${id}" not found in "${PAGES_SCHEMA}".`);
+    let expectedVersion = opts.expectedVersion;
+    if (item.status === "Published" && !item.newStatus) expectedVersion = (await tx.createDraft(PAGES_SCHEMA, id, { ...opts })).version;
+    return tx.patch(PAGES_SCHEMA, id, patch, { actor: opts.actor, expectedVersion });
+  });
+}
+
+/** The version a form sent back (hidden input), or undefined when it is no whole number. */
+export function formVersion(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}

@@ -1,0 +1,63 @@
+import type { ContentStore } from "~/content/store";
+import { SLUG_PATTERN } from "~/content/slug";
+import { LANGUAGES, type Language } from "~/i18n/languages";
+
+/** The collection pages live in. */
+export const PAGES_SCHEMA = "core-pages";
+
+/** Long enough for a nested guide path, short enough for a readable address. */
+export const PAGE_SLUG_MAX = 120;
+
+/**
+ * First path segments a route owns, so a page there could never be reached. Keep in step with
+ * RESERVED_FIRST_SEGMENTS in app/site/site.server.ts (which does not export its set yet), plus the
+ * public files' folder.
+ */
+const RESERVED_FIRST_SEGMENTS: ReadonlySet<string> = new Set(["practitioners", "login", "newsletter", "present", "manage", "api", "theme", "assets", "en", "de", "__test", "sitemap.xml", "robots.txt"]);
+
+export type SlugProblem = "empty" | "tooLong" | "format" | "reserved" | "taken";
+
+/** What an editor typed, as a slug: trimmed, lower-case, no leading or trailing slashes. */
+export function normalizePageSlug(input: string): string {
+  return input.trim().toLowerCase().replace(/^\/+|\/+$/g, "");
+}
+
+/**
+ * Whether a slug can address a page: path segments of the slug rules (lower-case words, digits,
+ * hyphens), separated by slashes, and a first segment no route owns. "home" is the home page.
+ */
+export function slugProblem(slug: string): Exclude<SlugProblem, "taken"> | null {
+  if (!slug) return "empty";
+  if (slug.length > PAGE_SLUG_MAX) return "tooLong";
+  const segments = slug.split("/");
+  if (!segments.every((s) => SLUG_PATTERN.test(s))) return "format";
+  if (RESERVED_FIRST_SEGMENTS.has(segments[0]!)) return "reserved";
+  return null;
+}
+
+/**
+ * The id of another page that has `slug` in `language`, in its draft or in its live version (both
+ * may become live), asked of the database: a page list of any size stays one indexed lookup each.
+ */
+export async function slugOwner(store: ContentStore, language: Language, slug: string, exceptId?: string): Promise<string | undefined> {
+  const filter = {
+    and: [{ path: `data.seo.${language}.slug`, op: "eq" as const, value: slug }, ...(exceptId ? [{ path: "id", op: "ne" as const, value: exceptId }] : [])],
+  };
+  for (const unpublished of [true, false]) {
+    const { items } = await store.query(PAGES_SCHEMA, { filter, take: 1 }, { unpublished, noTotal: true });
+    if (items[0]) return items[0].id;
+  }
+  return undefined;
+}
+
+/** Problems of the slugs given per language (format, reserved, taken by another page); empty when all are fine. */
+export async function checkPageSlugs(store: ContentStore, slugs: Partial<Record<Language, string>>, exceptId?: string): Promise<Partial<Record<Language, SlugProblem>>> {
+  const problems: Partial<Record<Language, SlugProblem>> = {};
+  for (const language of LANGUAGES) {
+    const slug = slugs[language];
+    if (slug === undefined) continue;
+    const problem = slugProblem(slug) ?? ((await slugOwner(store, language, slug, exceptId)) ? "taken" : null);
+    if (problem) problems[language] = problem;
+  }
+  return problems;
+}

@@ -1,0 +1,93 @@
+import { expect, test } from "@playwright/test";
+import { DEMO_ADMIN, expectNoAxeViolations, signIn } from "./admin-helpers";
+import { noScriptContext, waitForHydration } from "./helpers";
+
+test("an admin page sends a visitor to sign in and back; signing out ends the session", async ({ page }) => {
+  await page.goto("/manage/account");
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fmanage%2Faccount$/);
+  await expectNoAxeViolations(page);
+  await page.getByLabel("E-Mail-Adresse").fill(DEMO_ADMIN.email);
+  await page.getByLabel(/^Passwort/).fill("not-the-password");
+  await page.getByRole("button", { name: "Anmelden" }).click();
+  await expect(page.locator("[data-form-message]")).toHaveText("E-Mail-Adresse oder Passwort ist falsch.");
+  // The address typed stays; the right password signs in and leads back.
+  await expect(page.getByLabel("E-Mail-Adresse")).toHaveValue(DEMO_ADMIN.email);
+  await page.getByLabel(/^Passwort/).fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: "Anmelden" }).click();
+  await page.waitForURL("**/manage/account");
+  await expect(page.locator("[data-signed-in-as]")).toHaveAttribute("data-signed-in-as", DEMO_ADMIN.email);
+  const session = await page.evaluate(() => fetch("/api/_auth/session").then((r) => r.json()));
+  expect(session.user.email).toBe(DEMO_ADMIN.email);
+  await page.locator("[data-sign-out]").click();
+  await page.waitForURL("**/login");
+  await page.goto("/manage");
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fmanage$/);
+});
+
+test("signing in works without JavaScript (a plain form post)", async ({ browser, baseURL }) => {
+  const context = await noScriptContext(browser, baseURL);
+  const page = await context.newPage();
+  await page.goto("/login?redirect=%2Fmanage%2Fusers");
+  await page.getByLabel("E-Mail-Adresse").fill(DEMO_ADMIN.email);
+  await page.getByLabel(/^Passwort/).fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: "Anmelden" }).click();
+  await page.waitForURL("**/manage/users");
+  await expect(page.locator(`[data-user="${DEMO_ADMIN.email}"]`)).toBeVisible();
+  await context.close();
+});
+
+test("the admin menu comes from the backend navigation, in the editor's language, and works by keyboard", async ({ page }) => {
+  await signIn(page, "/manage");
+  const nav = page.getByRole("navigation", { name: "Verwaltungsmenü" });
+  await expect(nav.getByRole("link", { name: "Seiten" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Neue Registrierungen" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  // English for this editor: the menu follows.
+  await page.goto("/manage/account");
+  await waitForHydration(page);
+  await page.getByLabel("Sprache der Verwaltung").selectOption("en");
+  await page.getByRole("button", { name: "Sprache speichern" }).click();
+  await expect(page.locator("[data-save-result=ok]")).toHaveText("Language saved.");
+  await page.goto("/manage");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Pages" })).toBeVisible();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(page.locator("#admin-main")).toBeFocused();
+  await page.goto("/manage/account");
+  await waitForHydration(page);
+  await page.getByLabel("Admin language").selectOption("de");
+  await page.getByRole("button", { name: "Save language" }).click();
+  await expect(page.locator("[data-save-result=ok]")).toHaveText("Sprache gespeichert.");
+});
+
+for (const path of ["/manage/account", "/manage/users", "/manage/audit", "/manage/nothing-here"]) {
+  test(`no axe violations on ${path}`, async ({ page }) => {
+    await signIn(page, "/manage");
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(path.endsWith("nothing-here") ? 404 : 200);
+    await expectNoAxeViolations(page);
+  });
+}
+
+test("a superuser invites an editor, who sets a password through the link and signs in", async ({ page, browser }) => {
+  await signIn(page, "/manage/users");
+  const email = `editor-${Date.now()}@example.org`;
+  await page.getByLabel("E-Mail-Adresse").fill(email);
+  await page.getByRole("button", { name: "Einladen" }).click();
+  await expect(page.locator("[data-save-result=ok]")).toContainText(email);
+  const link = await page.locator("[data-set-password-link]").textContent();
+  const other = await browser.newContext();
+  const invited = await other.newPage();
+  await invited.goto(new URL(link!).pathname + new URL(link!).search);
+  await waitForHydration(invited);
+  await invited.getByLabel("Neues Passwort").fill("ein-gutes-passwort");
+  await invited.getByLabel("Passwort wiederholen").fill("ein-gutes-passwort");
+  await invited.getByRole("button", { name: "Passwort speichern" }).click();
+  await invited.waitForURL("**/login?password=set");
+  await signIn(invited, "/manage", { email, password: "ein-gutes-passwort" });
+  // An editor does not see the superuser screens, and is refused them.
+  await expect(invited.getByRole("link", { name: "Benutzer:innen" })).toHaveCount(0);
+  expect((await invited.goto("/manage/users"))?.status()).toBe(403);
+  await other.close();
+});
