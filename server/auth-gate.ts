@@ -3,7 +3,7 @@ import type express from "express";
 import { matchRoutes, type ServerBuild } from "react-router";
 import { requirementOf, strongest, type Requirement } from "../app/auth/access";
 import type { AuthService } from "../app/auth/auth.server";
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from "../app/auth/session.server";
+import { clearedSessionCookies, readSessionCookie, sessionCookies } from "../app/auth/session.server";
 import type { User } from "../app/auth/users.server";
 
 /** The signed-in user of a request, as the gate found it (read by getLoadContext). */
@@ -78,8 +78,8 @@ export function authGate(auth: AuthService, table: () => RouteTable | Promise<Ro
         if (session) {
           user = session.user;
           users.set(req, user);
-          if (session.renewed) res.append("Set-Cookie", sessionCookie(session.renewed.value, session.renewed.maxAge, req.secure));
-        } else res.append("Set-Cookie", clearedSessionCookie(req.secure));
+          if (session.renewed) for (const [, cookie] of sessionCookies(session.renewed.value, session.renewed.maxAge, req.secure)) res.append("Set-Cookie", cookie);
+        } else for (const [, cookie] of clearedSessionCookies(req.secure)) res.append("Set-Cookie", cookie);
       }
       // Before the build is loaded, requests wait for its table (they would wait for the renderer anyway).
       const routes = await table();

@@ -91,6 +91,14 @@ export function clearedSessionCookie(secure: boolean): string {
   return sessionCookie("", 0, secure);
 }
 
+/**
+ * The readable hint beside the session (`pn_editor=1`, no rights in it): tells the page's script
+ * that asking for the session is worth a request (see session-client.ts).
+ */
+export function editorHintCookie(maxAge: number, secure: boolean): string {
+  return ["pn_editor=1", "Path=/", `Max-Age=${maxAge}`, "SameSite=Lax", ...(secure ? ["Secure"] : [])].join("; ");
+}
+
 /** The session cookie's value from a Cookie header (the first one; anything odd: undefined). */
 export function readSessionCookie(header: string | null | undefined): string | undefined {
   if (!header) return undefined;
@@ -103,4 +111,20 @@ export function readSessionCookie(header: string | null | undefined): string | u
     }
   }
   return undefined;
+}
+
+/** Set-Cookie headers for a new or renewed session: the sealed session and the hint. */
+export function sessionCookies(value: string, maxAge: number, secure: boolean): Array<[string, string]> {
+  return [
+    ["Set-Cookie", sessionCookie(value, maxAge, secure)],
+    ["Set-Cookie", editorHintCookie(maxAge, secure)],
+  ];
+}
+
+/** Set-Cookie headers that end the session in this browser. */
+export function clearedSessionCookies(secure: boolean): Array<[string, string]> {
+  return [
+    ["Set-Cookie", clearedSessionCookie(secure)],
+    ["Set-Cookie", editorHintCookie(0, secure)],
+  ];
 }

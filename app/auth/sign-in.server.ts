@@ -5,12 +5,11 @@ import { requireValid } from "~/forms/submission.server";
 import { submissionProblem } from "~/forms/guard.server";
 import type { Language } from "~/i18n/languages";
 import { loginForm, loginTexts } from "./login-form";
-import { sessionCookie } from "./session.server";
+import { sessionCookies } from "./session.server";
 import type { User } from "./users.server";
 
-export type SignInAnswer =
-  | { ok: true; user: User; headers: Record<string, string> }
-  | { ok: false; status: number; problem: FormProblem; headers: Record<string, string> };
+type HeaderList = Array<[string, string]>;
+export type SignInAnswer = { ok: true; user: User; headers: HeaderList } | { ok: false; status: number; problem: FormProblem; headers: HeaderList };
 
 /** What the browser may know of the signed-in user. */
 export function publicUser(user: User) {
@@ -25,7 +24,7 @@ export function publicUser(user: User) {
  */
 export async function signIn(context: AppLoadContext, data: Record<string, unknown>, language: Language): Promise<SignInAnswer> {
   const t = loginTexts[language];
-  const noStore = { "Cache-Control": "no-store" };
+  const noStore: HeaderList = [["Cache-Control", "no-store"]];
   let values;
   try {
     values = await requireValid(loginForm(language), data, language);
@@ -34,10 +33,10 @@ export async function signIn(context: AppLoadContext, data: Record<string, unkno
   }
   const result = await context.services.auth.signIn(String(values.email), String(values.password), context.clientIp);
   if (result.ok) {
-    return { ok: true, user: result.user, headers: { ...noStore, "Set-Cookie": sessionCookie(result.cookie.value, result.cookie.maxAge, context.secure) } };
+    return { ok: true, user: result.user, headers: [...noStore, ...sessionCookies(result.cookie.value, result.cookie.maxAge, context.secure)] };
   }
   if (result.reason === "throttled") {
-    return { ok: false, status: 429, problem: { message: t.throttled(result.retryAfterSeconds) }, headers: { ...noStore, "Retry-After": String(result.retryAfterSeconds) } };
+    return { ok: false, status: 429, problem: { message: t.throttled(result.retryAfterSeconds) }, headers: [...noStore, ["Retry-After", String(result.retryAfterSeconds)]] };
   }
   if (result.delayMs) await sleep(result.delayMs);
   return { ok: false, status: 401, problem: { message: t.invalid }, headers: noStore };

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/api.auth-session";
 import { publicUser, signIn } from "~/auth/sign-in.server";
-import { clearedSessionCookie } from "~/auth/session.server";
+import { clearedSessionCookies } from "~/auth/session.server";
 import { readSubmission, submissionLanguage } from "~/forms/submission.server";
 import { errorResponse, jsonResponse, methodNotAllowed } from "~/lib/api.server";
 
@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         await context.services.auth.users.endSessions(user.id);
         await context.services.auth.audit.record(user, { action: "sign-out-everywhere" });
       }
-      return jsonResponse({}, { headers: { ...NO_STORE, "Set-Cookie": clearedSessionCookie(context.secure) } });
+      return jsonResponse({}, { headers: [...Object.entries(NO_STORE), ...clearedSessionCookies(context.secure)] });
     }
     if (request.method !== "POST") return methodNotAllowed("GET, POST, DELETE");
     const submission = await readSubmission(request);

@@ -56,8 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(`${localizedPath(language, "/login")}?password=set`, { status: 303, headers: PRIVATE });
   }
   const answer = await signIn(context, submission.data, language);
-  if (!answer.ok) return data({ problem: answer.problem, email }, { status: answer.status, headers: { ...PRIVATE, ...answer.headers } });
-  return redirect(safeRedirect(url.searchParams.get("redirect") ?? submission.data.redirect), { status: 303, headers: { ...PRIVATE, ...answer.headers } });
+  if (!answer.ok) return data({ problem: answer.problem, email }, { status: answer.status, headers: [...Object.entries(PRIVATE), ...answer.headers] });
+  return redirect(safeRedirect(url.searchParams.get("redirect") ?? submission.data.redirect), { status: 303, headers: [...Object.entries(PRIVATE), ...answer.headers] });
 }
 
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>

@@ -1,6 +1,7 @@
 import { preload } from "react-dom";
 import { Link, Outlet, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/site-layout";
+import { useAuthSession } from "~/auth/session-client";
 import { parseConsent } from "~/consent/consent";
 import { ConsentBanner } from "~/consent/consent-banner";
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from "~/i18n/languages";
@@ -121,6 +122,7 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
                 ))}
               </ul>
             </nav>
+            <EditorLink language={language} />
           </div>
         </header>
         <main id="main" className="flex-1">
@@ -143,5 +145,19 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
         <ConsentBanner />
       </div>
     </SiteContext.Provider>
+  );
+}
+
+/**
+ * For a signed-in editor (known after the one session fetch): a way into the admin area. Rendered
+ * only in the browser, so the page's cached HTML is the same for everyone.
+ */
+function EditorLink({ language }: { language: Language }) {
+  const { ready, user } = useAuthSession();
+  if (!ready || !user) return null;
+  return (
+    <a href="/manage" className="rounded bg-[var(--color-main,#0f5e63)] px-2 py-1 text-sm font-semibold text-white" data-editor-link>
+      {language === "de" ? "Verwaltung" : "Admin"}
+    </a>
   );
 }

@@ -18,8 +18,15 @@ test("an admin page sends a visitor to sign in and back; signing out ends the se
   await expect(page.locator("[data-signed-in-as]")).toHaveAttribute("data-signed-in-as", DEMO_ADMIN.email);
   const session = await page.evaluate(() => fetch("/api/_auth/session").then((r) => r.json()));
   expect(session.user.email).toBe(DEMO_ADMIN.email);
+  // On the public site the editor finds the way back (after the one session fetch).
+  await page.goto("/");
+  await expect(page.locator("[data-editor-link]")).toHaveAttribute("href", "/manage");
+  await page.goto("/manage/account");
   await page.locator("[data-sign-out]").click();
   await page.waitForURL("**/login");
+  await page.goto("/");
+  await waitForHydration(page);
+  await expect(page.locator("[data-editor-link]")).toHaveCount(0);
   await page.goto("/manage");
   await expect(page).toHaveURL(/\/login\?redirect=%2Fmanage$/);
 });

@@ -20,7 +20,8 @@ export const MAX_DURATION = 240;
 /** Why a request for slots is refused; the screen's texts word each in both languages. */
 export type SlotProblem =
   | { field: "date" | "from" | "to"; code: "badDate" }
-  | { field: "time"; code: "badTime" }
+  | { field: "time" | "until"; code: "badTime" }
+  | { field: "until"; code: "endBeforeStart" }
   | { field: "duration"; code: "badDuration" }
   | { field: "weekdays"; code: "noWeekdays" }
   | { field: "to"; code: "endBeforeStart" | "rangeTooLong" }
@@ -96,6 +97,8 @@ export interface SeriesRequest {
   /** ISO weekdays: 1 Monday … 7 Sunday. */
   weekdays: number[];
   time: string;
+  /** Optional: slots follow each other from `time` until this time (the last one ends by it). */
+  until?: string;
   durationMinutes: number;
   from: string;
   to: string;
@@ -128,8 +131,9 @@ export function expandSingle(req: SingleRequest, now: Date): Expansion {
 }
 
 /**
- * A weekly series: the time on each chosen weekday from `from` to `to` (both inclusive, Berlin
- * dates), the same wall-clock time in summer and winter. Refused whole when any part is wrong: a
+ * A weekly series: the time (or back-to-back slots from the time until `until`) on each chosen
+ * weekday from `from` to `to` (both inclusive, Berlin dates), the same wall-clock time in summer
+ * and winter. Refused whole when any part is wrong: a
  * series with a hole where the clocks jump is not what the editor asked for.
  */
 export function expandSeries(req: SeriesRequest, now: Date): Expansion {
@@ -141,6 +145,9 @@ export function expandSeries(req: SeriesRequest, now: Date): Expansion {
   if (from === undefined) problems.push({ field: "from", code: "badDate" });
   if (to === undefined) problems.push({ field: "to", code: "badDate" });
   if (minutes === undefined) problems.push({ field: "time", code: "badTime" });
+  const until = req.until?.trim() ? minutesOfDay(req.until) : undefined;
+  if (req.until?.trim() && until === undefined) problems.push({ field: "until", code: "badTime" });
+  else if (until !== undefined && minutes !== undefined && until < minutes + req.durationMinutes) problems.push({ field: "until", code: "endBeforeStart" });
   if (!weekdays.size) problems.push({ field: "weekdays", code: "noWeekdays" });
   problems.push(...checkDuration(req.durationMinutes));
   if (from !== undefined && to !== undefined) {
@@ -149,15 +156,19 @@ export function expandSeries(req: SeriesRequest, now: Date): Expansion {
   }
   if (problems.length || from === undefined || to === undefined || minutes === undefined) return { ok: false, problems };
 
+  const times: number[] = [];
+  for (let m = minutes; m === minutes || (until !== undefined && m + req.durationMinutes <= until); m += req.durationMinutes) times.push(m);
   const slots: NewSlot[] = [];
   let count = 0;
   for (let day = from; day <= to; day++) {
     // 1970-01-01 was a Thursday (ISO weekday 4).
     if (!weekdays.has(((day + 3) % 7) + 1)) continue;
-    if (++count > MAX_SLOTS_PER_REQUEST) continue;
-    const at = berlinToUtc(day, minutes);
-    if (at === undefined) return { ok: false, problems: [{ field: "time", code: "noSuchTime", day: dayString(day) }] };
-    slots.push({ start: new Date(at).toISOString(), durationMinutes: req.durationMinutes });
+    for (const m of times) {
+      if (++count > MAX_SLOTS_PER_REQUEST) continue;
+      const at = berlinToUtc(day, m);
+      if (at === undefined) return { ok: false, problems: [{ field: "time", code: "noSuchTime", day: dayString(day) }] };
+      slots.push({ start: new Date(at).toISOString(), durationMinutes: req.durationMinutes });
+    }
   }
   if (count > MAX_SLOTS_PER_REQUEST) return { ok: false, problems: [{ field: "from", code: "tooMany", count }] };
   if (!slots.length) return { ok: false, problems: [{ field: "from", code: "noSlots", count: 0 }] };

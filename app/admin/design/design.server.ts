@@ -36,7 +36,7 @@ const texts = {
 } satisfies Record<Language, unknown>;
 
 /** A checked form: the content data to store, or why it is refused (a message and messages per field). */
-export type Checked<T = Record<string, never>> = ({ ok: true; data: ContentData } & T) | { ok: false; message: string; errors: Record<string, string[]> };
+export type Checked<T extends object = object> = ({ ok: true; data: ContentData } & T) | { ok: false; message: string; errors: Record<string, string[]> };
 
 const iv = (value: unknown) => ({ iv: value });
 const text = (fields: Record<string, string>, name: string) => (fields[name] ?? "").trim();
@@ -129,4 +129,23 @@ export async function listDesignPage<T>(store: ContentStore, schema: string, pag
       return { id: flat.id, version: flat.version, status: flat.status, newStatus: flat.newStatus ?? null, data: flat.data };
     }),
   };
+}
+
+/** A class token as it appears in a CSS selector (`md:p-0.5` -> `md\:p-0\.5`, `2xl:x` -> `\32 xl\:x`). */
+export function classSelector(token: string): string {
+  const escaped = token.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
+  return `.${/^[0-9]/.test(escaped) ? `\\3${escaped[0]} ${escaped.slice(1)}` : escaped}`;
+}
+
+/**
+ * Which tokens the compiled CSS has a rule for. A preview can only show these: a class the site's
+ * stylesheet was not built with (or that Tailwind does not know) has no effect anywhere.
+ */
+export function tokensWithCss(css: string, tokens: readonly string[]): string[] {
+  return tokens.filter((token) => {
+    const selector = classSelector(token);
+    const at = css.indexOf(selector);
+    // The selector must end there (`.p-4` is not `.p-40`).
+    return at >= 0 && new RegExp(`${selector.replace(/[\\.^$*+?()[\]{}|/]/g, "\\$&")}(?![a-zA-Z0-9_\\\\-])`).test(css);
+  });
 }

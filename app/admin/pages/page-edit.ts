@@ -1,7 +1,8 @@
 import { notFound } from "~/content/errors";
 import type { ContentStore } from "~/content/store";
 import type { ContentData, ContentItem } from "~/content/types";
-import { PAGES_SCHEMA } from "./page-slug";
+import { isValidId } from "~/content/ids";
+import { normalizePageSlug, PAGES_SCHEMA, slugOwner } from "./page-slug";
 
 /** A page with its draft, or undefined. */
 export function getPage(store: ContentStore, id: string): Promise<ContentItem | undefined> {
@@ -27,4 +28,16 @@ export function patchPage(store: ContentStore, id: string, patch: ContentData, o
 export function formVersion(value: string | undefined): number | undefined {
   const n = Number(value);
   return value && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * The page a `{pagename}` in an admin URL names: its id (what the admin links use), or else, for
+ * hand-typed addresses, its German slug. The caller redirects to the id's address.
+ */
+export async function pageByName(store: ContentStore, name: string): Promise<ContentItem | undefined> {
+  if (!name || name.length > 200) return undefined;
+  const byId = isValidId(name) ? await getPage(store, name) : undefined;
+  if (byId) return byId;
+  const owner = await slugOwner(store, "de", normalizePageSlug(name));
+  return owner ? getPage(store, owner) : undefined;
 }

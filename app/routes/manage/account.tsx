@@ -5,7 +5,7 @@ import { AdminPage, buttonClass, inputClass, SaveNotice, TextField } from "~/adm
 import { routeAccess } from "~/auth/access";
 import { loginTexts } from "~/auth/login-form";
 import { verifyPassword } from "~/auth/password.server";
-import { clearedSessionCookie, sessionCookie } from "~/auth/session.server";
+import { clearedSessionCookies, sessionCookies } from "~/auth/session.server";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -67,7 +67,7 @@ export async function action(args: Route.ActionArgs) {
   // Signing out needs no valid session (an expired one still gets its cookie cleared).
   if (fields.intent === "sign-out") {
     if (context.user) await context.services.auth.audit.record(context.user, { action: "sign-out" });
-    return redirect("/login", { headers: { "Set-Cookie": clearedSessionCookie(context.secure), "Cache-Control": "no-store" } });
+    return redirect("/login", { headers: [...clearedSessionCookies(context.secure), ["Cache-Control", "no-store"]] });
   }
   const { user, language, services } = admin(args);
   const text = texts[language];
@@ -75,7 +75,7 @@ export async function action(args: Route.ActionArgs) {
   if (fields.intent === "sign-out-everywhere") {
     await auth.users.endSessions(user.id);
     await auth.audit.record(user, { action: "sign-out-everywhere" });
-    return redirect("/login", { headers: { "Set-Cookie": clearedSessionCookie(context.secure), "Cache-Control": "no-store" } });
+    return redirect("/login", { headers: [...clearedSessionCookies(context.secure), ["Cache-Control", "no-store"]] });
   }
   if (fields.intent === "language") {
     const next = fields.language === "en" ? "en" : fields.language === "de" ? "de" : null;
@@ -95,7 +95,7 @@ export async function action(args: Route.ActionArgs) {
     await auth.audit.record(user, { action: "change-password" });
     // This session goes on under the new generation; every other one has ended.
     const cookie = await auth.sealer.seal({ uid: user.id, gen: user.sessionGeneration + 1, auth: Math.floor(Date.now() / 1000) });
-    return data({ ok: true, message: text.passwordChanged }, { headers: { "Set-Cookie": sessionCookie(cookie.value, cookie.maxAge, context.secure) } });
+    return data({ ok: true, message: text.passwordChanged }, { headers: sessionCookies(cookie.value, cookie.maxAge, context.secure) });
   }
   return refused(text.unknownIntent);
 }

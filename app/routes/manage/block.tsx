@@ -1,20 +1,220 @@
+import { useId } from "react";
+import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/block";
-import { admin } from "~/admin/admin.server";
-import { AdminPage, EmptyState } from "~/admin/ui";
+import { actorOf, admin, mutate, done, readAdminForm, refused } from "~/admin/admin.server";
+import { FIELD_TYPES, schemaFromForm, type FieldProblem } from "~/admin/pages/block-form";
+import { fieldsWithoutStart, isBlockSchemaName, KNOWN_BLOCK_TAGS } from "~/admin/pages/block-rules";
+import { formVersion } from "~/admin/pages/page-edit";
+import { AdminPage, buttonClass, inputClass, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
+import type { FieldProperties } from "~/content/types";
+import type { Language } from "~/i18n/languages";
 
+/**
+ * `/manage/blocks/{blockname}`: a block schema's fields with their properties, editable, and a new
+ * field. A block field needs a default value or a known tag (§5): otherwise the editor could not
+ * create the block, so such a save is refused with the fields named, and logged.
+ */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
 
-export function loader(args: Route.LoaderArgs) {
-  const { t } = admin(args);
-  return { title: "block", empty: t.empty };
+const texts = {
+  de: {
+    back: "Alle Blöcke",
+    intro: (tags: string) => `Jedes Feld braucht einen Standardwert (JSON, z. B. "Text", 10, ["asset-placeholder"]) oder eines der bekannten Tags: ${tags}.`,
+    fieldType: "Feldtyp",
+    label: "Bezeichnung",
+    editor: "Editor",
+    tags: "Tags (durch Komma getrennt)",
+    defaultValue: "Standardwert (JSON)",
+    allowedValues: "Erlaubte Werte (durch Komma getrennt)",
+    minItems: "Mindestanzahl Einträge",
+    minLength: "Mindestlänge",
+    maxLength: "Höchstlänge",
+    isRequired: "Pflichtfeld",
+    newField: "Neues Feld",
+    newName: "Feldname",
+    newNameHelp: "Buchstaben, Ziffern und Bindestriche; leer lassen, um kein Feld hinzuzufügen.",
+    saved: "Block-Schema gespeichert.",
+    noStart: (names: string[]) => `Ein Block lässt sich nicht anlegen: Feld ${names.join(", ")} hat weder einen Standardwert noch ein bekanntes Tag.`,
+    problems: { fieldType: "Unbekannter Feldtyp.", json: "Kein gültiges JSON (Text in Anführungszeichen).", count: "Bitte eine ganze Zahl ab 0." } satisfies Record<FieldProblem, string>,
+    formErrors: "Bitte die markierten Eingaben prüfen.",
+    badVersion: "Das Schema wurde inzwischen geändert. Bitte neu laden.",
+  },
+  en: {
+    back: "All blocks",
+    intro: (tags: string) => `Every field needs a default value (JSON, e.g. "Text", 10, ["asset-placeholder"]) or one of the known tags: ${tags}.`,
+    fieldType: "Field type",
+    label: "Label",
+    editor: "Editor",
+    tags: "Tags (comma-separated)",
+    defaultValue: "Default value (JSON)",
+    allowedValues: "Allowed values (comma-separated)",
+    minItems: "Minimum items",
+    minLength: "Minimum length",
+    maxLength: "Maximum length",
+    isRequired: "Required",
+    newField: "New field",
+    newName: "Field name",
+    newNameHelp: "Letters, digits and hyphens; leave empty to add no field.",
+    saved: "Block schema saved.",
+    noStart: (names: string[]) => `A block could not be created: field ${names.join(", ")} has neither a default value nor a known tag.`,
+    problems: { fieldType: "Unknown field type.", json: "Not valid JSON (text in quotes).", count: "Please enter a whole number from 0." } satisfies Record<FieldProblem, string>,
+    formErrors: "Please check the marked inputs.",
+    badVersion: "The schema has changed in the meantime. Please reload.",
+  },
+} satisfies Record<Language, unknown>;
+
+type Text = (typeof texts)[Language];
+
+async function requireBlockSchema(args: Route.LoaderArgs | Route.ActionArgs, services: ReturnType<typeof admin>["services"]) {
+  const name = args.params.blockname;
+  const schema = isBlockSchemaName(name) ? await services.store.getSchema(name) : undefined;
+  if (!schema) throw data(null, { status: 404 });
+  return schema;
 }
 
-export default function Screen({ loaderData }: Route.ComponentProps) {
+export async function loader(args: Route.LoaderArgs) {
+  const { language, services } = admin(args);
+  const schema = await requireBlockSchema(args, services);
+  return { language, schema: { name: schema.name, label: schema.properties.label ?? "", version: schema.version, fields: schema.fields.map((f) => ({ name: f.name, properties: f.properties })) } };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { user, language, services } = admin(args);
+  const text = texts[language];
+  const schema = await requireBlockSchema(args, services);
+  const form = await readAdminForm(args.request);
+  const expectedVersion = formVersion(form.version);
+  if (expectedVersion === undefined) return refused(text.badVersion, 400);
+  const { input, errors } = schemaFromForm(schema, form);
+  if (errors.length) return refused(text.formErrors, 400, Object.fromEntries(errors.map((e) => [e.input, [text.problems[e.problem]]])));
+  const without = fieldsWithoutStart(input);
+  if (without.length) {
+    services.logger.warn({ schema: schema.name, fields: without, user: user.id, requestId: args.context.requestId }, "block field without default value or known tag: block cannot be created");
+    return refused(text.noStart(without), 400, Object.fromEntries(without.map((name) => [name, [text.noStart([name])]])));
+  }
+  const added = input.fields.length > schema.fields.length ? input.fields.at(-1)!.name : undefined;
+  return mutate(
+    { ...args, user },
+    { action: "update-block-schema", schema: schema.name, version: expectedVersion, detail: added ? `added field ${added}` : null },
+    () => services.store.upsertSchema(input, { actor: actorOf(user), expectedVersion }),
+    () => done(text.saved),
+  );
+}
+
+/** Text of a property for its input: JSON for the default value, lists comma-separated. */
+function shown(properties: FieldProperties, key: keyof FieldProperties): string {
+  const value = properties[key];
+  if (value === undefined || value === null) return "";
+  if (key === "defaultValue") return JSON.stringify(value);
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+function PropertyInputs({ prefix, properties, text, errors }: { prefix: string; properties: FieldProperties; text: Text; errors?: Record<string, string[]> }) {
+  const id = useId();
+  const input = (key: "label" | "editor" | "tags" | "defaultValue" | "allowedValues" | "minItems" | "minLength" | "maxLength", type = "text") => {
+    const name = `${prefix}.${key}`;
+    const error = errors?.[name]?.[0];
+    return (
+      <div key={key}>
+        <label htmlFor={`${id}-${key}`} className="mb-1 block text-sm font-semibold">
+          {text[key]}
+        </label>
+        <input
+          id={`${id}-${key}`}
+          name={name}
+          type={type}
+          min={type === "number" ? 0 : undefined}
+          defaultValue={shown(properties, key)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-${key}-error` : undefined}
+          className={inputClass}
+        />
+        {error ? (
+          <p id={`${id}-${key}-error`} className="mt-1 text-sm text-red-800">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    );
+  };
   return (
-    <AdminPage title={loaderData.title}>
-      <EmptyState>{loaderData.empty}</EmptyState>
+    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+      <div>
+        <label htmlFor={`${id}-fieldType`} className="mb-1 block text-sm font-semibold">
+          {text.fieldType}
+        </label>
+        <select id={`${id}-fieldType`} name={`${prefix}.fieldType`} defaultValue={properties.fieldType} className={inputClass}>
+          {FIELD_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </div>
+      {input("label")}
+      {input("editor")}
+      {input("tags")}
+      {input("defaultValue")}
+      {input("allowedValues")}
+      {input("minItems", "number")}
+      {input("minLength", "number")}
+      {input("maxLength", "number")}
+      <label className="flex items-center gap-2 self-end pb-2">
+        <input type="checkbox" name={`${prefix}.isRequired`} defaultChecked={properties.isRequired === true} className="h-5 w-5" /> {text.isRequired}
+      </label>
+    </div>
+  );
+}
+
+export default function BlockSchema({ loaderData }: Route.ComponentProps) {
+  const { language, schema } = loaderData;
+  const text = texts[language];
+  const { t } = useAdmin();
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]> } | undefined;
+  const busy = useNavigation().state === "submitting";
+  const newNameId = useId();
+  return (
+    <AdminPage
+      title={schema.label ? `${schema.label} (${schema.name})` : schema.name}
+      intro={
+        <>
+          <p>{text.intro([...KNOWN_BLOCK_TAGS].join(", "))}</p>
+          <p>
+            <Link className="underline" to="/manage/blocks">
+              {text.back}
+            </Link>
+          </p>
+        </>
+      }
+    >
+      <SaveNotice result={result} />
+      <Form method="post" className="space-y-4" key={schema.version}>
+        <input type="hidden" name="version" value={schema.version} />
+        {schema.fields.map((f, i) => (
+          <fieldset key={f.name} className={`rounded border bg-white p-4 ${result?.errors?.[f.name] ? "border-red-700" : "border-slate-300"}`} data-block-field={f.name}>
+            <legend className="px-1 font-mono font-bold">{f.name}</legend>
+            <PropertyInputs prefix={`field.${i}`} properties={f.properties} text={text} errors={result?.errors} />
+          </fieldset>
+        ))}
+        <fieldset className="rounded border border-dashed border-slate-400 bg-white p-4" data-block-field-new>
+          <legend className="px-1 font-bold">{text.newField}</legend>
+          <div className="mb-3 max-w-sm">
+            <label htmlFor={newNameId} className="mb-1 block text-sm font-semibold">
+              {text.newName}
+            </label>
+            <input id={newNameId} name="new.name" className={inputClass} aria-describedby={`${newNameId}-help`} />
+            <p id={`${newNameId}-help`} className="mt-1 text-sm text-slate-700">
+              {text.newNameHelp}
+            </p>
+          </div>
+          <PropertyInputs prefix="new" properties={{ fieldType: "String" }} text={text} errors={result?.errors} />
+        </fieldset>
+        <button type="submit" className={buttonClass()} disabled={busy}>
+          {t.save}
+        </button>
+      </Form>
     </AdminPage>
   );
 }

@@ -1,20 +1,198 @@
+import { useId, useState } from "react";
+import { useActionData, useFetcher } from "react-router";
 import type { Route } from "./+types/icons";
-import { admin } from "~/admin/admin.server";
-import { AdminPage, EmptyState } from "~/admin/ui";
+import { admin, type AdminResult, readAdminForm, refused } from "~/admin/admin.server";
+import { deleteItem, saveChecked } from "~/admin/design/actions.server";
+import { checkIcon, ICONS, listDesignPage, pageParam } from "~/admin/design/design.server";
+import { DeleteForm, LiveTextField } from "~/admin/design/ui";
+import { AdminPage, buttonClass, EmptyState, inputClass, Pager, SaveNotice } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
+import type { Language } from "~/i18n/languages";
+import { sanitizeSvg } from "~/theme/icons.server";
 
+/**
+ * `/manage/squidex/icons`: the site's SVG icons (core-theme-icons). An icon is uploaded as an .svg
+ * file (read in the browser) or pasted; the server stores only what its sanitiser lets through
+ * and the preview shows exactly that.
+ */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
 
-export function loader(args: Route.LoaderArgs) {
-  const { t } = admin(args);
-  return { title: "icons", empty: t.empty };
+const texts = {
+  de: {
+    title: "Icons",
+    intro: "SVG-Icons der Website. Beim Speichern wird jedes SVG bereinigt: Skripte, Stile, Links nach außen und alles, was nicht zeichnet, fallen weg.",
+    name: "Name",
+    svg: "SVG-Code",
+    file: "SVG-Datei hochladen",
+    fileHelp: "Der Inhalt der Datei erscheint im Feld SVG-Code.",
+    critical: "Kritisch (direkt ins HTML eingebettet)",
+    loading: "Ladeanzeige (Spinner)",
+    preview: "Vorschau (bereinigt)",
+    newIcon: "Neues Icon",
+    add: "Hinzufügen",
+    save: "Speichern",
+    remove: "Löschen",
+    created: "Icon angelegt.",
+    saved: "Gespeichert.",
+    cleaned: "Das SVG wurde bereinigt; gespeichert ist die bereinigte Fassung.",
+    deleted: "Gelöscht.",
+    superuserOnly: "Nur Administrator:innen dürfen Inhalte löschen.",
+    missing: "Welcher Eintrag? Es fehlt die ID.",
+    empty: "Noch keine Icons angelegt.",
+    invalidStored: "Dieses gespeicherte SVG ist ungültig und wird auf der Website nicht gezeigt.",
+    unknownIntent: "Unbekannte Aktion.",
+  },
+  en: {
+    title: "Icons",
+    intro: "The site's SVG icons. Every SVG is cleaned when saved: scripts, styles, outside links and anything that does not draw are removed.",
+    name: "Name",
+    svg: "SVG code",
+    file: "Upload an SVG file",
+    fileHelp: "The file's content appears in the SVG code field.",
+    critical: "Critical (embedded in the HTML)",
+    loading: "Loading indicator (spinner)",
+    preview: "Preview (cleaned)",
+    newIcon: "New icon",
+    add: "Add",
+    save: "Save",
+    remove: "Delete",
+    created: "Icon created.",
+    saved: "Saved.",
+    cleaned: "The SVG was cleaned; the cleaned version is stored.",
+    deleted: "Deleted.",
+    superuserOnly: "Only administrators may delete content.",
+    missing: "Which item? The id is missing.",
+    empty: "No icons yet.",
+    invalidStored: "This stored SVG is invalid and is not shown on the site.",
+    unknownIntent: "Unknown action.",
+  },
+} satisfies Record<Language, unknown>;
+type Texts = (typeof texts)[Language];
+
+type IconData = { name?: string; svg?: string; critical?: boolean; loading?: boolean };
+
+export async function loader(args: Route.LoaderArgs) {
+  const { user, language, services } = admin(args);
+  const url = new URL(args.request.url);
+  const icons = await listDesignPage<IconData>(services.store, ICONS, pageParam(url), language);
+  // Sanitised again for the preview: items may have been stored through the API or before these rules.
+  const items = icons.items.map((item) => ({ ...item, preview: typeof item.data.svg === "string" ? sanitizeSvg(item.data.svg) : null }));
+  return { language, superuser: user.superuser, icons: { ...icons, items }, path: url.pathname };
 }
 
-export default function Screen({ loaderData }: Route.ComponentProps) {
+export async function action(args: Route.ActionArgs) {
+  const { user, language } = admin(args);
+  const text = texts[language];
+  const fields = await readAdminForm(args.request);
+  if (fields.intent === "save-icon") {
+    const checked = await checkIcon(fields, language);
+    const cleaned = checked.ok && checked.cleaned;
+    const message = (base: string) => (cleaned ? `${base} ${text.cleaned}` : base);
+    return saveChecked(args, user, ICONS, fields, checked, { created: message(text.created), saved: message(text.saved) });
+  }
+  if (fields.intent === "delete-icon") return deleteItem(args, user, ICONS, fields, text);
+  return refused(text.unknownIntent);
+}
+
+/** The form of one icon (or a new one): file or pasted code, flags; the server answers with what it stored. */
+function IconEditor({ text, item }: { text: Texts; item?: { id: string; version: number; data: IconData } }) {
+  const fetcher = useFetcher<AdminResult>();
+  const id = useId();
+  const [name, setName] = useState(item?.data.name ?? "");
+  const [svg, setSvg] = useState(item?.data.svg ?? "");
+  const errors = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.errors : undefined;
+  async function readFile(file: File | undefined) {
+    if (file) setSvg(await file.text());
+  }
   return (
-    <AdminPage title={loaderData.title}>
-      <EmptyState>{loaderData.empty}</EmptyState>
+    <fetcher.Form method="post" className="space-y-3" onSubmit={() => !item && setTimeout(() => (setName(""), setSvg("")))}>
+      <input type="hidden" name="intent" value="save-icon" />
+      {item ? <input type="hidden" name="id" value={item.id} /> : null}
+      {item ? <input type="hidden" name="version" value={item.version} /> : null}
+      <div className="max-w-sm">
+        <LiveTextField label={text.name} name="name" value={name} onChange={setName} error={errors?.name?.[0]} />
+      </div>
+      <div>
+        <label htmlFor={`${id}-file`} className="mb-1 block font-semibold">
+          {text.file}
+        </label>
+        <input id={`${id}-file`} type="file" accept=".svg,image/svg+xml" aria-describedby={`${id}-file-help`} onChange={(e) => void readFile(e.target.files?.[0])} className="block text-sm" />
+        <p id={`${id}-file-help`} className="mt-1 text-sm text-slate-700">
+          {text.fileHelp}
+        </p>
+      </div>
+      <div>
+        <label htmlFor={`${id}-svg`} className="mb-1 block font-semibold">
+          {text.svg}
+        </label>
+        <textarea
+          id={`${id}-svg`}
+          name="svg"
+          rows={4}
+          value={svg}
+          onChange={(e) => setSvg(e.target.value)}
+          spellCheck={false}
+          aria-invalid={errors?.svg ? true : undefined}
+          aria-describedby={errors?.svg ? `${id}-svg-error` : undefined}
+          className={`${inputClass} font-mono text-sm`}
+        />
+        {errors?.svg ? (
+          <p id={`${id}-svg-error`} className="mt-1 text-sm font-semibold text-red-800">
+            {errors.svg[0]}
+          </p>
+        ) : null}
+      </div>
+      <div className="flex flex-wrap gap-6">
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="critical" defaultChecked={item?.data.critical === true} className="h-5 w-5" /> {text.critical}
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="checkbox" name="loading" defaultChecked={item?.data.loading === true} className="h-5 w-5" /> {text.loading}
+        </label>
+      </div>
+      <button type="submit" className={buttonClass(item ? "secondary" : "primary")} disabled={fetcher.state !== "idle"}>
+        {item ? text.save : text.add}
+      </button>
+      {fetcher.data && fetcher.state === "idle" ? <SaveNotice result={fetcher.data} /> : null}
+    </fetcher.Form>
+  );
+}
+
+export default function Icons({ loaderData }: Route.ComponentProps) {
+  const { language, superuser, icons, path } = loaderData;
+  const text = texts[language];
+  const result = useActionData<typeof action>();
+  return (
+    <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
+      <SaveNotice result={result} />
+      {icons.items.length === 0 ? <EmptyState>{text.empty}</EmptyState> : null}
+      <ul className="space-y-4">
+        {icons.items.map((item) => (
+          <li key={`${item.id}-${item.version}`} className="grid gap-4 rounded border border-slate-300 bg-white p-4 md:grid-cols-[8rem_1fr]" data-icon={item.data.name}>
+            <figure className="text-center">
+              {item.preview ? (
+                // Sanitised by sanitizeSvg (allow-listed drawing elements and attributes only).
+                <div className="mx-auto h-16 w-16 text-slate-900 [&>svg]:h-full [&>svg]:w-full" data-icon-preview dangerouslySetInnerHTML={{ __html: item.preview }} />
+              ) : (
+                <p className="text-sm text-red-800">{text.invalidStored}</p>
+              )}
+              <figcaption className="mt-1 text-xs text-slate-700">{text.preview}</figcaption>
+            </figure>
+            <div className="space-y-3">
+              <IconEditor text={text} item={item} />
+              {superuser ? <DeleteForm id={item.id} intent="delete-icon" label={text.remove} name={item.data.name ?? item.id} /> : null}
+            </div>
+          </li>
+        ))}
+      </ul>
+      <Pager page={icons.page} pages={icons.pages} href={(page) => `${path}?page=${page}`} />
+      <section aria-labelledby="new-icon" className="rounded border border-slate-300 bg-white p-4" data-new-icon>
+        <h2 id="new-icon" className="mb-2 text-lg font-bold">
+          {text.newIcon}
+        </h2>
+        <IconEditor text={text} />
+      </section>
     </AdminPage>
   );
 }

@@ -1,20 +1,324 @@
+import { data, Link, useActionData, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/item";
-import { admin } from "~/admin/admin.server";
-import { AdminPage, EmptyState } from "~/admin/ui";
+import { actorOf, admin, done, mutate, readAdminForm, refused, type AdminResult } from "~/admin/admin.server";
+import { adminItemForm, dataFromValues, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
+import { listColumns, requireCollection } from "~/admin/content/schema-route.server";
+import { useActionCall } from "~/admin/content/use-action-call";
+import { AdminPage, buttonClass, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
+import { ContentError } from "~/content/errors";
+import { isValidId } from "~/content/ids";
+import type { ContentItem, Schema } from "~/content/types";
+import type { FormValues } from "~/forms/definition";
+import { EngineForm } from "~/forms/react";
+import { FormRejected, requireValid } from "~/forms/submission.server";
+import type { Language } from "~/i18n/languages";
 
+/**
+ * `/manage/content/:schema/:itemid` (`new` creates): the item's form, made from its schema by the
+ * same engine as the visitors' forms, so the browser and this action check the same rules; the
+ * store's own validation runs on top and its messages show beside the fields. Every write carries
+ * the version the editor saw (a stale one is refused) and goes into the audit log.
+ */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
 
-export function loader(args: Route.LoaderArgs) {
-  const { t } = admin(args);
-  return { title: "item", empty: t.empty };
+const texts = {
+  de: {
+    back: (label: string) => `Zurück zu „${label}“`,
+    newTitle: (label: string) => `Neuer Eintrag in „${label}“`,
+    version: "Version",
+    modified: "Zuletzt geändert",
+    by: "von",
+    skippedTitle: "Weitere Felder (nur lesbar)",
+    skippedNote: "Diese Felder lassen sich hier nicht bearbeiten (Verweise, Orte, Bausteine); beim Speichern bleiben sie unverändert.",
+    emptyValue: "(leer)",
+    created: "Eintrag angelegt.",
+    updated: "Gespeichert.",
+    published: "Veröffentlicht.",
+    unpublished: "Zurückgezogen; der Eintrag ist nicht mehr öffentlich.",
+    deleted: "Eintrag gelöscht.",
+    badVersion: "Die Version fehlt oder ist ungültig. Bitte laden Sie die Seite neu.",
+    unknownIntent: "Unbekannte Aktion.",
+    gone: "Diesen Eintrag gibt es nicht (mehr).",
+    toList: "Zur Liste",
+  },
+  en: {
+    back: (label: string) => `Back to “${label}”`,
+    newTitle: (label: string) => `New item in “${label}”`,
+    version: "Version",
+    modified: "Last modified",
+    by: "by",
+    skippedTitle: "More fields (read only)",
+    skippedNote: "These fields cannot be edited here (references, places, components); saving keeps them as they are.",
+    emptyValue: "(empty)",
+    created: "Item created.",
+    updated: "Saved.",
+    published: "Published.",
+    unpublished: "Unpublished; the item is no longer public.",
+    deleted: "Item deleted.",
+    badVersion: "The version is missing or invalid. Please reload the page.",
+    unknownIntent: "Unknown action.",
+    gone: "This item does not exist (any more).",
+    toList: "To the list",
+  },
+} satisfies Record<Language, unknown>;
+
+/** A read-only field's JSON is cut here: the page must not grow with one huge value. */
+const MAX_JSON_CHARS = 4000;
+
+/** The item an id names, 400 for an id that cannot be one, 404 for none. */
+async function requireItem(args: Route.LoaderArgs | Route.ActionArgs, schema: Schema): Promise<ContentItem> {
+  const id = args.params.itemid;
+  if (!isValidId(id)) throw data(null, { status: 400 });
+  const item = await args.context.services.store.get(schema.name, id, { unpublished: true });
+  if (!item) throw data(null, { status: 404 });
+  return item;
 }
 
-export default function Screen({ loaderData }: Route.ComponentProps) {
+export async function loader(args: Route.LoaderArgs) {
+  const { user, language, services } = admin(args);
+  const schema = await requireCollection(services.store, args.params.schema);
+  const item = args.params.itemid === "new" ? null : await requireItem(args, schema);
+  const { definition, skipped } = adminItemForm(schema);
+  const title = item ? titleOf(schema, item) : null;
+  return {
+    language,
+    superuser: user.superuser,
+    schema: { name: schema.name, label: schema.properties.label || schema.name },
+    definition,
+    initial: item ? valuesFromData(schema, item.data) : {},
+    skipped: skipped.map((name) => {
+      const field = schema.fields.find((f) => f.name === name)!;
+      const json = item?.data[name] === undefined ? null : JSON.stringify(item.data[name], null, 2);
+      return { name, label: field.properties.label || name, json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
+    }),
+    item: item
+      ? { id: item.id, title, status: item.status, newStatus: item.newStatus ?? null, version: item.version, lastModified: item.lastModified, lastModifiedBy: item.lastModifiedBy }
+      : null,
+  };
+}
+
+/** What an item is called in a heading: its first text column, else its id. */
+function titleOf(schema: Schema, item: ContentItem): string {
+  for (const name of listColumns(schema, 1)) {
+    const cell = item.data[name];
+    const value = cell?.iv ?? cell?.de ?? cell?.en;
+    if (typeof value === "string" && value.trim()) return value.slice(0, 120);
+  }
+  return item.id;
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { user, language, t, services } = admin(args);
+  const text = texts[language];
+  const schema = await requireCollection(services.store, args.params.schema);
+  const fields = await readAdminForm(args.request);
+  const isNew = args.params.itemid === "new";
+  const store = services.store;
+  const ctx = { ...args, user };
+  const version = fields.version === undefined || fields.version === "" ? undefined : /^[0-9]{1,9}$/.test(fields.version) ? Number(fields.version) : NaN;
+  if (Number.isNaN(version) || (!isNew && version === undefined)) return refused(text.badVersion, 400);
+  const write = { actor: actorOf(user), ...(version !== undefined ? { expectedVersion: version } : {}) };
+
+  if (fields.intent === "save") {
+    const { definition } = adminItemForm(schema);
+    let values: FormValues;
+    try {
+      values = await requireValid(definition, fields, language);
+    } catch (error) {
+      if (error instanceof FormRejected) return refused(error.message, 400, error.errors);
+      throw error;
+    }
+    // The store checks again (its own rules); its messages are placed beside the fields.
+    let invalid: string[] | undefined;
+    const checked = async <T,>(run: () => Promise<T>) => {
+      try {
+        return await run();
+      } catch (error) {
+        if (error instanceof ContentError && error.statusCode === 400 && error.details?.length) invalid = error.details;
+        throw error;
+      }
+    };
+    const answer = isNew
+      ? await mutate(
+          ctx,
+          (r) => ({ action: "create-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
+          () => checked(() => store.create(schema.name, dataFromValues(schema, values), { actor: write.actor })),
+          (r) => done(text.created, 201, { id: (r as ContentItem).id }),
+        )
+      : await mutate(
+          ctx,
+          (r) => ({ action: "update-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
+          async () => {
+            const stored = await requireItem(args, schema);
+            return checked(() => store.update(schema.name, stored.id, dataFromValues(schema, values, stored.data), write));
+          },
+          (r) => done(text.updated, 200, { id: (r as ContentItem).id }),
+        );
+    if (invalid) {
+      const { errors, rest } = storeErrorsByField(schema, invalid);
+      return refused([t.saveFailed(400), ...rest].join(" "), 400, errors);
+    }
+    return answer;
+  }
+
+  if (isNew) return refused(text.unknownIntent);
+  const id = (await requireItem(args, schema)).id;
+  if (fields.intent === "publish" || fields.intent === "unpublish") {
+    const publish = fields.intent === "publish";
+    return mutate(
+      ctx,
+      (r) => ({ action: publish ? "publish-content" : "unpublish-content", schema: schema.name, itemId: id, version: (r as ContentItem).version }),
+      () => store.changeStatus(schema.name, id, publish ? "Published" : "Draft", write),
+      () => done(publish ? text.published : text.unpublished),
+    );
+  }
+  if (fields.intent === "delete") {
+    if (!user.superuser) return refused(t.forbidden, 403);
+    return mutate(
+      ctx,
+      { action: "delete-content", schema: schema.name, itemId: id, version: version ?? null },
+      () => store.delete(schema.name, id, write),
+      () => done(text.deleted, 200, { id, deleted: true } as Partial<AdminResult>),
+    );
+  }
+  return refused(text.unknownIntent);
+}
+
+/** After a delete the item is gone: keep the page (with its notice) instead of reloading into a 404. */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (actionResult && typeof actionResult === "object" && (actionResult as { deleted?: boolean }).deleted) return false;
+  return defaultShouldRevalidate;
+}
+
+type Answer = AdminResult & { deleted?: boolean };
+
+export default function Item({ loaderData }: Route.ComponentProps) {
+  const { language, superuser, schema, definition, initial, skipped, item } = loaderData;
+  const text = texts[language];
+  const { t } = useAdmin();
+  const navigate = useNavigate();
+  const { call, fetcher } = useActionCall<Answer>();
+  const actionData = useActionData<typeof action>() as Answer | undefined;
+  const result = fetcher.data ?? actionData;
+  const busy = fetcher.state !== "idle";
+  const list = `/manage/content/${encodeURIComponent(schema.name)}`;
+  const here = `${list}/${item ? encodeURIComponent(item.id) : "new"}`;
+  const version = item ? String(item.version) : "";
+  const locale = language === "de" ? "de-DE" : "en-GB";
+
+  async function save(values: FormValues) {
+    const body: Record<string, string> = { intent: "save", version };
+    for (const [name, value] of Object.entries(values)) body[name] = typeof value === "boolean" ? String(value) : value;
+    const answer = await call(body);
+    if (answer?.ok) {
+      if (!item && answer.id) navigate(`${list}/${encodeURIComponent(answer.id)}`);
+      return { ok: true as const, data: answer };
+    }
+    return { ok: false as const, problem: { message: answer?.message ?? t.saveFailed(0), ...(answer?.errors ? { errors: answer.errors } : {}) } };
+  }
+
+  if (result?.deleted) {
+    return (
+      <AdminPage title={item?.title ?? schema.label}>
+        <SaveNotice result={result} />
+        <Link to={list} className={buttonClass("secondary")}>
+          {text.toList}
+        </Link>
+      </AdminPage>
+    );
+  }
+
   return (
-    <AdminPage title={loaderData.title}>
-      <EmptyState>{loaderData.empty}</EmptyState>
+    <AdminPage
+      title={item ? (item.title ?? item.id) : text.newTitle(schema.label)}
+      intro={
+        <p>
+          <Link to={list} className="underline">
+            {text.back(schema.label)}
+          </Link>
+        </p>
+      }
+      actions={
+        item ? (
+          <>
+            <fetcher.Form method="post">
+              <input type="hidden" name="version" value={version} />
+              <button type="submit" name="intent" value={item.status === "Published" && !item.newStatus ? "unpublish" : "publish"} className={buttonClass("secondary")} disabled={busy}>
+                {item.status === "Published" && !item.newStatus ? t.unpublish : t.publish}
+              </button>
+            </fetcher.Form>
+            {item.status === "Published" && item.newStatus ? (
+              <fetcher.Form method="post">
+                <input type="hidden" name="version" value={version} />
+                <button type="submit" name="intent" value="unpublish" className={buttonClass("secondary")} disabled={busy}>
+                  {t.unpublish}
+                </button>
+              </fetcher.Form>
+            ) : null}
+            {superuser ? (
+              <fetcher.Form method="post" onSubmit={(e) => !confirm(t.confirmDelete) && e.preventDefault()}>
+                <input type="hidden" name="version" value={version} />
+                <button type="submit" name="intent" value="delete" className={buttonClass("danger")} disabled={busy}>
+                  {t.delete}
+                </button>
+              </fetcher.Form>
+            ) : null}
+          </>
+        ) : null
+      }
+    >
+      {item ? (
+        <dl className="flex flex-wrap gap-x-8 gap-y-2 text-sm" data-item-meta>
+          <div>
+            <dt className="font-semibold">{t.status}</dt>
+            <dd>
+              <StatusBadge status={item.status} newStatus={item.newStatus} />
+            </dd>
+          </div>
+          <div>
+            <dt className="font-semibold">{text.version}</dt>
+            <dd data-item-version>{item.version}</dd>
+          </div>
+          <div>
+            <dt className="font-semibold">{text.modified}</dt>
+            <dd>
+              {new Date(item.lastModified).toLocaleString(locale, { timeZone: "Europe/Berlin" })} {text.by} {item.lastModifiedBy}
+            </dd>
+          </div>
+        </dl>
+      ) : null}
+      <SaveNotice result={result} />
+      <div className="max-w-3xl rounded border border-slate-300 bg-white p-4">
+        <EngineForm
+          key={here}
+          definition={definition}
+          language={language}
+          action={here}
+          initial={initial}
+          problem={actionData && !actionData.ok ? { message: actionData.message, ...(actionData.errors ? { errors: actionData.errors } : {}) } : null}
+          hidden={{ intent: "save", version }}
+          submitLabel={item ? t.save : t.create}
+          onSubmit={save}
+        />
+      </div>
+      {skipped.length ? (
+        <section aria-labelledby="skipped-fields" className="max-w-3xl space-y-2">
+          <h2 id="skipped-fields" className="text-lg font-bold">
+            {text.skippedTitle}
+          </h2>
+          <p className="text-sm text-slate-700">{text.skippedNote}</p>
+          <dl className="space-y-2">
+            {skipped.map((f) => (
+              <div key={f.name} className="rounded border border-slate-300 bg-white p-3" data-readonly-field={f.name}>
+                <dt className="font-semibold">{f.label}</dt>
+                <dd>{f.json ? <pre className="mt-1 max-h-60 overflow-auto text-xs whitespace-pre-wrap" tabIndex={0}>{f.json}</pre> : <span className="text-sm text-slate-700">{text.emptyValue}</span>}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ) : null}
     </AdminPage>
   );
 }

@@ -1,20 +1,254 @@
+import { data, Form, Link, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox";
-import { admin } from "~/admin/admin.server";
-import { AdminPage, EmptyState } from "~/admin/ui";
+import { admin, done, mutate, readAdminForm, refused, type AdminResult } from "~/admin/admin.server";
+import { isMessageId, nextLimit, OUTBOX_STATUSES, outboxHref, parseOutboxParams, type OutboxParams } from "~/admin/content/outbox-params";
+import { clientProblem } from "~/admin/content/schema-route.server";
+import { AdminPage, buttonClass, EmptyState, inputClass, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
+import { ContentError } from "~/content/errors";
+import type { Language } from "~/i18n/languages";
+import type { OutboxEntry } from "~/mail/outbox";
 
+/**
+ * `/manage/outbox`: every mail the site sends goes through the outbox table first. Editors see
+ * what is waiting, sent or failed, read a message's text and send a failed one again. Recipient
+ * addresses are private: this screen is behind the admin layout's sign-in like all of /manage.
+ */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
 
-export function loader(args: Route.LoaderArgs) {
-  const { t } = admin(args);
-  return { title: "outbox", empty: t.empty };
+const texts = {
+  de: {
+    title: "Postausgang",
+    intro: "Die neuesten E-Mails zuerst. Fehlgeschlagene lassen sich erneut senden.",
+    status: "Status",
+    any: "Alle",
+    statuses: { pending: "wartend", sent: "gesendet", failed: "fehlgeschlagen" },
+    show: "Anzeigen",
+    created: "Erstellt",
+    kind: "Art",
+    to: "An",
+    subject: "Betreff",
+    attempts: "Versuche",
+    lastError: "Letzter Fehler",
+    sentAt: "Gesendet",
+    open: "Öffnen",
+    openLabel: (subject: string) => `Öffnen: ${subject}`,
+    requeue: "Erneut senden",
+    requeued: "Die E-Mail wird erneut gesendet.",
+    notFailed: "Nur fehlgeschlagene E-Mails lassen sich erneut senden.",
+    unknown: "Diese E-Mail gibt es nicht (mehr).",
+    unknownIntent: "Unbekannte Aktion.",
+    more: "Mehr anzeigen",
+    close: "Schließen",
+    message: "Nachricht",
+    empty: "Keine E-Mails.",
+    shown: (n: number) => `${n} neueste angezeigt`,
+  },
+  en: {
+    title: "Outbox",
+    intro: "Newest emails first. Failed ones can be sent again.",
+    status: "Status",
+    any: "All",
+    statuses: { pending: "pending", sent: "sent", failed: "failed" },
+    show: "Show",
+    created: "Created",
+    kind: "Kind",
+    to: "To",
+    subject: "Subject",
+    attempts: "Attempts",
+    lastError: "Last error",
+    sentAt: "Sent",
+    open: "Open",
+    openLabel: (subject: string) => `Open: ${subject}`,
+    requeue: "Send again",
+    requeued: "The email will be sent again.",
+    notFailed: "Only failed emails can be sent again.",
+    unknown: "This email does not exist (any more).",
+    unknownIntent: "Unknown action.",
+    more: "Show more",
+    close: "Close",
+    message: "Message",
+    empty: "No emails.",
+    shown: (n: number) => `${n} newest shown`,
+  },
+} satisfies Record<Language, unknown>;
+
+type Row = Pick<OutboxEntry, "id" | "kind" | "to" | "subject" | "status" | "attempts" | "lastError" | "created" | "sentAt">;
+const row = (e: OutboxEntry): Row => ({ id: e.id, kind: e.kind, to: e.to, subject: e.subject.slice(0, 200), status: e.status, attempts: e.attempts, lastError: e.lastError, created: e.created, sentAt: e.sentAt });
+
+export async function loader(args: Route.LoaderArgs) {
+  const { language, services } = admin(args);
+  let params: OutboxParams;
+  try {
+    params = parseOutboxParams(new URL(args.request.url).searchParams);
+  } catch (error) {
+    const problem = clientProblem(error);
+    if (!problem) throw error;
+    return data({ language, params: { status: "", limit: 50, id: null } as OutboxParams, rows: [] as Row[], message: null, problem: problem.message }, { status: problem.status });
+  }
+  const [entries, message] = await Promise.all([
+    services.mail.list({ ...(params.status ? { status: params.status } : {}), limit: params.limit }),
+    params.id ? services.mail.get(params.id) : Promise.resolve(undefined),
+  ]);
+  if (params.id && !message) throw data(null, { status: 404 });
+  return {
+    language,
+    params,
+    rows: entries.map(row),
+    message: message ? { ...row(message), text: message.text.slice(0, 50_000) } : null,
+    problem: null as string | null,
+  };
 }
 
-export default function Screen({ loaderData }: Route.ComponentProps) {
+export async function action(args: Route.ActionArgs) {
+  const { user, language, services } = admin(args);
+  const text = texts[language];
+  const fields = await readAdminForm(args.request);
+  if (fields.intent !== "requeue") return refused(text.unknownIntent);
+  const id = fields.id;
+  if (!isMessageId(id)) return refused(text.unknown, 400);
+  return mutate(
+    { ...args, user },
+    { action: "requeue-mail", itemId: id },
+    async () => {
+      const entry = await services.mail.get(id);
+      if (!entry) throw new ContentError(404, text.unknown);
+      if (!(await services.mail.requeue(id))) throw new ContentError(409, text.notFailed);
+      return entry;
+    },
+    () => done(text.requeued, 200, { id }),
+  );
+}
+
+export default function Outbox({ loaderData }: Route.ComponentProps) {
+  const { language, params, rows, message, problem } = loaderData;
+  const text = texts[language];
+  const { t } = useAdmin();
+  const fetcher = useFetcher<AdminResult>();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/manage/outbox";
+  const locale = language === "de" ? "de-DE" : "en-GB";
+  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale, { timeZone: "Europe/Berlin" }) : "");
+  const more = nextLimit(params.limit);
+  const requeue = (id: string) => (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="requeue" />
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" className={buttonClass("secondary")} disabled={fetcher.state !== "idle"}>
+        {text.requeue}
+      </button>
+    </fetcher.Form>
+  );
   return (
-    <AdminPage title={loaderData.title}>
-      <EmptyState>{loaderData.empty}</EmptyState>
+    <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
+      <SaveNotice result={fetcher.data as AdminResult | undefined} />
+      <Form method="get" className="flex flex-wrap items-end gap-3 rounded border border-slate-300 bg-white p-4">
+        <div>
+          <label htmlFor="outbox-status" className="mb-1 block font-semibold">
+            {text.status}
+          </label>
+          <select id="outbox-status" name="status" defaultValue={params.status} key={params.status} className={inputClass}>
+            <option value="">{text.any}</option>
+            {OUTBOX_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {text.statuses[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={buttonClass()}>
+          {text.show}
+        </button>
+      </Form>
+      {problem ? (
+        <p role="alert" className="rounded border-l-4 border-red-700 bg-red-50 p-3 text-red-900">
+          {problem}
+        </p>
+      ) : null}
+      {message ? (
+        <section aria-labelledby="outbox-message" className="space-y-3 rounded border border-slate-400 bg-white p-4" data-outbox-message={message.id}>
+          <h2 id="outbox-message" className="text-lg font-bold">
+            {text.message}: {message.subject}
+          </h2>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="font-semibold">{text.to}</dt>
+            <dd>{message.to}</dd>
+            <dt className="font-semibold">{text.kind}</dt>
+            <dd>{message.kind}</dd>
+            <dt className="font-semibold">{text.status}</dt>
+            <dd>{text.statuses[message.status]}</dd>
+            <dt className="font-semibold">{text.created}</dt>
+            <dd>{when(message.created)}</dd>
+            <dt className="font-semibold">{text.attempts}</dt>
+            <dd>{message.attempts}</dd>
+            {message.lastError ? (
+              <>
+                <dt className="font-semibold">{text.lastError}</dt>
+                <dd className="break-all">{message.lastError}</dd>
+              </>
+            ) : null}
+          </dl>
+          <pre className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-sm whitespace-pre-wrap" tabIndex={0} data-outbox-text>
+            {message.text}
+          </pre>
+          <div className="flex flex-wrap gap-2">
+            {message.status === "failed" ? requeue(message.id) : null}
+            <Link to={outboxHref(params, { id: null })} className={buttonClass("secondary")}>
+              {text.close}
+            </Link>
+          </div>
+        </section>
+      ) : null}
+      <p role="status" aria-live="polite" className="text-sm text-slate-700">
+        {loading ? t.loading : text.shown(rows.length)}
+      </p>
+      {rows.length === 0 ? (
+        problem ? null : <EmptyState>{text.empty}</EmptyState>
+      ) : (
+        <div className={`overflow-x-auto ${loading ? "opacity-50" : ""}`} aria-busy={loading || undefined}>
+          <table className="w-full border-collapse bg-white text-left text-sm" data-outbox>
+            <thead>
+              <tr className="border-b border-slate-400">
+                {[text.created, text.kind, text.to, text.subject, text.status, text.attempts].map((h) => (
+                  <th key={h} scope="col" className="p-2">
+                    {h}
+                  </th>
+                ))}
+                <th scope="col" className="p-2">
+                  <span className="sr-only">{text.open}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} className="border-b border-slate-200 align-top" data-outbox-row={r.status} data-kind={r.kind}>
+                  <td className="p-2 whitespace-nowrap">{when(r.created)}</td>
+                  <td className="p-2">{r.kind}</td>
+                  <td className="p-2 break-all">{r.to}</td>
+                  <td className="p-2">{r.subject}</td>
+                  <td className="p-2">
+                    {text.statuses[r.status]}
+                    {r.lastError ? <span className="block text-xs text-red-800">{r.lastError}</span> : null}
+                  </td>
+                  <td className="p-2 tabular-nums">{r.attempts}</td>
+                  <td className="flex flex-wrap gap-2 p-2">
+                    <Link to={outboxHref(params, { id: r.id })} className="font-semibold text-[#0f5e63] underline" aria-label={text.openLabel(r.subject)}>
+                      {text.open}
+                    </Link>
+                    {r.status === "failed" ? requeue(r.id) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {more && rows.length >= params.limit ? (
+        <Link to={outboxHref(params, { limit: more, id: null })} className={buttonClass("secondary")}>
+          {text.more}
+        </Link>
+      ) : null}
     </AdminPage>
   );
 }

@@ -1,0 +1,71 @@
+import { useEffect, useSyncExternalStore } from "react";
+
+/**
+ * The browser's view of the session (spec §4, §7): `GET /api/_auth/session` is fetched once per page
+ * load, without retry, and auth is "ready" after its first answer (whatever it was). It is only
+ * asked for when the `pn_editor` hint cookie says someone signed in here: visitors cost nothing.
+ * The hint carries no rights; the HttpOnly session cookie does.
+ */
+export const EDITOR_HINT_COOKIE = "pn_editor";
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  superuser: boolean;
+  language: "de" | "en";
+}
+export interface AuthState {
+  ready: boolean;
+  user: SessionUser | null;
+}
+
+let state: AuthState = { ready: false, user: null };
+let started = false;
+const listeners = new Set<() => void>();
+const set = (next: AuthState) => {
+  state = next;
+  for (const listener of listeners) listener();
+};
+
+/** Whether the document's cookies carry the editor hint. */
+export function hasEditorHint(cookie: string): boolean {
+  return cookie.split(/;\s*/).some((part) => part.startsWith(`${EDITOR_HINT_COOKIE}=`));
+}
+
+/** Fetches the session once (no retry); failures are logged and leave the visitor signed out, ready. */
+export async function loadSession(fetcher: typeof fetch = fetch): Promise<AuthState> {
+  if (started) return state;
+  started = true;
+  try {
+    const response = await fetcher("/api/_auth/session", { credentials: "same-origin", headers: { accept: "application/json" } });
+    const body = (response.ok ? await response.json() : {}) as { user?: SessionUser };
+    set({ ready: true, user: body.user ?? null });
+  } catch (error) {
+    console.error("Error Fetching Session", error);
+    set({ ready: true, user: null });
+  }
+  return state;
+}
+
+/** For tests: forget the fetched session. */
+export function resetSession() {
+  started = false;
+  state = { ready: false, user: null };
+}
+
+/** The session in a component: fetched after hydration when the hint is there, else ready and empty. */
+export function useAuthSession(): AuthState {
+  useEffect(() => {
+    if (hasEditorHint(document.cookie)) void loadSession();
+    else if (!state.ready) set({ ready: true, user: null });
+  }, []);
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => state,
+    () => state,
+  );
+}
