@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { Route } from "./+types/colors";
 import { admin, type AdminResult, readAdminForm, refused } from "~/admin/admin.server";
@@ -6,7 +6,7 @@ import { deleteItem, saveChecked } from "~/admin/design/actions.server";
 import { checkColor, checkTheme, COLORS, listDesignPage, pageParam, THEMES } from "~/admin/design/design.server";
 import { colorForm, designLabels, THEME_COLOR_FIELDS, themeForm } from "~/admin/design/forms";
 import { DeleteForm, HexField, LiveTextField, ShadeStrip, useFormErrors } from "~/admin/design/ui";
-import { AdminPage, buttonClass, EmptyState, Pager, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
+import { AdminPage, buttonClass, EmptyState, Pager, SaveNotice, StatusBadge } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
 import { BAD_HEX } from "~/theme/shades";
@@ -102,6 +102,14 @@ function ColorEditor({ text, language, item }: { text: Texts; language: Language
   const [name, setName] = useState(item?.data.name ?? "");
   const [hexcode, setHexcode] = useState(item?.data.hexcode ?? "#");
   const [touched, setTouched] = useState(false);
+  // A saved change comes back with a new version: show what is stored (the notice stays).
+  useEffect(() => {
+    if (item) (setName(item.data.name ?? ""), setHexcode(item.data.hexcode ?? "#"));
+  }, [item?.version]);
+  // The new-colour form starts empty again once its colour is stored.
+  useEffect(() => {
+    if (!item && fetcher.state === "idle" && fetcher.data?.ok) (setName(""), setHexcode("#"), setTouched(false));
+  }, [item, fetcher.state, fetcher.data]);
   const errors = useFormErrors(colorForm(language), { name, hexcode }, language);
   const blocked = Object.keys(errors).length > 0;
   const busy = fetcher.state !== "idle";
@@ -113,7 +121,6 @@ function ColorEditor({ text, language, item }: { text: Texts; language: Language
         setTouched(true);
         // The same rules as the server's: a form with a blocking message is not sent.
         if (blocked) e.preventDefault();
-        else if (!item) setTimeout(() => (setName(""), setHexcode("#"), setTouched(false)));
       }}
     >
       <input type="hidden" name="intent" value="save-color" />
@@ -143,6 +150,9 @@ function ThemeEditor({ text, language, item }: { text: Texts; language: Language
     name: item.data.name ?? "",
     ...Object.fromEntries(THEME_COLOR_FIELDS.map((f) => [f, item.data[f] ?? ""])),
   }));
+  useEffect(() => {
+    setValues({ name: item.data.name ?? "", ...Object.fromEntries(THEME_COLOR_FIELDS.map((f) => [f, item.data[f] ?? ""])) });
+  }, [item.version]);
   const errors = useFormErrors(themeForm(language), values, language);
   const set = (field: string) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
   const headingId = `theme-${item.id}`;
@@ -180,7 +190,6 @@ function ThemeEditor({ text, language, item }: { text: Texts; language: Language
 
 export default function Colors({ loaderData }: Route.ComponentProps) {
   const { text, language, superuser, colors, themes, path } = loaderData;
-  const { user } = useAdmin();
   // Without JavaScript the forms post as documents: their answer arrives here.
   const result = useActionData<typeof action>();
   const href = (param: string, other: string, otherPage: number) => (page: number) => `${path}?${param}=${page}&${other}=${otherPage}`;
@@ -194,9 +203,9 @@ export default function Colors({ loaderData }: Route.ComponentProps) {
         {colors.items.length === 0 ? <EmptyState>{text.noColors}</EmptyState> : null}
         <ul className="space-y-3">
           {colors.items.map((item) => (
-            <li key={`${item.id}-${item.version}`} className="flex flex-wrap items-start justify-between gap-3 rounded border border-slate-300 bg-white p-3" data-color={item.data.name}>
+            <li key={item.id} className="flex flex-wrap items-start justify-between gap-3 rounded border border-slate-300 bg-white p-3" data-color={item.data.name}>
               <ColorEditor text={text} language={language} item={item} />
-              {superuser || user?.superuser ? (
+              {superuser ? (
                 <div className="pt-8">
                   <DeleteForm id={item.id} intent="delete-color" label={text.remove} name={item.data.name ?? item.id} />
                 </div>
@@ -217,7 +226,7 @@ export default function Colors({ loaderData }: Route.ComponentProps) {
         <p className="text-slate-700">{text.themesIntro}</p>
         {themes.items.length === 0 ? <EmptyState>{text.noThemes}</EmptyState> : null}
         {themes.items.map((item) => (
-          <ThemeEditor key={`${item.id}-${item.version}`} text={text} language={language} item={item} />
+          <ThemeEditor key={item.id} text={text} language={language} item={item} />
         ))}
         <Pager page={themes.page} pages={themes.pages} href={href("themes", "page", colors.page)} />
       </section>

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { Route } from "./+types/icons";
 import { admin, type AdminResult, readAdminForm, refused } from "~/admin/admin.server";
@@ -101,12 +101,20 @@ function IconEditor({ text, item }: { text: Texts; item?: { id: string; version:
   const id = useId();
   const [name, setName] = useState(item?.data.name ?? "");
   const [svg, setSvg] = useState(item?.data.svg ?? "");
+  // A save comes back with a new version and the SVG as the sanitiser left it: show that.
+  useEffect(() => {
+    if (item) (setName(item.data.name ?? ""), setSvg(item.data.svg ?? ""));
+  }, [item?.version]);
+  // The new-icon form starts empty again once its icon is stored.
+  useEffect(() => {
+    if (!item && fetcher.state === "idle" && fetcher.data?.ok) (setName(""), setSvg(""));
+  }, [item, fetcher.state, fetcher.data]);
   const errors = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.errors : undefined;
   async function readFile(file: File | undefined) {
     if (file) setSvg(await file.text());
   }
   return (
-    <fetcher.Form method="post" className="space-y-3" onSubmit={() => !item && setTimeout(() => (setName(""), setSvg("")))}>
+    <fetcher.Form method="post" className="space-y-3">
       <input type="hidden" name="intent" value="save-icon" />
       {item ? <input type="hidden" name="id" value={item.id} /> : null}
       {item ? <input type="hidden" name="version" value={item.version} /> : null}
@@ -169,7 +177,7 @@ export default function Icons({ loaderData }: Route.ComponentProps) {
       {icons.items.length === 0 ? <EmptyState>{text.empty}</EmptyState> : null}
       <ul className="space-y-4">
         {icons.items.map((item) => (
-          <li key={`${item.id}-${item.version}`} className="grid gap-4 rounded border border-slate-300 bg-white p-4 md:grid-cols-[8rem_1fr]" data-icon={item.data.name}>
+          <li key={item.id} className="grid gap-4 rounded border border-slate-300 bg-white p-4 md:grid-cols-[8rem_1fr]" data-icon={item.data.name}>
             <figure className="text-center">
               {item.preview ? (
                 // Sanitised by sanitizeSvg (allow-listed drawing elements and attributes only).

@@ -1,4 +1,4 @@
-import { useState, type CSSProperties } from "react";
+import { useEffect, useState, type CSSProperties } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { Route } from "./+types/text-styles";
 import { admin, type AdminResult, readAdminForm, refused } from "~/admin/admin.server";
@@ -103,6 +103,14 @@ function StyleEditor({ text, compiled, variables, item }: { text: Texts; compile
   const fetcher = useFetcher<AdminResult>();
   const [name, setName] = useState(item?.data.name ?? "");
   const [classes, setClasses] = useState(item?.data.twclasses ?? "");
+  // A saved change comes back with a new version: show what is stored (the notice stays).
+  useEffect(() => {
+    if (item) (setName(item.data.name ?? ""), setClasses(item.data.twclasses ?? ""));
+  }, [item?.version]);
+  // The new-style form starts empty again once its style is stored.
+  useEffect(() => {
+    if (!item && fetcher.state === "idle" && fetcher.data?.ok) (setName(""), setClasses(""));
+  }, [item, fetcher.state, fetcher.data]);
   const { valid, invalid } = validateClassTokens(classes);
   const pending = valid.filter((t) => !compiled.has(t));
   const serverErrors = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.errors : undefined;
@@ -113,7 +121,6 @@ function StyleEditor({ text, compiled, variables, item }: { text: Texts; compile
       onSubmit={(e) => {
         // Refused tokens are named right under the field; the server would refuse them the same way.
         if (invalid.length) e.preventDefault();
-        else if (!item) setTimeout(() => (setName(""), setClasses("")));
       }}
     >
       <input type="hidden" name="intent" value="save-style" />
@@ -164,7 +171,7 @@ export default function TextStyles({ loaderData }: Route.ComponentProps) {
       {styles.items.length === 0 ? <EmptyState>{text.empty}</EmptyState> : null}
       <ul className="space-y-4">
         {styles.items.map((item) => (
-          <li key={`${item.id}-${item.version}`} className="space-y-3 rounded border border-slate-300 bg-white p-4" data-text-style={item.data.name}>
+          <li key={item.id} className="space-y-3 rounded border border-slate-300 bg-white p-4" data-text-style={item.data.name}>
             <StyleEditor text={text} compiled={known} variables={variables} item={item} />
             {superuser ? <DeleteForm id={item.id} intent="delete-style" label={text.remove} name={item.data.name ?? item.id} /> : null}
           </li>

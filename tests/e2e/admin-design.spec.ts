@@ -1,0 +1,141 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoAxeViolations, signIn } from "./admin-helpers";
+import Database from "better-sqlite3";
+import { E2E_DB, waitForHydration } from "./helpers";
+
+/** Audit entries of one item, read-only from the e2e server's SQLite file. */
+function auditOf(schema: string, itemId: string): Array<{ action: string }> {
+  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare("select action from audit_log where schema_name = ? and item_id = ? order by at, id").all(schema, itemId) as Array<{ action: string }>;
+  } finally {
+    db.close();
+  }
+}
+
+/** Posts a form to an admin screen as a browser without JavaScript would (same origin, the session cookie). */
+function postForm(page: Page, path: string, form: Record<string, string>) {
+  return page.request.post(path, { form, headers: { Origin: new URL(page.url()).origin }, maxRedirects: 0 });
+}
+
+const isPost = (path: string) => (r: { request(): { method(): string }; url(): string }) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(path);
+
+test("a bad hex code shows Bad Hex while typing and is never saved; the fixed one saves with 200", async ({ page }) => {
+  await signIn(page, "/manage/colors");
+  await waitForHydration(page);
+  const posts: string[] = [];
+  page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
+  const row = page.locator('[data-color="Petrol"]');
+  const hex = row.getByLabel(/^(Hex-Code|Hex code)$/);
+  await expect(hex).toHaveValue("#0F5E63");
+  await hex.fill("#0f5e6");
+  await expect(row.locator('[data-field-error="hexcode"]')).toHaveText("Bad Hex");
+  await expect(hex).toHaveAttribute("aria-invalid", "true");
+  await row.getByRole("button", { name: /Speichern|Save/ }).click();
+  await page.waitForTimeout(300);
+  expect(posts).toEqual([]);
+
+  // The server applies the same rule (a post without JavaScript): 400, "Bad Hex", nothing stored.
+  const refused = await postForm(page, "/manage/colors", { intent: "save-color", id: "color-petrol", name: "Petrol", hexcode: "#0f5e6z" });
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain("Bad Hex");
+  expect(auditOf("core-theme-colors", "color-petrol")).toEqual([]);
+  await page.reload();
+  await waitForHydration(page);
+  await expect(page.locator('[data-color="Petrol"]').getByLabel(/^(Hex-Code|Hex code)$/)).toHaveValue("#0F5E63");
+
+  const fixed = page.locator('[data-color="Petrol"]').getByLabel(/^(Hex-Code|Hex code)$/);
+  await fixed.fill("#0f5e64");
+  await expect(page.locator('[data-color="Petrol"] [data-field-error="hexcode"]')).toHaveCount(0);
+  const [response] = await Promise.all([
+    page.waitForResponse(isPost("/manage/colors")),
+    page.locator('[data-color="Petrol"]').getByRole("button", { name: /Speichern|Save/ }).click(),
+  ]);
+  expect(response.status()).toBe(200);
+  await expect(page.locator('[data-color="Petrol"] [data-save-result="ok"]')).toBeVisible();
+  expect(auditOf("core-theme-colors", "color-petrol")).toEqual([{ action: "update-content" }]);
+  await page.reload();
+  await expect(page.locator('[data-color="Petrol"]').getByLabel(/^(Hex-Code|Hex code)$/)).toHaveValue("#0f5e64");
+});
+
+test("the theme preview shows the shades of what is typed", async ({ page }) => {
+  await signIn(page, "/manage/squidex/colors");
+  await waitForHydration(page);
+  const theme = page.locator("[data-theme-editor]").first();
+  await theme.getByLabel(/^(Hauptfarbe|Main colour)$/).fill("#000");
+  const strip = theme.locator("[data-shades]").first();
+  await expect(strip.locator('[data-shade="0"]')).toHaveText("#000");
+  await expect(strip.locator('[data-shade="6"]')).toHaveText("#0f0f0f");
+  await expect(strip.locator('[data-shade="-6"]')).toHaveText("#000000");
+  await theme.getByLabel(/^(Hauptfarbe|Main colour)$/).fill("#00");
+  await expect(strip).toContainText("Bad Hex");
+});
+
+test("a text style with a refused class token is refused and the token named; a clean one saves and previews", async ({ page }) => {
+  await signIn(page, "/manage/text-styles");
+  await waitForHydration(page);
+  const form = page.locator("[data-new-text-style]");
+  await form.getByLabel("Name", { exact: true }).fill("e2e-style");
+  await form.getByLabel(/^(Tailwind-Klassen|Tailwind classes)$/).fill("text-2xl bg-[red] font-bold");
+  await expect(form.locator('[data-field-error="twclasses"]')).toContainText("bg-[red]");
+
+  const refused = await postForm(page, "/manage/text-styles", { intent: "save-style", name: "e2e-style", twclasses: "text-2xl bg-[red] font-bold" });
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain("bg-[red]");
+
+  // Live preview with the classes the compiled stylesheet has (heading-1 uses text-4xl).
+  const preview = form.locator("[data-text-style-preview]");
+  await form.getByLabel(/^(Tailwind-Klassen|Tailwind classes)$/).fill("text-4xl font-bold");
+  await expect.poll(() => preview.evaluate((el) => getComputedStyle(el).fontSize)).toBe("36px");
+  await form.getByLabel(/^(Tailwind-Klassen|Tailwind classes)$/).fill("text-7xl");
+  await expect(form.locator("[data-not-compiled]")).toContainText("text-7xl");
+
+  const [response] = await Promise.all([page.waitForResponse(isPost("/manage/text-styles")), form.getByRole("button", { name: /Hinzufügen|Add/ }).click()]);
+  expect(response.status()).toBe(201);
+  const saved = page.locator('[data-text-style="e2e-style"]');
+  await expect(saved).toBeVisible();
+  await expect(saved.locator("[data-not-compiled]")).toHaveCount(0);
+  await expect.poll(() => saved.locator("[data-text-style-preview]").evaluate((el) => getComputedStyle(el).fontSize)).toBe("72px");
+});
+
+test("a pasted SVG with a script is stored and previewed sanitised", async ({ page }) => {
+  await signIn(page, "/manage/squidex/icons");
+  await waitForHydration(page);
+  const form = page.locator("[data-new-icon]");
+  await form.getByLabel("Name", { exact: true }).fill("e2e-box");
+  await form
+    .getByLabel(/^(SVG-Code|SVG code)$/)
+    .fill('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><script>window.__iconScript = 1</script><path d="M2 2h20v20H2z" onload="window.__iconScript = 2"/></svg>');
+  const [response] = await Promise.all([page.waitForResponse(isPost("/manage/squidex/icons")), form.getByRole("button", { name: /Hinzufügen|Add/ }).click()]);
+  expect(response.status()).toBe(201);
+  await expect(form.locator('[data-save-result="ok"]')).toContainText(/bereinigt|cleaned/);
+  const row = page.locator('[data-icon="e2e-box"]');
+  await expect(row.locator("[data-icon-preview] svg path")).toHaveCount(1);
+  const stored = await row.getByLabel(/^(SVG-Code|SVG code)$/).inputValue();
+  expect(stored).toContain("<path");
+  expect(stored).not.toMatch(/script|onload/i);
+  expect(await page.evaluate(() => (window as { __iconScript?: number }).__iconScript)).toBeUndefined();
+
+  // Something with nothing drawable left is refused with a message.
+  const refused = await postForm(page, "/manage/squidex/icons", { intent: "save-icon", name: "bad", svg: "<svg><script>alert(1)</script></svg>" });
+  expect(refused.status()).toBe(400);
+
+  // A superuser deletes it (after confirming).
+  page.once("dialog", (dialog) => void dialog.accept());
+  const [deleted] = await Promise.all([page.waitForResponse(isPost("/manage/squidex/icons")), row.getByRole("button", { name: /Löschen|Delete/ }).click()]);
+  expect(deleted.status()).toBe(200);
+  await expect(page.locator('[data-icon="e2e-box"]')).toHaveCount(0);
+});
+
+for (const path of ["/manage/colors", "/manage/squidex/colors", "/manage/text-styles", "/manage/squidex/icons", "/manage/tailwind", "/manage/plausible"]) {
+  test(`axe finds nothing on ${path}`, async ({ page }) => {
+    await signIn(page, path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+}
+
+test("the analytics screen explains that nothing is configured yet", async ({ page }) => {
+  await signIn(page, "/manage/plausible");
+  await expect(page.locator("[data-empty-state]")).toContainText(/nicht eingerichtet|not configured/);
+});
