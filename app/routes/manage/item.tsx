@@ -41,6 +41,7 @@ const texts = {
     badVersion: "Die Version fehlt oder ist ungültig. Bitte laden Sie die Seite neu.",
     unknownIntent: "Unbekannte Aktion.",
     gone: "Diesen Eintrag gibt es nicht (mehr).",
+    conflict: "Der Eintrag wurde inzwischen von jemand anderem geändert. Bitte laden Sie die Seite neu; Ihre Eingaben sind noch im Formular.",
     toList: "Zur Liste",
   },
   en: {
@@ -60,6 +61,7 @@ const texts = {
     badVersion: "The version is missing or invalid. Please reload the page.",
     unknownIntent: "Unknown action.",
     gone: "This item does not exist (any more).",
+    conflict: "Someone else changed this item meanwhile. Please reload the page; your input is still in the form.",
     toList: "To the list",
   },
 } satisfies Record<Language, unknown>;
@@ -115,6 +117,7 @@ export async function action(args: Route.ActionArgs) {
   const schema = await requireCollection(services.store, args.params.schema);
   const fields = await readAdminForm(args.request);
   const isNew = args.params.itemid === "new";
+  if (!isNew && !isValidId(args.params.itemid)) return refused(text.gone, 400);
   const store = services.store;
   const ctx = { ...args, user };
   const version = fields.version === undefined || fields.version === "" ? undefined : /^[0-9]{1,9}$/.test(fields.version) ? Number(fields.version) : NaN;
@@ -123,11 +126,12 @@ export async function action(args: Route.ActionArgs) {
 
   if (fields.intent === "save") {
     const { definition } = adminItemForm(schema);
+    const sent = Object.fromEntries(definition.fields.filter((f) => Object.hasOwn(fields, f.name)).map((f) => [f.name, fields[f.name]!]));
     let values: FormValues;
     try {
       values = await requireValid(definition, fields, language);
     } catch (error) {
-      if (error instanceof FormRejected) return refused(error.message, 400, error.errors);
+      if (error instanceof FormRejected) return refusedInput(error.message, 400, error.errors, sent);
       throw error;
     }
     // The store checks again (its own rules); its messages are placed beside the fields.
@@ -151,16 +155,18 @@ export async function action(args: Route.ActionArgs) {
           ctx,
           (r) => ({ action: "update-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
           async () => {
-            const stored = await requireItem(args, schema);
+            // Read inside the mutation: gone meanwhile is a 404 refusal, not an error page.
+            const stored = await store.get(schema.name, args.params.itemid, { unpublished: true });
+            if (!stored) throw new ContentError(404, text.gone);
             return checked(() => store.update(schema.name, stored.id, dataFromValues(schema, values, stored.data), write));
           },
           (r) => done(text.updated, 200, { id: (r as ContentItem).id }),
         );
     if (invalid) {
       const { errors, rest } = storeErrorsByField(schema, invalid);
-      return refused([t.saveFailed(400), ...rest].join(" "), 400, errors);
+      return refusedInput([t.saveFailed(400), ...rest].join(" "), 400, errors, sent);
     }
-    return answer;
+    return localiseConflict(answer, text.conflict);
   }
 
   if (isNew) return refused(text.unknownIntent);
@@ -172,7 +178,7 @@ export async function action(args: Route.ActionArgs) {
       (r) => ({ action: publish ? "publish-content" : "unpublish-content", schema: schema.name, itemId: id, version: (r as ContentItem).version }),
       () => store.changeStatus(schema.name, id, publish ? "Published" : "Draft", write),
       () => done(publish ? text.published : text.unpublished),
-    );
+    ).then((answer) => localiseConflict(answer, text.conflict));
   }
   if (fields.intent === "delete") {
     if (!user.superuser) return refused(t.forbidden, 403);
@@ -181,9 +187,22 @@ export async function action(args: Route.ActionArgs) {
       { action: "delete-content", schema: schema.name, itemId: id, version: version ?? null },
       () => store.delete(schema.name, id, write),
       () => done(text.deleted, 200, { id, deleted: true } as Partial<AdminResult>),
-    );
+    ).then((answer) => localiseConflict(answer, text.conflict));
   }
   return refused(text.unknownIntent);
+}
+
+/**
+ * A refused save that also hands back what was sent (the form's fields only): without JavaScript
+ * the page is rendered anew, and the editor's input must not be lost.
+ */
+function refusedInput(message: string, status: number, errors: Record<string, string[]>, sent: Record<string, string>) {
+  return data<AdminResult & { values: Record<string, string> }>({ ok: false, message, errors, values: sent }, { status });
+}
+
+/** The store's version conflict (412, in English) in the editor's words. */
+function localiseConflict(answer: Awaited<ReturnType<typeof mutate>>, message: string) {
+  return answer.init?.status === 412 ? refused(message, 412) : answer;
 }
 
 /** After a delete the item is gone: keep the page (with its notice) instead of reloading into a 404. */
@@ -192,7 +211,7 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
   return defaultShouldRevalidate;
 }
 
-type Answer = AdminResult & { deleted?: boolean };
+type Answer = AdminResult & { deleted?: boolean; values?: Record<string, string> };
 
 export default function Item({ loaderData }: Route.ComponentProps) {
   const { language, superuser, schema, definition, initial, skipped, item } = loaderData;
@@ -296,7 +315,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
           definition={definition}
           language={language}
           action={here}
-          initial={initial}
+          initial={actionData?.values ?? initial}
           problem={actionData && !actionData.ok ? { message: actionData.message, ...(actionData.errors ? { errors: actionData.errors } : {}) } : null}
           hidden={{ intent: "save", version }}
           submitLabel={item ? t.save : t.create}

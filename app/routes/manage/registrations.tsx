@@ -74,10 +74,10 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     const problem = clientProblem(error);
     if (!problem) throw error;
-    return data({ language, page, total: 0, rows: [] as RegistrationRow[], problem: problem.message }, { status: problem.status });
+    return data({ schema: PRACTITIONERS, language, page, total: 0, rows: [] as RegistrationRow[], problem: problem.message }, { status: problem.status });
   }
   const { total, rows } = await listRegistrations(services.store, page);
-  return { language, page, total, rows, problem: null as string | null };
+  return { schema: PRACTITIONERS, language, page, total, rows, problem: null as string | null };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -97,7 +97,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Registrations({ loaderData }: Route.ComponentProps) {
-  const { language, page, total, rows, problem } = loaderData;
+  const { schema, language, page, total, rows, problem } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
   const fetcher = useFetcher<AdminResult>();
@@ -144,7 +144,7 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
                       <StatusBadge status={r.status} />
                     </td>
                     <td className="flex flex-wrap gap-2 p-2">
-                      <Link to={`/manage/content/${PRACTITIONERS}/${encodeURIComponent(r.id)}`} className={buttonClass("secondary")} aria-label={text.editLabel(name)}>
+                      <Link to={`/manage/content/${schema}/${encodeURIComponent(r.id)}`} className={buttonClass("secondary")} aria-label={text.editLabel(name)}>
                         {text.edit}
                       </Link>
                       <fetcher.Form method="post">

@@ -1,0 +1,187 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoAxeViolations, signIn } from "./admin-helpers";
+import { mailTo, uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration } from "./helpers";
+
+/**
+ * The admin content screens: the collections overview, a collection's list (search, status filter,
+ * bad parameters), the item editor (save, server-side checks, publish and unpublish), approving a
+ * registration made through the public form until it shows in the directory, and the outbox.
+ */
+
+const PRACTITIONERS = "/manage/content/gm-content-practitioners";
+const field = (page: Page, name: string) => page.locator(`form[data-form] [data-field="${name}"]`).locator("input, textarea, select");
+const notice = (page: Page) => page.locator("[data-save-result]");
+
+test("the overview lists the collections with counts and the work lists", async ({ page }) => {
+  await signIn(page, "/manage/content");
+  const row = page.locator('[data-collection="gm-content-practitioners"]');
+  await expect(row).toContainText("Behandelnde");
+  expect(Number((await row.locator("td").nth(1).innerText()).replace(/\D/g, ""))).toBeGreaterThan(10);
+  // Component schemas are parts of other items, not lists.
+  await expect(page.locator('[data-collection="component-seo"]')).toHaveCount(0);
+  for (const href of ["/manage/registrations", "/manage/appointments", "/manage/outbox"]) await expect(page.locator(`main a[href="${href}"]`)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await row.getByRole("link").click();
+  await expect(page).toHaveURL(PRACTITIONERS);
+});
+
+test("a collection list searches and filters in the database, and refuses bad parameters", async ({ page }) => {
+  await signIn(page, PRACTITIONERS);
+  await expect(page.locator("[data-content-list] tbody tr")).toHaveCount(25);
+  await expect(page.getByRole("navigation", { name: /Seite 1 von/ })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByLabel("Suche in allen Feldern").fill("Süßmann");
+  await page.getByRole("button", { name: "Anwenden" }).click();
+  await expect(page).toHaveURL(/q=S%C3%BC%C3%9Fmann/);
+  await expect(page.locator("[data-content-list] tbody tr")).toHaveCount(1);
+  await expect(page.locator("[data-content-list]")).toContainText("Käthe Süßmann");
+
+  await page.getByLabel("Status").selectOption("Draft");
+  await page.getByRole("button", { name: "Anwenden" }).click();
+  await expect(page).toHaveURL(/status=Draft/);
+  await expect(page.locator("[data-empty-state]")).toHaveText("Keine Treffer. Ändern Sie die Suche oder die Filter.");
+  await expectNoAxeViolations(page);
+
+  for (const query of ["?page=abc", "?page=0", "?status=Gone", `?q=${"x".repeat(300)}`]) {
+    const response = await page.goto(`${PRACTITIONERS}${query}`);
+    expect(response?.status(), query).toBe(400);
+    await expect(page.locator("[data-list-problem]")).toBeVisible();
+  }
+  expect((await page.goto("/manage/content/no-such-collection"))?.status()).toBe(404);
+  expect((await page.goto(`${PRACTITIONERS}/no-such-item`))?.status()).toBe(404);
+});
+
+test("the item editor saves, checks on the server, publishes and unpublishes", async ({ page }) => {
+  await signIn(page, `${PRACTITIONERS}?q=S%C3%B6ren`);
+  await page.locator("[data-content-list] tbody tr").first().getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sören Müller");
+  await waitForHydration(page);
+  const url = page.url();
+  const version = Number(await page.locator("[data-item-version]").innerText());
+  await expect(field(page, "name")).toHaveValue("Sören Müller");
+  // Localised fields: one input per language; geolocations are shown read only.
+  await expect(field(page, "speciality__de")).toBeVisible();
+  await expect(field(page, "speciality__en")).toBeVisible();
+  await expect(page.locator('[data-readonly-field="coords"] pre')).toContainText("latitude");
+  await expectNoAxeViolations(page);
+
+  await field(page, "adress2").fill("Hinterhaus, 2. OG");
+  await page.getByRole("button", { name: "Speichern" }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(notice(page)).toHaveText("Gespeichert.");
+  await expect(page.locator("[data-item-version]")).toHaveText(String(version + 1));
+  await page.reload();
+  await expect(field(page, "adress2")).toHaveValue("Hinterhaus, 2. OG");
+
+  // The server checks with the same rules: an empty name and a bad postcode come back per field.
+  const refused = await page.request.post(url, { form: { intent: "save", version: String(version + 1), name: "", city: "Hamburg", zip: "12" }, headers: { Origin: new URL(url).origin } });
+  expect(refused.status()).toBe(400);
+  const refusedPage = await refused.text();
+  expect(refusedPage).toContain("Name ist erforderlich");
+  // Without JavaScript the answer is the page again: the messages beside the fields, the input kept.
+  expect(refusedPage).toMatch(/value="Hamburg"/);
+  expect(refusedPage).toMatch(/value="12"/);
+  // A stale version is refused, and nothing is written.
+  const stale = await page.request.post(url, { form: { intent: "save", version: String(version), name: "Sören Müller", city: "Hamburg" }, headers: { Origin: new URL(url).origin } });
+  expect(stale.status()).toBe(412);
+  expect(await stale.text()).toContain("inzwischen von jemand anderem geändert");
+
+  await page.goto(url);
+  await waitForHydration(page);
+  await expect(page.locator("[data-item-meta] [data-status]")).toHaveAttribute("data-status", "Published");
+  await page.getByRole("button", { name: "Zurückziehen" }).click();
+  await expect(notice(page)).toContainText("Zurückgezogen");
+  await expect(page.locator("[data-item-meta] [data-status]")).toHaveAttribute("data-status", "Draft");
+  await page.getByRole("button", { name: "Veröffentlichen" }).click();
+  await expect(notice(page)).toHaveText("Veröffentlicht.");
+  await expect(page.locator("[data-item-meta] [data-status]")).toHaveAttribute("data-status", "Published");
+
+  // Required fields are checked in the browser before anything is sent.
+  await field(page, "name").fill("");
+  await page.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.locator("form[data-form] [data-form-message]")).toContainText("nicht alle Felder");
+});
+
+test("a new item is created and opened", async ({ page }) => {
+  await signIn(page, `${PRACTITIONERS}/new`);
+  await waitForFormEngine(page);
+  await field(page, "name").fill("Neu Angelegt");
+  await field(page, "city").fill("Bremen");
+  await page.getByRole("button", { name: "Anlegen" }).click();
+  await expect(page).toHaveURL(new RegExp(`${PRACTITIONERS}/(?!new)[^/]+$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Neu Angelegt");
+  await expect(page.locator("[data-item-meta] [data-status]")).toHaveAttribute("data-status", "Draft");
+
+  // Deleting asks first (superusers only; the demo admin is one).
+  await waitForHydration(page);
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Löschen" }).click();
+  await expect(notice(page)).toHaveText("Eintrag gelöscht.");
+  expect((await page.goto(page.url()))?.status()).toBe(404);
+});
+
+test("a registration from the public form is approved and shows in the directory", async ({ page, browser, baseURL }) => {
+  const visitor = await browser.newPage({ baseURL });
+  const name = `Dr. Freigabe ${Date.now().toString(36)}`;
+  const email = uniqueEmail("approve");
+  await visitor.goto("/practitioners/register");
+  await waitForFormEngine(visitor);
+  const loaded = Date.now();
+  await field(visitor, "name").fill(name);
+  await field(visitor, "city").fill("Potsdam");
+  await field(visitor, "email").fill(email);
+  await field(visitor, "privacy").check();
+  await waitFillTime(visitor, loaded);
+  await visitor.locator("form[data-form]").getByRole("button", { name: "Registrieren" }).click();
+  await expect(visitor.locator("[data-registration-result]")).toBeVisible();
+  await mailTo(email, "registration-received");
+  await visitor.goto(`/practitioners?q=${encodeURIComponent(name)}`);
+  await expect(visitor.locator("[data-results] [data-practitioner]")).toHaveCount(0);
+
+  await signIn(page, "/manage/registrations");
+  const row = page.locator("[data-registration]").filter({ hasText: name });
+  await expect(row).toContainText("Potsdam");
+  await expect(row.locator("[data-finished]")).toHaveText("nein");
+  await expect(row.getByRole("link", { name: /bearbeiten/ })).toHaveAttribute("href", /\/manage\/content\/gm-content-practitioners\//);
+  await expectNoAxeViolations(page);
+  await row.getByRole("button", { name: /freigeben/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(row).toHaveCount(0);
+
+  await visitor.goto(`/practitioners?q=${encodeURIComponent(name)}`);
+  await expect(visitor.locator("[data-results] [data-practitioner]")).toHaveCount(1);
+  await expect(visitor.locator("[data-results]")).toContainText(name);
+  await visitor.close();
+});
+
+test("the outbox lists mail, filters by status and shows a message", async ({ page, browser, baseURL }) => {
+  // A mail to look at: a registration sends one.
+  const visitor = await browser.newPage({ baseURL });
+  const email = uniqueEmail("outbox");
+  await visitor.goto("/practitioners/register");
+  await waitForFormEngine(visitor);
+  const loaded = Date.now();
+  await field(visitor, "name").fill("Olga Outbox");
+  await field(visitor, "city").fill("Kassel");
+  await field(visitor, "email").fill(email);
+  await field(visitor, "privacy").check();
+  await waitFillTime(visitor, loaded);
+  await visitor.locator("form[data-form]").getByRole("button", { name: "Registrieren" }).click();
+  await mailTo(email, "registration-received");
+  await visitor.close();
+
+  await signIn(page, "/manage/outbox");
+  const row = page.locator("[data-outbox-row]").filter({ hasText: email });
+  await expect(row).toHaveAttribute("data-kind", "registration-received");
+  await expectNoAxeViolations(page);
+  await page.getByLabel("Status").selectOption("failed");
+  await page.getByRole("button", { name: "Anzeigen" }).click();
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(page.locator("[data-outbox-row]").filter({ hasText: email })).toHaveCount(0);
+  await page.goto("/manage/outbox");
+  await page.locator("[data-outbox-row]").filter({ hasText: email }).getByRole("link").click();
+  await expect(page.locator("[data-outbox-text]")).toContainText("Registrierung fortsetzen");
+  await expectNoAxeViolations(page);
+  expect((await page.goto("/manage/outbox?limit=7"))?.status()).toBe(400);
+});
