@@ -182,7 +182,7 @@ function FieldError({ id, errors }: { id: string; errors?: string[] }) {
 function CreateSlots({ t, practitionerId, Mutate, busy, errors }: { t: AppointmentTexts; practitionerId: string; Mutate: MutateForm; busy: boolean; errors?: Record<string, string[]> }) {
   const [mode, setMode] = useState<"single" | "series">("series");
   const id = useId();
-  const field = (name: string, label: string, type: string, extra: { defaultValue?: string; min?: number; max?: number } = {}) => (
+  const field = (name: string, label: string, type: string, extra: { defaultValue?: string; min?: number; max?: number; optional?: boolean; help?: string } = {}) => (
     <div>
       <label htmlFor={`${id}-${name}`} className="mb-1 block text-sm font-semibold">
         {label}
@@ -191,14 +191,19 @@ function CreateSlots({ t, practitionerId, Mutate, busy, errors }: { t: Appointme
         id={`${id}-${name}`}
         name={name}
         type={type}
-        required
+        required={!extra.optional}
         defaultValue={extra.defaultValue}
         min={extra.min}
         max={extra.max}
         aria-invalid={errors?.[name] ? true : undefined}
-        aria-describedby={errors?.[name] ? `${id}-${name}-error` : undefined}
+        aria-describedby={errors?.[name] ? `${id}-${name}-error` : extra.help ? `${id}-${name}-help` : undefined}
         className={inputClass}
       />
+      {extra.help && !errors?.[name] ? (
+        <p id={`${id}-${name}-help`} className="mt-1 text-sm text-slate-700">
+          {extra.help}
+        </p>
+      ) : null}
       <FieldError id={`${id}-${name}-error`} errors={errors?.[name]} />
     </div>
   );
@@ -235,8 +240,9 @@ function CreateSlots({ t, practitionerId, Mutate, busy, errors }: { t: Appointme
             </div>
             <FieldError id={`${id}-weekdays-error`} errors={errors?.weekdays} />
           </fieldset>
-          <div className="grid gap-3 sm:grid-cols-2 md:grid-cols-4">
+          <div className="grid gap-3 sm:grid-cols-2 md:grid-cols-3">
             {field("time", t.time, "time", { defaultValue: "09:00" })}
+            {field("until", t.until, "time", { optional: true, help: t.untilHelp })}
             {field("duration", t.duration, "number", { defaultValue: "30", min: 5, max: 240 })}
             {field("from", t.seriesFrom, "date")}
             {field("to", t.seriesTo, "date")}

@@ -74,7 +74,7 @@ export async function handleAction(args: AdminArgs, user: User, now = new Date()
         const expansion: Expansion =
           form.get("intent") === "create-single"
             ? expandSingle({ date: form.get("date") ?? "", time, durationMinutes: duration }, now)
-            : expandSeries({ weekdays: form.getAll("weekday").map(Number), time, durationMinutes: duration, from: form.get("from") ?? "", to: form.get("to") ?? "" }, now);
+            : expandSeries({ weekdays: form.getAll("weekday").map(Number), time, until: form.get("until") ?? "", durationMinutes: duration, from: form.get("from") ?? "", to: form.get("to") ?? "" }, now);
         if (!expansion.ok) return refused(expansion.problems.map((p) => problemMessage(t, p)).join(" "), 400, fieldErrors(t, expansion.problems));
         const outcome = await createSlots(services.store, practitioner.id, expansion.slots, actor);
         if (!outcome.ok) {

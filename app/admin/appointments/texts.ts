@@ -50,6 +50,8 @@ export const appointmentTexts = {
     duration: "Dauer (Minuten)",
     weekdays: "Wochentage",
     weekdayNames: ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"],
+    until: "Bis (optional)",
+    untilHelp: "Mit Ende: Termine folgen direkt aufeinander, der letzte endet spätestens dann.",
     seriesFrom: "Erster Tag",
     seriesTo: "Letzter Tag",
     create: "Anlegen",
@@ -65,6 +67,7 @@ export const appointmentTexts = {
       badDuration: `Die Dauer muss zwischen ${MIN_DURATION} und ${MAX_DURATION} Minuten liegen.`,
       noWeekdays: "Bitte mindestens einen Wochentag wählen.",
       endBeforeStart: "Der letzte Tag liegt vor dem ersten.",
+      untilTooEarly: "Das Ende muss mindestens eine Termindauer nach der Uhrzeit liegen.",
       rangeTooLong: "Eine Serie umfasst höchstens ein Jahr.",
       past: "Termine lassen sich nur für die Zukunft anlegen.",
       tooFarAhead: `Termine lassen sich höchstens ${MAX_DAYS_AHEAD} Tage im Voraus anlegen.`,
@@ -120,6 +123,8 @@ export const appointmentTexts = {
     duration: "Duration (minutes)",
     weekdays: "Weekdays",
     weekdayNames: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    until: "Until (optional)",
+    untilHelp: "With an end: slots follow each other, the last one ends by then.",
     seriesFrom: "First day",
     seriesTo: "Last day",
     create: "Create",
@@ -135,6 +140,7 @@ export const appointmentTexts = {
       badDuration: `The duration must be between ${MIN_DURATION} and ${MAX_DURATION} minutes.`,
       noWeekdays: "Please choose at least one weekday.",
       endBeforeStart: "The last day is before the first.",
+      untilTooEarly: "The end must be at least one slot's duration after the time.",
       rangeTooLong: "A series spans at most one year.",
       past: "Slots can only be created in the future.",
       tooFarAhead: `Slots can be created at most ${MAX_DAYS_AHEAD} days ahead.`,
@@ -149,6 +155,7 @@ export type AppointmentTexts = (typeof appointmentTexts)["de"];
 
 /** A refusal's message in the editor's language. */
 export function problemMessage(t: AppointmentTexts, p: SlotProblem): string {
+  if (p.field === "until" && p.code === "endBeforeStart") return t.problems.untilTooEarly;
   switch (p.code) {
     case "noSuchTime":
       return t.problems.noSuchTime(p.day);
