@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "react-router";
+import { RESERVED_FIRST_SEGMENTS } from "./reserved";
 import type { Collection, ThirdPartyScript } from "~/content/public-api";
 import type { FlatItem } from "~/content/types";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
@@ -43,8 +44,6 @@ export interface SiteData {
 
 type Flat = FlatItem<Record<string, unknown>>;
 
-/** First path segments that belong to routes, so a page with such a slug could never be reached. */
-const RESERVED_FIRST_SEGMENTS = new Set(["practitioners", "login", "newsletter", "present", "manage", "api", "theme", "assets", "en", "de", "__test"]);
 
 export const DEFAULT_SETTINGS: GlobalSettings = {
   siteName: "Praxisnetz",

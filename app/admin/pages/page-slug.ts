@@ -1,4 +1,5 @@
 import type { ContentStore } from "~/content/store";
+import { RESERVED_FIRST_SEGMENTS } from "~/site/reserved";
 import { SLUG_PATTERN } from "~/content/slug";
 import { LANGUAGES, type Language } from "~/i18n/languages";
 
@@ -7,13 +8,6 @@ export const PAGES_SCHEMA = "core-pages";
 
 /** Long enough for a nested guide path, short enough for a readable address. */
 export const PAGE_SLUG_MAX = 120;
-
-/**
- * First path segments a route owns, so a page there could never be reached. Keep in step with
- * RESERVED_FIRST_SEGMENTS in app/site/site.server.ts (which does not export its set yet), plus the
- * public files' folder.
- */
-const RESERVED_FIRST_SEGMENTS: ReadonlySet<string> = new Set(["practitioners", "login", "newsletter", "present", "manage", "api", "theme", "assets", "en", "de", "__test", "sitemap.xml", "robots.txt"]);
 
 export type SlugProblem = "empty" | "tooLong" | "format" | "reserved" | "taken";
 

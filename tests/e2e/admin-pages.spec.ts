@@ -1,0 +1,169 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expectNoAxeViolations, signIn } from "./admin-helpers";
+import { waitForFormEngine } from "./helpers";
+
+/**
+ * The pages and blocks screens of the admin area, on the e2e server's fresh demo store: a page is
+ * created, given slugs, published (the public site shows it to a visitor without a session),
+ * unpublished (404), renamed and deleted; a block field without default or known tag is refused.
+ * The steps build on each other, so they run in order.
+ */
+test.describe.configure({ mode: "serial" });
+
+const TITLE = "E2E Prüfseite";
+const SLUG_DE = "e2e-pruefseite";
+const SLUG_EN = "e2e-check-page";
+let pageUrl = "";
+
+/** A visitor: a new browser context without the editor's session cookie. */
+async function visitorStatus(browser: Browser, baseURL: string | undefined, path: string): Promise<{ status: number; text: string }> {
+  const context = await browser.newContext({ baseURL });
+  try {
+    const visitor = await context.newPage();
+    const response = await visitor.goto(path);
+    return { status: response?.status() ?? 0, text: await visitor.locator("main, body").first().innerText() };
+  } finally {
+    await context.close();
+  }
+}
+
+const notice = (page: Page) => page.locator("[data-save-result]");
+
+test("the page list creates a draft page", async ({ page }) => {
+  await signIn(page, "/manage/pages");
+  await expect(page.getByRole("heading", { level: 1, name: /^(Seiten|Pages)$/ })).toBeVisible();
+  await expect(page.locator("tr[data-page=page-home]")).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  const create = page.locator("form").filter({ has: page.getByRole("heading", { name: /Neue Seite|New page/ }) });
+  await create.getByLabel(/^(Titel|Title)$/).fill(TITLE);
+  await create.getByRole("button", { name: /Anlegen|Create/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(notice(page)).toContainText(TITLE);
+  const row = page.locator("tr[data-page=page-e2e-prufseite], tr[data-page=page-e2e-pruefseite]");
+  await expect(row).toContainText("/e2e-pruefseite");
+  await expect(row.locator("[data-status]")).toHaveAttribute("data-status", "Draft");
+
+  // The state filter and the search run on the server.
+  await page.goto("/manage/pages?state=Draft&q=Prüfseite");
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await page.goto("/manage/pages?state=Published&q=Prüfseite");
+  await expect(page.locator("[data-empty-state]")).toBeVisible();
+});
+
+test("a page's settings: slugs are checked, then it is published, shown, unpublished", async ({ page, browser, baseURL }) => {
+  await signIn(page, "/manage/pages");
+  await page.getByRole("link", { name: TITLE }).click();
+  await page.waitForURL(/\/manage\/pages\/page-e2e/);
+  pageUrl = new URL(page.url()).pathname;
+  await expectNoAxeViolations(page);
+
+  // A slug a route owns is refused, with the reason.
+  await page.getByLabel(/^Slug \(de\)$/).fill("manage");
+  await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "error");
+  await expect(notice(page)).toContainText(/festen Seite|fixed page/);
+  // A slug another page has is refused too.
+  await page.getByLabel(/^Slug \(de\)$/).fill("ueber-uns");
+  await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
+  await expect(notice(page)).toContainText(/hat diesen Slug schon|already has this slug/);
+
+  await page.getByLabel(/^Slug \(de\)$/).fill(SLUG_DE);
+  await page.getByLabel(/^Slug \(en\)$/).fill(SLUG_EN);
+  await page.getByLabel(/^(SEO-Titel|SEO title) \(de\)$/).fill("Prüfseite – Praxisnetz");
+  await page.getByLabel(/^(Hintergrundfarbe|Background colour)$/).selectOption({ index: 1 });
+  await expect(page.locator("[data-swatch]")).not.toHaveAttribute("data-swatch", "");
+  await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(page.getByLabel(/^Slug \(en\)$/)).toHaveValue(SLUG_EN);
+  await expect(page.locator("[data-edit-mode-link]")).toHaveAttribute("href", `/${SLUG_DE}?edit=1`);
+
+  expect((await visitorStatus(browser, baseURL, `/${SLUG_DE}`)).status).toBe(404);
+  await page.getByRole("button", { name: /^(Veröffentlichen|Publish)$/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(page.locator("[data-status]").first()).toHaveAttribute("data-status", "Published");
+  const live = await visitorStatus(browser, baseURL, `/${SLUG_DE}`);
+  expect(live.status).toBe(200);
+  expect(live.text).toContain(TITLE);
+  expect((await visitorStatus(browser, baseURL, `/en/${SLUG_EN}`)).status).toBe(200);
+
+  await page.getByRole("button", { name: /^(Zurückziehen|Unpublish)$/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(page.locator("[data-status]").first()).toHaveAttribute("data-status", "Draft");
+  expect((await visitorStatus(browser, baseURL, `/${SLUG_DE}`)).status).toBe(404);
+});
+
+test("the stored page shows every language, status and version as text", async ({ page }) => {
+  await signIn(page, pageUrl);
+  await page.getByRole("link", { name: /Gespeicherte Daten|stored data/i }).click();
+  await page.waitForURL(/\/manage\/squidex\/page-e2e/);
+  const json = page.locator("[data-stored-json]");
+  await expect(json).toContainText(`"slug": "${SLUG_EN}"`);
+  await expect(json).toContainText('"status": "Draft"');
+  await expect(json).toContainText('"lastModifiedBy": "subject:');
+  await expectNoAxeViolations(page);
+  // A German slug in the address leads to the same page.
+  await page.goto("/manage/squidex/ueber-uns");
+  await expect(page).toHaveURL(/\/manage\/squidex\/page-about$/);
+});
+
+test("the page list renames and deletes a page", async ({ page }) => {
+  await signIn(page, "/manage/pages?q=Prüfseite");
+  const row = page.locator("tbody tr").first();
+  await row.getByRole("textbox").fill("E2E Umbenannt");
+  await row.getByRole("button", { name: /Umbenennen|Rename/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await page.goto("/manage/pages?q=Umbenannt");
+  await expect(page.getByRole("link", { name: "E2E Umbenannt" })).toBeVisible();
+
+  page.once("dialog", (dialog) => dialog.accept());
+  await page.locator("tbody tr").first().getByRole("button", { name: /Löschen|Delete/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(page.locator("[data-empty-state]")).toBeVisible();
+});
+
+test("the block screens list the schemas and refuse a field without default or known tag", async ({ page }) => {
+  await signIn(page, "/manage/blocks");
+  await expect(page.locator("tr[data-block-schema=core-settings-blocks]")).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole("link", { name: "block-cta", exact: true }).click();
+  await page.waitForURL("**/manage/blocks/block-cta");
+  await expectNoAxeViolations(page);
+
+  const fresh = page.locator("[data-block-field-new]");
+  await fresh.getByLabel(/^(Feldname|Field name)$/).fill("subtitle");
+  await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "error");
+  await expect(notice(page)).toContainText(/subtitle hat weder einen Standardwert noch ein bekanntes Tag|subtitle has neither a default value nor a known tag/);
+  await expect(page.locator("[data-block-field=subtitle]")).toHaveCount(0);
+
+  // With a known tag the field is saved.
+  await fresh.getByLabel(/^Tags/).fill("link");
+  await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(page.locator("[data-block-field=subtitle]")).toBeVisible();
+});
+
+test("an editor who is no superuser cannot delete pages (403)", async ({ page, browser, baseURL }) => {
+  await signIn(page, "/manage/users");
+  const email = `pages-editor-${Date.now()}@example.org`;
+  await page.getByLabel(/E-Mail-Adresse|Email address/).fill(email);
+  await page.getByRole("button", { name: /Einladen|Invite/ }).click();
+  const link = new URL((await page.locator("[data-set-password-link]").textContent())!);
+  const context = await browser.newContext();
+  const editor = await context.newPage();
+  await editor.goto(link.pathname + link.search);
+  await waitForFormEngine(editor);
+  await editor.getByLabel(/Neues Passwort|New password/).fill("ein-gutes-passwort");
+  await editor.getByLabel(/Passwort wiederholen|Repeat password/).fill("ein-gutes-passwort");
+  await editor.getByRole("button", { name: /Passwort speichern|Save password/ }).click();
+  await editor.waitForURL("**/login?password=set");
+  await signIn(editor, "/manage/pages", { email, password: "ein-gutes-passwort" });
+  await expect(editor.locator("tr[data-page=page-about]")).toBeVisible();
+  await expect(editor.getByRole("button", { name: /Löschen|Delete/ })).toHaveCount(0);
+  const status = await editor.evaluate(async () => (await fetch("/manage/pages", { method: "POST", body: new URLSearchParams({ intent: "delete", id: "page-about", version: "0" }) })).status);
+  expect(status).toBe(403);
+  // The page is still there.
+  expect((await visitorStatus(browser, baseURL, "/ueber-uns")).status).toBe(200);
+  await context.close();
+});
