@@ -9,7 +9,8 @@ export function AdminErrorBoundary() {
   const error = useRouteError();
   const { t } = useAdmin();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message = status === 403 ? t.forbidden : status === 404 ? t.notFound : t.saveFailed(status);
+  const given = isRouteErrorResponse(error) && error.data && typeof error.data === "object" ? (error.data as { message?: unknown }).message : undefined;
+  const message = status === 403 ? t.forbidden : status === 404 ? t.notFound : typeof given === "string" && status < 500 ? given : t.saveFailed(status);
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <div className="mx-auto max-w-2xl py-8" data-error-status={status}>

@@ -546,7 +546,8 @@ migrations["0005_visitor_flows"] = {
 };
 
 /**
- * Sign-in and the admin area (issue 10): users, the audit log; and an index for purging sent mail.
+ * Sign-in and the admin area (issue 10): users, the audit log; indexes for purging sent mail and
+ * for the admin's lists of a collection by last change.
  */
 migrations["0006_users_audit"] = {
   async up(db: Kysely<any>) {
@@ -579,6 +580,8 @@ migrations["0006_users_audit"] = {
     await db.schema.createIndex("audit_log_at").on("audit_log").columns(["at", "id"]).execute();
     await db.schema.createIndex("audit_log_item").on("audit_log").columns(["schema_name", "item_id", "at"]).execute();
     await db.schema.createIndex("outbox_sent_at").on("outbox").columns(["status", "sent_at"]).execute();
+    // The admin lists: every item of a collection (drafts too), newest change first, a page at a time.
+    await db.schema.createIndex("contents_schema_last_modified").on("contents").columns(["schema_name", "last_modified", "id"]).execute();
   },
 };
 

@@ -1,11 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { DEMO_ADMIN, expectNoAxeViolations, signIn } from "./admin-helpers";
-import { noScriptContext, waitForHydration } from "./helpers";
+import { noScriptContext, waitForFormEngine, waitForHydration } from "./helpers";
 
 test("an admin page sends a visitor to sign in and back; signing out ends the session", async ({ page }) => {
   await page.goto("/manage/account");
   await expect(page).toHaveURL(/\/login\?redirect=%2Fmanage%2Faccount$/);
   await expectNoAxeViolations(page);
+  await waitForFormEngine(page);
   await page.getByLabel("E-Mail-Adresse").fill(DEMO_ADMIN.email);
   await page.getByLabel(/^Passwort/).fill("not-the-password");
   await page.getByRole("button", { name: "Anmelden" }).click();
@@ -87,7 +88,7 @@ test("a superuser invites an editor, who sets a password through the link and si
   const other = await browser.newContext();
   const invited = await other.newPage();
   await invited.goto(new URL(link!).pathname + new URL(link!).search);
-  await waitForHydration(invited);
+  await waitForFormEngine(invited);
   await invited.getByLabel("Neues Passwort").fill("ein-gutes-passwort");
   await invited.getByLabel("Passwort wiederholen").fill("ein-gutes-passwort");
   await invited.getByRole("button", { name: "Passwort speichern" }).click();

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
-import { waitForHydration } from "./helpers";
+import { waitForFormEngine, waitForHydration } from "./helpers";
 
 /** The demo superuser the e2e server creates on its fresh store (app/auth/auth.server.ts DEMO_ADMIN). */
 export const DEMO_ADMIN = { email: "admin@praxisnetz.localhost", password: "praxisnetz-demo" };
@@ -8,7 +8,8 @@ export const DEMO_ADMIN = { email: "admin@praxisnetz.localhost", password: "prax
 /** Signs in through the real login form and waits for the admin layout. */
 export async function signIn(page: Page, redirect = "/manage", who = DEMO_ADMIN): Promise<void> {
   await page.goto(`/login?redirect=${encodeURIComponent(redirect)}`);
-  await waitForHydration(page);
+  // Typed only once the form engine is attached (typing during hydration can be lost).
+  await waitForFormEngine(page);
   await page.getByLabel(/E-Mail-Adresse|Email address/).fill(who.email);
   await page.getByLabel(/^(Passwort|Password)/).fill(who.password);
   await page.getByRole("button", { name: /Anmelden|Sign in/ }).click();
