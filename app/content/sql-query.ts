@@ -19,11 +19,15 @@ import type { ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
  */
 type Sql = RawBuilder<unknown>;
 
-const META_COLUMNS: ReadonlyMap<string, { column: string; number?: boolean }> = new Map([
+/**
+ * `timestamp`: always set, always an ISO string of one format (written by the store itself), so its
+ * plain order is the JSON order and an index on it can serve ORDER BY (the admin's "newest first").
+ */
+const META_COLUMNS: ReadonlyMap<string, { column: string; number?: boolean; timestamp?: boolean }> = new Map([
   ["id", { column: "id" }],
-  ["created", { column: "created" }],
+  ["created", { column: "created", timestamp: true }],
   ["createdBy", { column: "created_by" }],
-  ["lastModified", { column: "last_modified" }],
+  ["lastModified", { column: "last_modified", timestamp: true }],
   ["lastModifiedBy", { column: "last_modified_by" }],
   ["status", { column: "status" }],
   ["newStatus", { column: "new_status" }],
@@ -36,7 +40,7 @@ const MASTER = DEFAULT_LANGUAGE;
 type Value =
   | { kind: "json"; sqlite: { doc: Sql; path: Sql }; pg: Sql }
   | { kind: "indexed"; field: IndexedField; alias: string }
-  | { kind: "column"; column: Sql; number: boolean; /** A side table's id or slug: text, never NULL, "C"-collated. */ key?: boolean }
+  | { kind: "column"; column: Sql; number: boolean; /** A side table's id or slug: text, never NULL, "C"-collated. */ key?: boolean; timestamp?: boolean }
   | { kind: "missing" };
 /** A value read from the JSON document or a column (side-table columns are compiled apart). */
 type Plain = Exclude<Value, { kind: "indexed" }>;
@@ -99,7 +103,7 @@ export class SqlCompiler {
       if (!meta) return { kind: "missing" };
       if (meta.column === "new_status" && published) return { kind: "missing" };
       this.needsContents = true;
-      return { kind: "column", column: sql.ref(`${alias}.${meta.column}`), number: !!meta.number };
+      return { kind: "column", column: sql.ref(`${alias}.${meta.column}`), number: !!meta.number, ...(meta.timestamp ? { timestamp: true } : {}) };
     }
     if (parts[0] !== "data" || !parts.every((p) => SEGMENT.test(p))) return { kind: "missing" };
     const doc = this.doc(alias, published);
@@ -454,6 +458,10 @@ export class SqlCompiler {
       const v = this.valueAt(node.path);
       if (v.kind === "indexed") {
         terms.push(...this.indexedOrder(v, node.order === "descending"));
+        continue;
+      }
+      if (v.kind === "column" && v.timestamp) {
+        terms.push(sql`${v.column} ${dir}`);
         continue;
       }
       const t = this.typeOf(v);
