@@ -59,5 +59,7 @@ export function safeRedirect(target: unknown, fallback = "/manage"): string {
   const url = new URL(target, "http://praxisnetz.invalid");
   if (url.origin !== "http://praxisnetz.invalid") return fallback;
   if (url.pathname === "/login") return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments resolve away ("/.//evil.example" → "//evil.example"): check what is left.
+  const result = `${url.pathname}${url.search}${url.hash}`;
+  return /^[/\\]{2}/.test(result) ? fallback : result;
 }

@@ -17,7 +17,13 @@ import { originOf, seoMeta } from "~/site/seo";
  * Works without JavaScript (a plain POST with `email` and `password`).
  */
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
-export const headers = () => PRIVATE;
+/** Private always; a refusal's Retry-After (429) passes through from the action. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers(PRIVATE);
+  const retry = actionHeaders.get("Retry-After");
+  if (retry) headers.set("Retry-After", retry);
+  return headers;
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
