@@ -11,6 +11,24 @@ export const PAGE_SLUG_MAX = 120;
 
 export type SlugProblem = "empty" | "tooLong" | "format" | "reserved" | "taken";
 
+/** What each slug problem says, in both languages (the page list and the page settings share them). */
+export const SLUG_PROBLEM_TEXTS: Record<"de" | "en", Record<SlugProblem, string>> = {
+  de: {
+    empty: "Bitte einen Slug angeben.",
+    tooLong: `Der Slug ist zu lang (höchstens ${PAGE_SLUG_MAX} Zeichen).`,
+    format: "Nur Kleinbuchstaben, Ziffern und Bindestriche, Abschnitte durch „/“ getrennt.",
+    reserved: "Dieser Pfad gehört zu einer festen Seite der Website (z. B. /practitioners, /manage, /api, /login).",
+    taken: "Eine andere Seite hat diesen Slug schon.",
+  },
+  en: {
+    empty: "Please enter a slug.",
+    tooLong: `The slug is too long (at most ${PAGE_SLUG_MAX} characters).`,
+    format: "Only lower-case letters, digits and hyphens, sections separated by “/”.",
+    reserved: "This path belongs to a fixed page of the site (e.g. /practitioners, /manage, /api, /login).",
+    taken: "Another page already has this slug.",
+  },
+};
+
 /** What an editor typed, as a slug: trimmed, lower-case, no leading or trailing slashes. */
 export function normalizePageSlug(input: string): string {
   return input.trim().toLowerCase().replace(/^\/+|\/+$/g, "");

@@ -4,7 +4,7 @@ import type { Route } from "./+types/page";
 import { actorOf, admin, done, mutate, readAdminForm, refused } from "~/admin/admin.server";
 import { pageSettings, pageState, settingsPatch, type PageSettings } from "~/admin/pages/page-data";
 import { formVersion, pageByName, patchPage } from "~/admin/pages/page-edit";
-import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem } from "~/admin/pages/page-slug";
+import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem, SLUG_PROBLEM_TEXTS } from "~/admin/pages/page-slug";
 import { AdminPage, buttonClass, inputClass, SaveNotice, StatusBadge, TextField, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { ContentStore } from "~/content/store";
@@ -51,13 +51,7 @@ const texts = {
     unknownRef: "Diese Auswahl gibt es nicht (mehr).",
     badVersion: "Die Seite wurde inzwischen geändert. Bitte neu laden.",
     unknownIntent: "Unbekannte Aktion.",
-    slugProblems: {
-      empty: "Bitte einen Slug angeben.",
-      tooLong: "Der Slug ist zu lang (höchstens 120 Zeichen).",
-      format: "Nur Kleinbuchstaben, Ziffern und Bindestriche, Abschnitte durch „/“ getrennt.",
-      reserved: "Dieser Pfad gehört zu einer festen Seite der Website (z. B. /practitioners, /manage, /api, /login).",
-      taken: "Eine andere Seite hat diesen Slug schon.",
-    } satisfies Record<SlugProblem, string>,
+    slugProblems: SLUG_PROBLEM_TEXTS.de,
   },
   en: {
     back: "All pages",
@@ -87,13 +81,7 @@ const texts = {
     unknownRef: "This choice does not exist (any more).",
     badVersion: "The page has changed in the meantime. Please reload.",
     unknownIntent: "Unknown action.",
-    slugProblems: {
-      empty: "Please enter a slug.",
-      tooLong: "The slug is too long (at most 120 characters).",
-      format: "Only lower-case letters, digits and hyphens, sections separated by “/”.",
-      reserved: "This path belongs to a fixed page of the site (e.g. /practitioners, /manage, /api, /login).",
-      taken: "Another page already has this slug.",
-    } satisfies Record<SlugProblem, string>,
+    slugProblems: SLUG_PROBLEM_TEXTS.en,
   },
 } satisfies Record<Language, unknown>;
 
