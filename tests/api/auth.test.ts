@@ -651,3 +651,49 @@ describe("invitations", () => {
     }
   });
 });
+
+describe("users from the command line and superuser-only collections", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it("npm run user:create adds a user to the running server's store, who can sign in; a second time is refused", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const path = await import("node:path");
+    const script = path.resolve(import.meta.dirname, "../../scripts/user-create.mjs");
+    const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: "silent" }, encoding: "utf8" });
+    const made = run("--email", "cli-editor@example.org", "--password", "ein-langes-passwort");
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toContain("created editor cli-editor@example.org");
+    const cookie = await signIn(server, "cli-editor@example.org", "ein-langes-passwort");
+    expect(await whoAmI(server, cookie)).toMatchObject({ email: "cli-editor@example.org", superuser: false });
+    const again = run("--email", "CLI-Editor@example.org", "--password", "noch-ein-passwort");
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("exists already");
+    const short = run("--email", "x@example.org", "--password", "kurz");
+    expect(short.status).toBe(2);
+    const generated = run("--email", "generated@example.org", "--superuser");
+    expect(generated.status, generated.stderr).toBe(0);
+    const password = generated.stdout.match(/with the password (\S+) \(shown once\)/)?.[1];
+    expect(password).toBeTruthy();
+    expect(await whoAmI(server, await signIn(server, "generated@example.org", password!))).toMatchObject({ superuser: true });
+  });
+
+  it("an editor may not change the global settings (403); a superuser may", async () => {
+    const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const editor = await createUser(server, admin, { email: "plain-editor@example.org", password: "ein-langes-passwort" });
+    const db = openStore(server.dataDir);
+    const item = db.prepare("select id, version from contents where schema_name = 'core-global-settings' limit 1").get() as { id: string; version: number };
+    db.close();
+    const path = `/manage/content/core-global-settings/${item.id}`;
+    const refused = await postForm(server, path, { intent: "publish", version: String(item.version) }, editor);
+    expect(refused.status).toBe(403);
+    const allowed = await postForm(server, path, { intent: "publish", version: String(item.version) }, admin);
+    expect(allowed.status).toBeLessThan(500);
+    expect(allowed.status).not.toBe(403);
+  });
+});

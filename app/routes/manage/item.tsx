@@ -111,6 +111,9 @@ function titleOf(schema: Schema, item: ContentItem): string {
   return item.id;
 }
 
+/** Collections only superusers change (spec: the superuser changes global settings). */
+const SUPERUSER_COLLECTIONS: ReadonlySet<string> = new Set(["core-global-settings", "core-backend-navigation"]);
+
 export async function action(args: Route.ActionArgs) {
   const { user, language, t, services } = admin(args);
   const text = texts[language];
@@ -118,6 +121,8 @@ export async function action(args: Route.ActionArgs) {
   const fields = await readAdminForm(args.request);
   const isNew = args.params.itemid === "new";
   if (!isNew && !isValidId(args.params.itemid)) return refused(text.gone, 400);
+  // Global settings and the admin menu shape the whole site: superusers change them.
+  if (SUPERUSER_COLLECTIONS.has(schema.name) && !user.superuser) return refused(t.forbidden, 403);
   const store = services.store;
   const ctx = { ...args, user };
   const version = fields.version === undefined || fields.version === "" ? undefined : /^[0-9]{1,9}$/.test(fields.version) ? Number(fields.version) : NaN;
