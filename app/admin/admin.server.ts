@@ -3,7 +3,7 @@ import { requireUser } from "~/auth/require.server";
 import type { User } from "~/auth/users.server";
 import type { AuditRecord } from "~/auth/audit.server";
 import { ContentError } from "~/content/errors";
-import { readForm } from "~/lib/body";
+import { firstValues, readForm } from "~/lib/body";
 import { adminTexts } from "./texts";
 
 /** Form posts to admin actions: 1 MB is far above any form the admin area has (uploads go to the asset API). */
@@ -27,12 +27,20 @@ export function admin(args: AdminArgs, level: "editor" | "superuser" = "editor")
 /** The actor a store write records for a user (as in Squidex: `subject:<id>`). */
 export const actorOf = (user: User) => `subject:${user.id}`;
 
-/** An admin form post as plain fields (the first value of each name); 413/415 as ContentError. */
+/**
+ * An admin form post as plain fields (the first value of each name). A body that is no form (another
+ * type: 415) or too large (413) is thrown as that status with its message, for the admin error
+ * boundary: never a 500.
+ */
 export async function readAdminForm(request: Request): Promise<Record<string, string>> {
-  const form = await readForm(request, ADMIN_FORM_LIMIT);
-  const fields: Record<string, string> = {};
-  for (const [key, value] of form) if (!Object.hasOwn(fields, key)) fields[key] = value;
-  return fields;
+  let form: URLSearchParams;
+  try {
+    form = await readForm(request, ADMIN_FORM_LIMIT);
+  } catch (error) {
+    if (error instanceof ContentError) throw data({ message: error.message }, { status: error.statusCode });
+    throw error;
+  }
+  return firstValues(form);
 }
 
 /** What an admin action answers: the UI shows `message`, and treats 200/201 as success (§8). */

@@ -1,5 +1,5 @@
 import { ContentError } from "~/content/errors";
-import { readForm, readJson } from "~/lib/body";
+import { firstValues, readForm, readJson } from "~/lib/body";
 import { HONEYPOT_FIELD, STAMP_FIELD, type FormDefinition, type FormProblem, type FormValues } from "./definition";
 import { validateSubmission, type FormLanguage } from "./engine";
 import { uiText } from "./locale";
@@ -35,9 +35,7 @@ export interface Submission {
 /** Reads a form post or a JSON object (the body readers of lib/body.ts: limits, 415 for other types). */
 export async function readSubmission(request: Request, limit = FORM_BODY_LIMIT): Promise<Submission> {
   if (/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) {
-    const data: Record<string, unknown> = {};
-    for (const [key, value] of await readForm(request, limit)) if (!Object.hasOwn(data, key)) data[key] = value;
-    return { data, isForm: true };
+    return { data: firstValues(await readForm(request, limit)), isForm: true };
   }
   const parsed = await readJson(request, limit);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new ContentError(400, "Send a JSON object.");

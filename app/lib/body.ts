@@ -56,3 +56,10 @@ export async function readForm(request: BodySource, limit: number): Promise<URLS
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new ContentError(415, "Send the form as application/x-www-form-urlencoded.");
   return new URLSearchParams((await readBody(request, limit)).toString("utf8"));
 }
+
+/** A form's fields by name, the first value of each (a repeated name cannot smuggle a second one in). */
+export function firstValues(params: URLSearchParams): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of params) if (!Object.hasOwn(fields, key)) fields[key] = value;
+  return fields;
+}

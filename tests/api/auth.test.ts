@@ -676,11 +676,29 @@ describe("users from the command line and superuser-only collections", () => {
     expect(again.stderr).toContain("exists already");
     const short = run("--email", "x@example.org", "--password", "kurz");
     expect(short.status).toBe(2);
+    const badAddress = run("--email", "no-address", "--password", "ein-langes-passwort");
+    expect(badAddress.status).toBe(2);
+    expect(badAddress.stderr).toContain("valid email");
     const generated = run("--email", "generated@example.org", "--superuser");
     expect(generated.status, generated.stderr).toBe(0);
     const password = generated.stdout.match(/with the password (\S+) \(shown once\)/)?.[1];
     expect(password).toBeTruthy();
     expect(await whoAmI(server, await signIn(server, "generated@example.org", password!))).toMatchObject({ superuser: true });
+  });
+
+  it("admin actions answer a body that is no form with 415 and a huge one with 413, never 500; a bad invitation with 400", async () => {
+    const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const headers = { cookie: admin, origin: server.url };
+    const json = await fetch(`${server.url}/manage/account`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{}" });
+    expect(json.status).toBe(415);
+    const multipart = new FormData();
+    multipart.set("intent", "language");
+    expect((await fetch(`${server.url}/manage/users`, { method: "POST", headers, body: multipart })).status).toBe(415);
+    const huge = await fetch(`${server.url}/manage/account`, { method: "POST", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: `intent=language&x=${"a".repeat(1_100_000)}` });
+    expect(huge.status).toBe(413);
+    const bad = await postForm(server, "/manage/users", { intent: "invite", email: "not-an-address" }, admin);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("E-Mail Adresse ist ungültig");
   });
 
   it("an editor may not change the global settings (403); a superuser may", async () => {
