@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import { sameSecret } from "./same-secret";
 
 /**
  * What a signed link may do. A token signed for one purpose is refused for every other, so a
@@ -46,7 +47,7 @@ export class TokenSigner {
     const body = token.slice(0, dot);
     const given = Buffer.from(token.slice(dot + 1), "base64url");
     const expected = Buffer.from(this.mac(body), "base64url");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "invalid" };
+    if (!sameSecret(given, expected)) return { ok: false, reason: "invalid" };
     let parsed: unknown;
     try {
       parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));

@@ -1,9 +1,9 @@
-import { timingSafeEqual } from "node:crypto";
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/flushcache";
 import { LANGUAGES } from "~/i18n/languages";
 import { messages, type Messages } from "~/i18n/messages";
-import { readBody } from "~/lib/body";
+import { readForm } from "~/lib/body";
+import { sameSecret } from "~/lib/same-secret";
 
 /**
  * /manage/flushcache (spec §2: empty layout, no auth middleware): empties the content and page
@@ -23,13 +23,6 @@ export function loader() {
   return { flushedAt: lastFlush ? new Date(lastFlush).toISOString() : null };
 }
 
-function sameSecret(given: string | null | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** The token a caller sent: header, bearer, query, or a form field (small bodies only). */
 async function givenToken(request: Request): Promise<string | null> {
   const header = request.headers.get("x-flush-token") ?? request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
@@ -37,14 +30,15 @@ async function givenToken(request: Request): Promise<string | null> {
   const query = new URL(request.url).searchParams.get("token");
   if (query) return query;
   if (/^application\/x-www-form-urlencoded/i.test(request.headers.get("content-type") ?? "")) {
-    const body = await readBody(request, 4096).catch(() => null);
-    return body ? new URLSearchParams(body.toString("utf8")).get("token") : null;
+    const form = await readForm(request, 4096).catch(() => null);
+    return form?.get("token") ?? null;
   }
   return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const allowed = !!context.user || sameSecret(await givenToken(request), context.services.flushToken);
+  const token = await givenToken(request);
+  const allowed = !!context.user || (!!token && sameSecret(token, context.services.flushToken));
   if (!allowed) {
     context.services.logger.warn({ requestId: context.requestId }, "cache flush refused: no valid token");
     return data({ ok: false, message: both((t) => t.badToken) }, { status: 403, headers: NO_STORE });

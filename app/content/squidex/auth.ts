@@ -1,9 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { jwtVerify, SignJWT } from "jose";
 import { LRUCache } from "lru-cache";
 import type { ContentStore } from "../store";
+import { sameSecret } from "~/lib/same-secret";
 
 /** Token lifetime Squidex uses for client credentials: 30 days. */
 export const TOKEN_SECONDS = 30 * 24 * 3600;
@@ -50,7 +51,7 @@ export class SquidexAuth {
   /** Checks `client_id`/`client_secret` (`app:client` or `app~client`) and issues a signed token. */
   async issueToken(clientId: string, clientSecret: string): Promise<string | null> {
     const normalized = clientId.replace("~", ":");
-    if (normalized !== this.clientId || !safeEqual(clientSecret, this.secret)) return null;
+    if (normalized !== this.clientId || !sameSecret(clientSecret, this.secret)) return null;
     return new SignJWT({ client_id: normalized, scope: "squidex-api", gen: this.generation })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(normalized)
@@ -77,8 +78,3 @@ export class SquidexAuth {
   }
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
