@@ -4,7 +4,7 @@ import { requirementOf, routeAccess, safeRedirect, strongest, UnknownMiddlewareE
 describe("safeRedirect", () => {
   it.each([
     ["/manage", "/manage"],
-    ["/manage/pages?view=all#top", "/manage/pages?view=all#top"],
+    ["/manage/pages?view=all#top", "/manage/pages?view=all"],
     ["/en/practitioners", "/en/practitioners"],
     ["/manage/pages/%C3%BCber", "/manage/pages/%C3%BCber"],
   ])("keeps the on-site path %j", (target, expected) => {
@@ -34,7 +34,7 @@ describe("safeRedirect", () => {
     "/\n/evil.example",
     "/%0a/evil.example",
     "/%E0%A4%A", // malformed escape
-    `/${"a".repeat(2001)}`,
+    `/${"a".repeat(2048)}`,
     "/login",
     "/login?redirect=/manage",
   ])("falls back for %j", (target) => {

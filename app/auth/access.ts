@@ -1,3 +1,5 @@
+import { sameSitePath } from "~/lib/input";
+
 /**
  * Route middleware, declared by route modules (`export const handle = routeAccess("auth")`) and
  * enforced in front of React Router by the auth gate (server/auth-gate.ts), for documents, data
@@ -41,25 +43,10 @@ export function requirementOf(handle: unknown, where?: string): Requirement {
 export const strongest = (a: Requirement, b: Requirement): Requirement => (RANK[a] >= RANK[b] ? a : b);
 
 /**
- * Where to go after signing in: a path on this site only. Anything else (another origin,
- * protocol-relative `//`, backslashes browsers treat as slashes, control characters) gives the
- * admin start page.
+ * Where to go after signing in: a path on this site (the shared rule, `sameSitePath`), never the
+ * sign-in page itself; anything else gives the admin start page.
  */
 export function safeRedirect(target: unknown, fallback = "/manage"): string {
-  if (typeof target !== "string" || target.length > 2000) return fallback;
-  if (!target.startsWith("/") || target.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(target)) return fallback;
-  let decoded = target;
-  try {
-    decoded = decodeURIComponent(target);
-  } catch {
-    return fallback;
-  }
-  if (decoded.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(decoded)) return fallback;
-  // Resolved against a placeholder origin, it must stay on it.
-  const url = new URL(target, "http://praxisnetz.invalid");
-  if (url.origin !== "http://praxisnetz.invalid") return fallback;
-  if (url.pathname === "/login") return fallback;
-  // Dot segments resolve away ("/.//evil.example" → "//evil.example"): check what is left.
-  const result = `${url.pathname}${url.search}${url.hash}`;
-  return /^[/\\]{2}/.test(result) ? fallback : result;
+  const path = sameSitePath(target, fallback);
+  return /^\/login(?:[?#]|$)/.test(path) ? fallback : path;
 }

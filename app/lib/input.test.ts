@@ -23,6 +23,8 @@ describe("sameSitePath", () => {
     expect(sameSitePath("/en/practitioners?q=M%C3%BCller", "/")).toBe("/en/practitioners?q=M%C3%BCller");
     expect(sameSitePath("/über", "/")).toBe("/%C3%BCber");
     expect(sameSitePath("/a#frag", "/")).toBe("/a");
+    expect(sameSitePath("/practitioners?q=Anna%20M", "/")).toBe("/practitioners?q=Anna%20M");
+    for (const smuggled of ["/%2F/evil.example", "/%5Cevil.example", "/x%0d%0aSet-Cookie:a=b", "/%E0%A4%A"]) expect(sameSitePath(smuggled, "/")).toBe("/");
   });
   it.each(["/\\evil.example", "/\t/evil.example", "//evil.example", "https://evil.example/", "/\\/evil.example", " /x", "javascript:alert(1)", "/x\r\nSet-Cookie: a=b", "/x\u0000", "", "evil", "/%0a/x\n"])(
     "sends %j to the fallback",
