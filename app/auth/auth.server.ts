@@ -1,10 +1,11 @@
 import type { Logger } from "~/lib/logger.server";
 import type { TokenSigner } from "~/lib/tokens.server";
 import { AuditLog } from "./audit.server";
-import { passwordProblem, verifyPassword } from "./password.server";
+import { passwordProblem, prepareDecoy, verifyPassword } from "./password.server";
 import { SessionSealer, type SessionClaims } from "./session.server";
 import { LoginThrottle } from "./throttle.server";
-import { normalizeEmail, type User, UserStore } from "./users.server";
+import { normalizeEmail } from "~/lib/input";
+import { type User, UserStore } from "./users.server";
 
 /** The demo superuser `npm start` creates when ADMIN_EMAIL/ADMIN_PASSWORD are not set (README). */
 export const DEMO_ADMIN = { email: "admin@praxisnetz.localhost", password: "praxisnetz-demo" } as const;
@@ -42,7 +43,9 @@ export class AuthService {
     private readonly tokens: TokenSigner,
     private readonly opts: AuthOptions,
     private readonly logger: Pick<Logger, "info" | "warn">,
-  ) {}
+  ) {
+    void prepareDecoy();
+  }
 
   /**
    * Checks the address and password. Unknown address and wrong password give the same answer

@@ -5,6 +5,8 @@ import { AssetStore } from "~/content/assets";
 import { ContentStore } from "~/content/store";
 import { ContentError } from "~/content/errors";
 import { parseEnv } from "~/env.server";
+import { validateSubmission } from "~/forms/engine";
+import { inviteForm } from "./login-form";
 import { passwordProblem } from "./password.server";
 import { UserStore } from "./users.server";
 
@@ -29,6 +31,11 @@ export async function createUserCommand(argv: string[], out: (line: string) => v
   }
   if (!values.email) {
     err(USAGE);
+    return 2;
+  }
+  const checked = await validateSubmission(inviteForm("en"), { email: values.email, name: values.name ?? "" }, "en");
+  if (!checked.valid) {
+    err(Object.values(checked.errors).flat().join(" "));
     return 2;
   }
   const generated = values.password === undefined;

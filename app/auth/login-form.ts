@@ -13,6 +13,19 @@ export const loginForm = perLanguage((language: Language): FormDefinition => {
   };
 });
 
+/** A new user (the invitation on /manage/users, and `npm run user:create`). */
+export const inviteForm = perLanguage((language: Language): FormDefinition => {
+  const de = language === "de";
+  return {
+    id: "invite",
+    fields: [
+      { name: "email", type: "email", label: de ? "E-Mail-Adresse" : "Email address", validation: "required:trim|email|length:0,254", autocomplete: "off" },
+      { name: "name", type: "text", label: "Name", validation: "length:0,100" },
+      { name: "superuser", type: "checkbox", label: de ? "Administrationsrechte" : "Administrator rights" },
+    ],
+  };
+});
+
 /** Set a password (invitation, reset): new password twice. */
 export const setPasswordForm = perLanguage((language: Language): FormDefinition => {
   const de = language === "de";

@@ -1,7 +1,7 @@
 import { perLanguage, type FormDefinition } from "~/forms/definition";
 import { localizedPath, type Language } from "~/i18n/languages";
 
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+export { normalizeEmail } from "~/lib/input";
 
 /** `/newsletter/{email}` in a language, the address encoded as one path segment. */
 export const newsletterPath = (language: Language, email: string) => localizedPath(language, `/newsletter/${encodeURIComponent(email)}`);

@@ -3,7 +3,10 @@ import type { Route } from "./+types/users";
 import { admin, done, readAdminForm, refused } from "~/admin/admin.server";
 import { AdminPage, buttonClass, SaveNotice, TextField } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
-import { EMAIL_PATTERN, type User } from "~/auth/users.server";
+import { inviteForm } from "~/auth/login-form";
+import type { User } from "~/auth/users.server";
+import { ContentError } from "~/content/errors";
+import { FormRejected, requireValid } from "~/forms/submission.server";
 import type { Language } from "~/i18n/languages";
 import { renderMail } from "~/mail/templates";
 import { originOf } from "~/site/seo";
@@ -39,7 +42,6 @@ const texts = {
     removed: "Entfernt.",
     notSelf: "Das eigene Konto lässt sich hier nicht entfernen oder herabstufen.",
     lastSuperuser: "Die letzte Administrator:in bleibt.",
-    badEmail: "Bitte eine gültige E-Mail-Adresse angeben.",
     unknownUser: "Diese Person gibt es nicht (mehr).",
     unknownIntent: "Unbekannte Aktion.",
     mailSubject: "Ihr Zugang zur Verwaltung",
@@ -69,7 +71,6 @@ const texts = {
     removed: "Removed.",
     notSelf: "Your own account cannot be removed or demoted here.",
     lastSuperuser: "The last administrator stays.",
-    badEmail: "Please enter a valid email address.",
     unknownUser: "This user does not exist (any more).",
     unknownIntent: "Unknown action.",
     mailSubject: "Your access to the admin area",
@@ -106,13 +107,15 @@ export async function action(args: Route.ActionArgs) {
   const { users, audit } = services.auth;
   const fields = await readAdminForm(args.request);
   if (fields.intent === "invite") {
-    const email = (fields.email ?? "").trim().toLowerCase();
-    if (!EMAIL_PATTERN.test(email)) return refused(text.badEmail, 400, { email: [text.badEmail] });
     let created: User;
     try {
-      created = await users.create({ email, name: fields.name, superuser: fields.superuser === "on", language });
+      // The one engine's rules, as everywhere else (email, lengths).
+      const values = await requireValid(inviteForm(language), fields, language);
+      created = await users.create({ email: String(values.email), name: String(values.name), superuser: values.superuser === true, language });
     } catch (error) {
-      return refused(error instanceof Error ? error.message : String(error), 409);
+      if (error instanceof FormRejected) return refused(error.message, 400, error.errors);
+      if (error instanceof ContentError) return refused(error.message, error.statusCode);
+      throw error;
     }
     const link = await mailLink(args, created, "invite");
     await audit.record(me, { action: "invite-user", itemId: created.id, detail: created.email });
