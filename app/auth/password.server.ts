@@ -23,12 +23,19 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
 }
 
-/** A hash of nothing anyone knows: checked against when the account does not exist, so both cases take as long. */
+/**
+ * A hash of nothing anyone knows: checked against when the account does not exist, so both cases
+ * take as long. Made at start (`prepareDecoy`), not by the first unknown address (which would then
+ * take a hash longer than every other answer).
+ */
 let decoy: Promise<string> | undefined;
+export function prepareDecoy(): Promise<string> {
+  return (decoy ??= hashPassword(`decoy-${Math.random()}`));
+}
 
 /** True when `password` matches `stored`; with no stored hash the same work is done against a decoy. */
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
-  const target = stored ?? (await (decoy ??= hashPassword(`decoy-${Math.random()}`)));
+  const target = stored ?? (await prepareDecoy());
   try {
     const ok = await verify(target, password.slice(0, PASSWORD_MAX + 1));
     return ok && !!stored;
