@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, Link, NavLink, Outlet } from "react-router";
+import { Form, Link, NavLink, Outlet, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/layout";
 import { admin } from "~/admin/admin.server";
 import { loadNavigation, type NavEntry } from "~/admin/navigation.server";
@@ -20,7 +20,8 @@ export const headers = () => PRIVATE;
 
 export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
-  const navigation = await loadNavigation(services.store, language);
+  // Kept in the content cache (dropped when the menu's collection changes), like the site's own menus.
+  const navigation = await services.cache.getOrLoad(`admin-navigation:${language}`, () => loadNavigation(services.store, language));
   return {
     user: { id: user.id, email: user.email, name: user.name, superuser: user.superuser, language: user.language },
     language,
@@ -28,6 +29,12 @@ export async function loader(args: Route.LoaderArgs) {
     siteName: services.env.SITE_NAME,
   };
 }
+
+/**
+ * The frame's data (user, menu) changes only through a submission (a new language, a menu edit):
+ * moving between screens does not ask for it again.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod ? defaultShouldRevalidate : false);
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData ? adminTexts[loaderData.language].adminArea : "Admin" }, { name: "robots", content: "noindex" }];
 
