@@ -99,3 +99,22 @@ test("a superuser invites an editor, who sets a password through the link and si
   expect((await invited.goto("/manage/users"))?.status()).toBe(403);
   await other.close();
 });
+
+test("on a tablet the menu folds behind a button that opens it, and a link closes it again", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, viewport: { width: 768, height: 1024 }, hasTouch: true });
+  const page = await context.newPage();
+  await signIn(page, "/manage");
+  const nav = page.locator("#admin-navigation");
+  const toggle = page.getByRole("button", { name: "Menü öffnen" });
+  await expect(nav).toBeHidden();
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.tap();
+  await expect(nav).toBeVisible();
+  await expect(page.getByRole("button", { name: "Menü schließen" })).toHaveAttribute("aria-expanded", "true");
+  await nav.getByRole("link", { name: "Farben" }).tap();
+  await page.waitForURL("**/manage/colors");
+  await expect(nav).toBeHidden();
+  await expect(page.locator("#admin-main h1")).toBeVisible();
+  await expectNoAxeViolations(page);
+  await context.close();
+});
