@@ -4,8 +4,9 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
 import { imageSize } from "image-size";
+import { PostgresAdapter, sql, type Transaction } from "kysely";
 import type { Database, DB } from "./db";
-import { ContentError, badRequest, notFound } from "./errors";
+import { ContentError, alreadyExists, badRequest, notFound, versionConflict } from "./errors";
 import { newId, pathInside, requireValidId } from "./ids";
 import { ASSETS_TAG, recordRead } from "./read-tags";
 import type { Asset } from "./types";
@@ -14,9 +15,61 @@ import type { ContentChange } from "./types";
 /** Widths image variants are made in: a fixed set, so nobody can make us store endless sizes. */
 export const VARIANT_WIDTHS = [320, 480, 640, 960, 1280, 1440, 1920];
 const RESIZABLE = new Set(["image/png", "image/jpeg", "image/webp", "image/avif"]);
-const ROOT_FOLDER = "00000000-0000-0000-0000-000000000000";
+/** Squidex's id of the root asset folder (the empty GUID): the parentId of what sits in no folder. */
+export const ROOT_FOLDER = "00000000-0000-0000-0000-000000000000";
+/** Folders nest at most this deep, so a path (breadcrumbs) is a bounded walk. */
+export const MAX_FOLDER_DEPTH = 20;
+export const MAX_FOLDER_NAME_LENGTH = 100;
+export const MAX_FILE_NAME_LENGTH = 200;
+/** The folders of one parent listed at once (a person pages through files, not through hundreds of folders). */
+export const MAX_FOLDERS_LISTED = 1000;
+const CONTROL = /[\u0000-\u001f\u007f]/;
 const SYSTEM_ACTOR = "client:praxisnetz:default";
 const TEXT_TYPES = new Set(["text/plain", "text/csv", "application/json"]);
+
+/** A named folder of assets (Squidex's AssetFolderDto, with the audit fields). */
+export interface AssetFolder {
+  id: string;
+  parentId: string;
+  folderName: string;
+  version: number;
+  created: string;
+  createdBy: string;
+  lastModified: string;
+  lastModifiedBy: string;
+}
+
+export interface AssetWriteOptions {
+  /** The version the writer saw: another one is a 412. */
+  expectedVersion?: number;
+  actor?: string;
+}
+
+/** The root's id for what a client may send for it ("", the empty GUID, nothing); any other id checked. */
+export function parentIdOf(raw: unknown): string {
+  if (raw === undefined || raw === null || raw === "" || raw === ROOT_FOLDER) return ROOT_FOLDER;
+  return requireValidId(raw, "folder id");
+}
+
+/** A folder name as given, trimmed, or a 400 saying why it cannot be one. */
+export function checkFolderName(raw: unknown): string {
+  if (typeof raw !== "string") throw badRequest("folderName must be a string.");
+  const name = raw.trim();
+  if (!name) throw badRequest("The folder name is empty.");
+  if (name.length > MAX_FOLDER_NAME_LENGTH) throw badRequest(`The folder name may have at most ${MAX_FOLDER_NAME_LENGTH} characters.`);
+  if (/[/\\]/.test(name) || CONTROL.test(name) || /^\.+$/.test(name)) throw badRequest("The folder name may not contain slashes or control characters, nor be \".\" or \"..\".");
+  return name;
+}
+
+/** A new file name for an asset, trimmed, or a 400 saying why it cannot be one. */
+export function checkFileName(raw: unknown): string {
+  if (typeof raw !== "string") throw badRequest("fileName must be a string.");
+  const name = raw.trim();
+  if (!name) throw badRequest("The file name is empty.");
+  if (name.length > MAX_FILE_NAME_LENGTH) throw badRequest(`The file name may have at most ${MAX_FILE_NAME_LENGTH} characters.`);
+  if (/[/\\]/.test(name) || CONTROL.test(name) || /^\.+$/.test(name)) throw badRequest("The file name may not contain slashes or control characters, nor be \".\" or \"..\".");
+  return name;
+}
 
 export interface UploadInput {
   fileName: string;
@@ -25,6 +78,8 @@ export interface UploadInput {
   body: Buffer;
   id?: string;
   tags?: string[];
+  /** The folder (ROOT_FOLDER or nothing for none); an unknown folder is a 400. */
+  parentId?: string;
   actor?: string;
 }
 
@@ -68,13 +123,14 @@ export class AssetStore {
     };
   }
 
-  async list(opts: { ids?: string[]; skip?: number; take?: number } = {}): Promise<{ total: number; items: Asset[] }> {
+  async list(opts: { ids?: string[]; skip?: number; take?: number; parentId?: string } = {}): Promise<{ total: number; items: Asset[] }> {
     recordRead(ASSETS_TAG);
     // Asked by id: all of those (ids are bounded where they come in). Otherwise one page of at most 200.
     const take = opts.ids?.length ? opts.ids.length : Math.min(opts.take ?? 200, 200);
     const skip = opts.skip ?? 0;
     let base = this.db.selectFrom("assets");
     if (opts.ids?.length) base = base.where("id", "in", opts.ids);
+    if (opts.parentId !== undefined) base = base.where("parent_id", "=", opts.parentId);
     const rows = await base.selectAll().orderBy("last_modified", "desc").orderBy("id").limit(take).offset(skip).execute();
     const total =
       rows.length < take && (rows.length > 0 || skip === 0)
@@ -102,6 +158,8 @@ export class AssetStore {
     if (!fileName) throw badRequest("The file needs a name.");
     const mimeType = await detectMimeType(body, input.mimeType);
     const id = input.id === undefined ? newId() : requireValidId(input.id, "asset id");
+    const parentId = parentIdOf(input.parentId);
+    if (parentId !== ROOT_FOLDER && !(await this.getFolder(parentId))) throw unknownFolder(parentId);
     if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
     const size = mimeType.startsWith("image/") ? safeImageSize(body) : undefined;
     const now = new Date().toISOString();
@@ -117,7 +175,7 @@ export class AssetStore {
       type: mimeType.startsWith("image/") ? "Image" : mimeType.startsWith("audio/") ? "Audio" : mimeType.startsWith("video/") ? "Video" : "Unknown",
       ...(size ? { pixelWidth: size.width, pixelHeight: size.height } : {}),
       tags: input.tags ?? (mimeType.startsWith("image/") ? ["image"] : []),
-      parentId: ROOT_FOLDER,
+      parentId,
       version: 0,
       created: now,
       createdBy: actor,
@@ -131,7 +189,11 @@ export class AssetStore {
     const tmp = `${target}.${randomUUID()}.tmp`;
     await fsp.writeFile(tmp, body, { mode: 0o600 });
     try {
-      await this.db
+      // Into a folder: the folder row is held (shared) until the insert, so a concurrent folder
+      // delete either sees this asset or happens first and this upload is refused.
+      await this.db.transaction().execute(async (trx) => {
+        if (parentId !== ROOT_FOLDER && !(await this.lockFolder(trx, parentId, "share"))) throw unknownFolder(parentId);
+        await trx
         .insertInto("assets")
         .values({
           id,
@@ -145,7 +207,7 @@ export class AssetStore {
           pixel_width: asset.pixelWidth ?? null,
           pixel_height: asset.pixelHeight ?? null,
           tags: JSON.stringify(asset.tags),
-          parent_id: ROOT_FOLDER,
+          parent_id: parentId,
           version: 0,
           created: now,
           created_by: actor,
@@ -153,8 +215,10 @@ export class AssetStore {
           last_modified_by: actor,
         })
         .execute();
+      });
     } catch (e) {
       await fsp.rm(tmp, { force: true });
+      if (e instanceof ContentError) throw e;
       if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
       throw e;
     }
@@ -207,7 +271,228 @@ export class AssetStore {
     await fsp.rm(folder, { recursive: true, force: true });
     this.emit({ kind: "asset", id });
   }
+
+  /**
+   * A new file name (Squidex's PUT assets/{id} with fileName). The slug, and with it every URL of
+   * the file, stays; version, last change and its author move on.
+   */
+  async rename(id: string, fileName: string, opts: AssetWriteOptions = {}): Promise<Asset> {
+    const name = checkFileName(fileName);
+    return this.updateAsset(id, opts, async () => ({ file_name: name }));
+  }
+
+  /** Puts the asset into another folder (ROOT_FOLDER for none); an unknown folder is a 400. */
+  async move(id: string, parentId: string, opts: AssetWriteOptions = {}): Promise<Asset> {
+    const target = parentIdOf(parentId);
+    return this.updateAsset(id, opts, async (trx) => {
+      if (target !== ROOT_FOLDER && !(await this.lockFolder(trx, target, "share"))) throw unknownFolder(target);
+      return { parent_id: target };
+    });
+  }
+
+  /**
+   * One change of an asset's row, compare-and-set on its version (as the content store writes):
+   * `expectedVersion` not met is a 412, losing five races in a row a 409.
+   */
+  private async updateAsset(
+    id: string,
+    opts: AssetWriteOptions,
+    change: (trx: Transaction<Database>, row: Database["assets"]) => Promise<Partial<Database["assets"]>>,
+  ): Promise<Asset> {
+    requireValidId(id, "asset id");
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const written = await this.db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom("assets").selectAll().where("id", "=", id).executeTakeFirst();
+        if (!row) throw notFound(`Asset "${id}" not found.`);
+        if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+        const set = await change(trx, row);
+        const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
+        const res = await trx.updateTable("assets").set({ ...set, ...stamp }).where("id", "=", id).where("version", "=", row.version).executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1 ? { ...row, ...set, ...stamp } : undefined;
+      });
+      if (written) {
+        this.emit({ kind: "asset", id });
+        return this.toAsset(written);
+      }
+      if (opts.expectedVersion !== undefined) {
+        const now = await this.get(id);
+        throw versionConflict(opts.expectedVersion, now?.version ?? -1);
+      }
+    }
+    throw new ContentError(409, "The asset is being changed by others; try again.", undefined, "OBJECT_CONFLICT");
+  }
+
+  // ---- folders ---------------------------------------------------------------------------------
+
+  private toFolder(r: Database["asset_folders"]): AssetFolder {
+    return {
+      id: r.id,
+      parentId: r.parent_id,
+      folderName: r.folder_name,
+      version: Number(r.version),
+      created: r.created,
+      createdBy: r.created_by,
+      lastModified: r.last_modified,
+      lastModifiedBy: r.last_modified_by,
+    };
+  }
+
+  /** On PostgreSQL, the folder row locked for this transaction; SQLite runs one write transaction at a time anyway. */
+  private async lockFolder(trx: Transaction<Database>, id: string, mode: "share" | "update"): Promise<Database["asset_folders"] | undefined> {
+    let query = trx.selectFrom("asset_folders").selectAll().where("id", "=", id);
+    if (this.db.getExecutor().adapter instanceof PostgresAdapter) query = mode === "share" ? query.forShare() : query.forUpdate();
+    return query.executeTakeFirst();
+  }
+
+  async getFolder(id: string): Promise<AssetFolder | undefined> {
+    if (id === ROOT_FOLDER) return undefined;
+    const row = await this.db.selectFrom("asset_folders").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? this.toFolder(row) : undefined;
+  }
+
+  /** The folders in `parentId` (the root by default), by name; 404 for an unknown parent. */
+  async listFolders(parentId: string = ROOT_FOLDER): Promise<{ total: number; items: AssetFolder[] }> {
+    const parent = parentIdOf(parentId);
+    if (parent !== ROOT_FOLDER && !(await this.getFolder(parent))) throw notFound(`Asset folder "${parent}" not found.`);
+    const base = this.db.selectFrom("asset_folders").where("parent_id", "=", parent);
+    const rows = await base.selectAll().orderBy("folder_name").orderBy("id").limit(MAX_FOLDERS_LISTED).execute();
+    const total =
+      rows.length < MAX_FOLDERS_LISTED ? rows.length : Number((await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n);
+    return { total, items: rows.map((r) => this.toFolder(r)) };
+  }
+
+  /**
+   * The folders from the top down to `id` itself (breadcrumbs); empty for the root, 404 for an
+   * unknown folder. The walk stops after MAX_FOLDER_DEPTH steps, whatever the rows say.
+   */
+  async folderPath(id: string): Promise<AssetFolder[]> {
+    const start = parentIdOf(id);
+    const path: AssetFolder[] = [];
+    let current = start;
+    while (current !== ROOT_FOLDER && path.length < MAX_FOLDER_DEPTH + 1) {
+      const folder = await this.getFolder(current);
+      if (!folder) {
+        if (current === start) throw notFound(`Asset folder "${start}" not found.`);
+        break;
+      }
+      if (path.some((f) => f.id === folder.id)) break;
+      path.unshift(folder);
+      current = folder.parentId;
+    }
+    return path;
+  }
+
+  async createFolder(input: { folderName: unknown; parentId?: unknown; id?: string; actor?: string }): Promise<AssetFolder> {
+    const folderName = checkFolderName(input.folderName);
+    const parentId = parentIdOf(input.parentId);
+    const id = input.id === undefined ? newId() : requireValidId(input.id, "folder id");
+    if (id === ROOT_FOLDER) throw badRequest("That id names the root folder.");
+    const depth = parentId === ROOT_FOLDER ? 0 : (await this.folderPath(parentId).catch(() => { throw unknownFolder(parentId); })).length;
+    if (depth >= MAX_FOLDER_DEPTH) throw badRequest(`Folders nest at most ${MAX_FOLDER_DEPTH} deep.`);
+    const now = new Date().toISOString();
+    const actor = input.actor ?? SYSTEM_ACTOR;
+    const row: Database["asset_folders"] = { id, parent_id: parentId, folder_name: folderName, version: 0, created: now, created_by: actor, last_modified: now, last_modified_by: actor };
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (parentId !== ROOT_FOLDER && !(await this.lockFolder(trx, parentId, "share"))) throw unknownFolder(parentId);
+        await trx.insertInto("asset_folders").values(row).execute();
+      });
+    } catch (e) {
+      if (e instanceof ContentError) throw e;
+      if (await this.getFolder(id)) throw alreadyExists(`An asset folder with id "${id}" already exists.`);
+      throw e;
+    }
+    this.emit({ kind: "asset", id });
+    return this.toFolder(row);
+  }
+
+  async renameFolder(id: string, folderName: unknown, opts: AssetWriteOptions = {}): Promise<AssetFolder> {
+    const name = checkFolderName(folderName);
+    return this.updateFolder(id, opts, async () => ({ folder_name: name }));
+  }
+
+  /** Moves a folder under another (ROOT_FOLDER for the top): not into itself or below itself (400), not deeper than MAX_FOLDER_DEPTH. */
+  async moveFolder(id: string, parentId: unknown, opts: AssetWriteOptions = {}): Promise<AssetFolder> {
+    const target = parentIdOf(parentId);
+    return this.updateFolder(id, opts, async (trx) => {
+      if (target === id) throw badRequest("A folder cannot be moved into itself.");
+      if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
+        // Moves are rare: one at a time across all nodes, so two crossing moves cannot make a cycle.
+        await sql`select pg_advisory_xact_lock(hashtext('praxisnetz_asset_folder_moves'))`.execute(trx);
+      }
+      const targetPath: string[] = [];
+      if (target !== ROOT_FOLDER) {
+        if (!(await this.lockFolder(trx, target, "share"))) throw unknownFolder(target);
+        let current = target;
+        while (current !== ROOT_FOLDER && targetPath.length <= MAX_FOLDER_DEPTH) {
+          const row = await trx.selectFrom("asset_folders").select(["id", "parent_id"]).where("id", "=", current).executeTakeFirst();
+          if (!row) break;
+          targetPath.push(row.id);
+          current = row.parent_id;
+        }
+      }
+      if (targetPath.includes(id)) throw badRequest("A folder cannot be moved into one of its own subfolders.");
+      // How deep the moved folder's subtree goes, level by level (bounded by the depth limit).
+      let height = 1;
+      let level = [id];
+      while (level.length && height <= MAX_FOLDER_DEPTH) {
+        const children = await trx.selectFrom("asset_folders").select("id").where("parent_id", "in", level).limit(10_000).execute();
+        level = children.map((c) => c.id);
+        if (level.length) height++;
+      }
+      if (targetPath.length + height > MAX_FOLDER_DEPTH) throw badRequest(`Folders nest at most ${MAX_FOLDER_DEPTH} deep.`);
+      return { parent_id: target };
+    });
+  }
+
+  /** Deletes an empty folder; one that still holds assets or folders is refused with 409. */
+  async deleteFolder(id: string, opts: AssetWriteOptions = {}): Promise<void> {
+    const folderId = requireValidId(id, "folder id");
+    await this.db.transaction().execute(async (trx) => {
+      // Held exclusively: uploads and moves into the folder wait, then find it gone.
+      const row = await this.lockFolder(trx, folderId, "update");
+      if (!row) throw notFound(`Asset folder "${folderId}" not found.`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+      const asset = await trx.selectFrom("assets").select("id").where("parent_id", "=", folderId).limit(1).executeTakeFirst();
+      const folder = await trx.selectFrom("asset_folders").select("id").where("parent_id", "=", folderId).limit(1).executeTakeFirst();
+      if (asset || folder)
+        throw new ContentError(409, `The folder "${row.folder_name}" is not empty: move or delete its ${asset ? "files" : "folders"} first.`, undefined, "OBJECT_CONFLICT");
+      await trx.deleteFrom("asset_folders").where("id", "=", folderId).execute();
+    });
+    this.emit({ kind: "asset", id: folderId });
+  }
+
+  private async updateFolder(
+    id: string,
+    opts: AssetWriteOptions,
+    change: (trx: Transaction<Database>, row: Database["asset_folders"]) => Promise<Partial<Database["asset_folders"]>>,
+  ): Promise<AssetFolder> {
+    const folderId = requireValidId(id, "folder id");
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const written = await this.db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom("asset_folders").selectAll().where("id", "=", folderId).executeTakeFirst();
+        if (!row) throw notFound(`Asset folder "${folderId}" not found.`);
+        const version = Number(row.version);
+        if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) throw versionConflict(opts.expectedVersion, version);
+        const set = await change(trx, row);
+        const stamp = { version: version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
+        const res = await trx.updateTable("asset_folders").set({ ...set, ...stamp }).where("id", "=", folderId).where("version", "=", version).executeTakeFirst();
+        return Number(res.numUpdatedRows) === 1 ? { ...row, ...set, ...stamp } : undefined;
+      });
+      if (written) {
+        this.emit({ kind: "asset", id: folderId });
+        return this.toFolder(written);
+      }
+      if (opts.expectedVersion !== undefined) {
+        const now = await this.getFolder(folderId);
+        throw versionConflict(opts.expectedVersion, now?.version ?? -1);
+      }
+    }
+    throw new ContentError(409, "The folder is being changed by others; try again.", undefined, "OBJECT_CONFLICT");
+  }
 }
+
+const unknownFolder = (id: string) => badRequest(`Asset folder "${id}" does not exist.`);
 
 function sanitizeFileName(name: string): string {
   return path.basename(String(name ?? "")).replace(/[\u0000-\u001f/\\]/g, "").trim().slice(0, 200);

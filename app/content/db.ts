@@ -61,6 +61,17 @@ export interface Database {
     last_modified: string;
     last_modified_by: string;
   };
+  /** Asset folders (Squidex's AssetFolder): `parent_id` is the empty GUID for the root, as on assets. */
+  asset_folders: {
+    id: string;
+    parent_id: string;
+    folder_name: string;
+    version: number;
+    created: string;
+    created_by: string;
+    last_modified: string;
+    last_modified_by: string;
+  };
   app_settings: { key: string; value: string };
   /** Who booked an appointment slot: private, beside the slot's content (see booking/bookings.ts). */
   bookings: {
@@ -582,6 +593,28 @@ migrations["0006_users_audit"] = {
     await db.schema.createIndex("outbox_sent_at").on("outbox").columns(["status", "sent_at"]).execute();
     // The admin lists: every item of a collection (drafts too), newest change first, a page at a time.
     await db.schema.createIndex("contents_schema_last_modified").on("contents").columns(["schema_name", "last_modified", "id"]).execute();
+  },
+};
+
+/**
+ * Asset folders (named, nested, as Squidex has them) and the index the asset library pages by: the
+ * assets of one folder, newest change first.
+ */
+migrations["0007_asset_folders"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("asset_folders")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("parent_id", "text", (c) => c.notNull())
+      .addColumn("folder_name", "text", (c) => c.notNull())
+      .addColumn("version", "integer", (c) => c.notNull())
+      .addColumn("created", "text", (c) => c.notNull())
+      .addColumn("created_by", "text", (c) => c.notNull())
+      .addColumn("last_modified", "text", (c) => c.notNull())
+      .addColumn("last_modified_by", "text", (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex("asset_folders_parent_name").on("asset_folders").columns(["parent_id", "folder_name"]).execute();
+    await db.schema.createIndex("assets_parent_last_modified").on("assets").columns(["parent_id", "last_modified", "id"]).execute();
   },
 };
 

@@ -701,6 +701,19 @@ describe("users from the command line and superuser-only collections", () => {
     expect(await bad.text()).toContain("E-Mail Adresse ist ungültig");
   });
 
+  it("through the Squidex API an editor's session deletes an empty asset folder but not an asset", async () => {
+    const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const editor = await createUser(server, admin, { email: "folder-editor@example.org", password: "ein-langes-passwort" });
+    const api = `${server.url}/api/squidex/api/apps/praxisnetz/assets`;
+    const headers = { cookie: editor, origin: server.url, "content-type": "application/json" };
+    const made = await fetch(`${api}/folders`, { method: "POST", headers, body: JSON.stringify({ folderName: "Editor-Ordner" }) });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    expect((await fetch(`${api}/folders/${id}`, { method: "DELETE", headers })).status).toBe(204);
+    const assets = (await (await fetch(api, { headers })).json()) as { items: Array<{ id: string }> };
+    expect((await fetch(`${api}/${assets.items[0]!.id}`, { method: "DELETE", headers })).status).toBe(403);
+  });
+
   it("an editor may not change the global settings (403); a superuser may", async () => {
     const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
     const editor = await createUser(server, admin, { email: "plain-editor@example.org", password: "ein-langes-passwort" });

@@ -224,3 +224,147 @@ describe("Squidex HTTP API", () => {
     }
   });
 });
+
+describe("Squidex asset folders, moves and renames", () => {
+  const api = (rest: string) => `${server.url}/api/squidex/api/apps/praxisnetz/assets${rest}`;
+  const send = async (method: string, rest: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(api(rest), {
+      method,
+      headers: { authorization: `Bearer ${await token()}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
+  };
+  const upload = async (query: string, fields: Record<string, string> = {}, auth: Record<string, string> | undefined = undefined) => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    form.append("file", new Blob([PNG_2x1], { type: "image/png" }), "im-ordner.png");
+    const res = await fetch(api(query), { method: "POST", headers: auth ?? { authorization: `Bearer ${await token()}` }, body: form });
+    return { status: res.status, json: await res.json() };
+  };
+
+  it("creates, lists (with path), renames, moves and deletes folders with Squidex's DTOs and status codes", async () => {
+    const top = await send("POST", "/folders", { folderName: "Praxis", parentId: "" });
+    expect(top.status).toBe(201);
+    expect(top.json).toMatchObject({ id: expect.any(String), parentId: "00000000-0000-0000-0000-000000000000", folderName: "Praxis", version: 0, _links: expect.any(Object) });
+    expect(top.headers.get("etag")).toBe('"0"');
+    const child = await send("POST", "/folders", { folderName: "Team", parentId: top.json.id });
+    expect(child.status).toBe(201);
+
+    const list = await send("GET", `/folders?parentId=${top.json.id}`);
+    expect(list.status).toBe(200);
+    expect(list.json).toMatchObject({ total: 1, items: [{ id: child.json.id, folderName: "Team", parentId: top.json.id }], path: [{ id: top.json.id, folderName: "Praxis" }] });
+    const root = await send("GET", "/folders");
+    expect(root.json.items.map((f: { id: string }) => f.id)).toContain(top.json.id);
+    expect(root.json.path).toEqual([]);
+    expect((await send("GET", `/folders?parentId=${child.json.id}&scope=Path`)).json).toMatchObject({ total: 0, items: [], path: [{ folderName: "Praxis" }, { folderName: "Team" }] });
+    expect((await send("GET", "/folders?parentId=no-such-folder")).status).toBe(404);
+
+    const renamed = await send("PUT", `/folders/${child.json.id}`, { folderName: "Team 2025" }, { "If-Match": '"0"' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json).toMatchObject({ folderName: "Team 2025", version: 1 });
+    const stale = await send("PUT", `/folders/${child.json.id}`, { folderName: "Alt" }, { "If-Match": '"0"' });
+    expect(stale.status).toBe(412);
+    expect(stale.json).toMatchObject({ statusCode: 412, errorCode: "OBJECT_VERSION_CONFLICT" });
+
+    // No cycles: a folder cannot go below itself.
+    const cycle = await send("PUT", `/folders/${top.json.id}/parent`, { parentId: child.json.id });
+    expect(cycle.status).toBe(400);
+    expect(cycle.json.message).toMatch(/subfolders/);
+    const moved = await send("PUT", `/folders/${child.json.id}/parent`, { parentId: null });
+    expect(moved.status).toBe(200);
+    expect(moved.json).toMatchObject({ parentId: "00000000-0000-0000-0000-000000000000", version: 2 });
+
+    expect((await send("DELETE", `/folders/${child.json.id}`)).status).toBe(204);
+    expect((await send("DELETE", `/folders/${child.json.id}`)).status).toBe(404);
+  });
+
+  it("refuses hostile folder input with 4xx and a message", async () => {
+    for (const folderName of ["", "  ", "a/b", "a\\b", "tab\tname", "..", "x".repeat(101), 7]) {
+      const res = await send("POST", "/folders", { folderName });
+      expect(res.status, JSON.stringify(folderName)).toBe(400);
+      expect(res.json.message).toBeTruthy();
+    }
+    for (const [body, status] of [
+      [{ folderName: "X", parentId: "no-such-folder" }, 400],
+      [{ folderName: "X", parentId: "../../etc" }, 400],
+      [{ folderName: "X", parentId: 5 }, 400],
+      ["{not json", 400],
+      [[1, 2], 400],
+    ] as const) {
+      const res = await send("POST", "/folders", body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.json.message).toBeTruthy();
+    }
+    expect((await send("GET", "/folders?scope=Everything")).status).toBe(400);
+    expect((await send("PUT", "/folders/..%2F..%2Fetc", { folderName: "X" })).status).toBe(400);
+    expect((await send("PUT", "/folders/no-such-folder", { folderName: "X" })).status).toBe(404);
+    expect((await send("GET", "/folders/x/y/z")).status).toBe(404);
+    const anonymous = await fetch(api("/folders"));
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("uploads into a folder (query ParentId or form field), lists by parentId, and refuses an unknown folder", async () => {
+    const folder = (await send("POST", "/folders", { folderName: "Uploads" })).json;
+    const byQuery = await upload(`?ParentId=${folder.id}`);
+    expect(byQuery.status).toBe(201);
+    expect(byQuery.json.parentId).toBe(folder.id);
+    const byField = await upload("", { parentId: folder.id });
+    expect(byField.status).toBe(201);
+    expect(byField.json.parentId).toBe(folder.id);
+    const inFolder = await send("GET", `?parentId=${folder.id}`);
+    expect(inFolder.json.items.map((a: { id: string }) => a.id).sort()).toEqual([byQuery.json.id, byField.json.id].sort());
+    expect(inFolder.json.total).toBe(2);
+
+    const unknown = await upload("?ParentId=no-such-folder");
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.message).toMatch(/does not exist/);
+    expect((await upload("?parentId=..%2F..%2Fetc")).status).toBe(400);
+
+    // A folder that holds something is not deleted.
+    const full = await send("DELETE", `/folders/${folder.id}`);
+    expect(full.status).toBe(409);
+    expect(full.json.message).toMatch(/not empty/);
+
+    // Moving the assets out (PUT assets/{id}/parent) empties it.
+    for (const asset of [byQuery.json, byField.json]) {
+      const out = await send("PUT", `/${asset.id}/parent`, { parentId: "00000000-0000-0000-0000-000000000000" });
+      expect(out.status).toBe(200);
+      expect(out.json).toMatchObject({ parentId: "00000000-0000-0000-0000-000000000000", version: 1 });
+    }
+    expect((await send("PUT", `/${byQuery.json.id}/parent`, { parentId: "no-such-folder" })).status).toBe(400);
+    expect((await send("DELETE", `/folders/${folder.id}`)).status).toBe(204);
+  });
+
+  it("renames an asset through PUT assets/{id} with versions, and refuses bad names", async () => {
+    const asset = (await upload("")).json;
+    const renamed = await send("PUT", `/${asset.id}`, { fileName: "Empfang.png" }, { "If-Match": `"${asset.version}"` });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json).toMatchObject({ fileName: "Empfang.png", slug: asset.slug, version: asset.version + 1 });
+    expect(renamed.headers.get("etag")).toBe(`"${asset.version + 1}"`);
+    expect((await send("PUT", `/${asset.id}`, { fileName: "Alt.png" }, { "If-Match": `"${asset.version}"` })).status).toBe(412);
+    for (const fileName of ["", "a/b.png", "a\u0000.png", "x".repeat(201)]) expect((await send("PUT", `/${asset.id}`, { fileName })).status).toBe(400);
+    expect((await send("PUT", `/${asset.id}`, { fileName: "x.png", slug: "other" })).status).toBe(400);
+    expect((await send("PUT", "/no-such-asset", { fileName: "x.png" })).status).toBe(404);
+  });
+
+  it("audits an editor's upload with the session itself, and not a client token's", async () => {
+    const { DEMO_ADMIN, openStore, signIn } = await import("../support/auth");
+    const cookie = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const origin = new URL(server.url).origin;
+    const editor = await upload("", {}, { cookie, origin });
+    expect(editor.status).toBe(201);
+    expect(editor.json.createdBy).toMatch(/^subject:/);
+    const client = await upload("");
+    expect(client.status).toBe(201);
+    const db = openStore(server.dataDir);
+    try {
+      const rows = db.prepare("select item_id, user_email, detail from audit_log where action = 'upload-asset'").all() as Array<{ item_id: string; user_email: string; detail: string }>;
+      expect(rows).toContainEqual({ item_id: editor.json.id, user_email: DEMO_ADMIN.email, detail: "im-ordner.png" });
+      expect(rows.map((r) => r.item_id)).not.toContain(client.json.id);
+    } finally {
+      db.close();
+    }
+  });
+});

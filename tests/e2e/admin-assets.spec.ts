@@ -98,3 +98,104 @@ test("hostile query strings and bad action input answer 4xx, never 5xx", async (
   expect((await post({ intent: "rename", id: "no-such-asset", fileName: "a.png" })).status()).toBe(404);
   expect((await post({ intent: "delete", id: "no-such-asset" })).status()).toBe(404);
 });
+
+test("folders: create, open, upload into it, breadcrumbs, rename, refuse deleting while full, delete when empty", async ({ page }) => {
+  const stamp = Date.now();
+  const folderName = `E2E Ordner ${stamp}`;
+  const renamedFolder = `E2E Umbenannt ${stamp}`;
+  const file = `e2e-im-ordner-${stamp}.png`;
+  const folderCard = (name: string) => page.locator(`[data-folder-list] li[data-folder-name="${name}"]`);
+  await signIn(page, PATH);
+  await waitForHydration(page);
+
+  // Create a folder in the root.
+  await page.getByLabel(/^(Neuer Ordner|New folder)$/).fill(folderName);
+  await page.getByRole("button", { name: /^(Ordner anlegen|Create folder)$/ }).click();
+  await expect(page.locator("[data-save-result=ok]")).toContainText(folderName);
+  await expect(folderCard(folderName)).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Open it: the breadcrumbs name it, and the folder is empty.
+  await folderCard(folderName).getByRole("link", { name: folderName }).click();
+  await page.waitForURL(/[?&]folder=/);
+  await waitForHydration(page);
+  const crumbs = page.getByRole("navigation", { name: /Ordnerpfad|Folder path/ });
+  await expect(crumbs.locator("[aria-current=page]")).toHaveText(folderName);
+  await expect(crumbs.getByRole("link", { name: /Alle Medien|All media/ })).toBeVisible();
+  await expect(page.locator("[data-empty-state]")).toBeVisible();
+
+  // A subfolder shows the full path.
+  await page.getByLabel(/^(Neuer Ordner|New folder)$/).fill("Unterordner");
+  await page.getByRole("button", { name: /^(Ordner anlegen|Create folder)$/ }).click();
+  await folderCard("Unterordner").getByRole("link", { name: "Unterordner" }).click();
+  await expect(crumbs.locator("[aria-current=page]")).toHaveText("Unterordner");
+  await expect(crumbs.getByRole("link", { name: folderName })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await crumbs.getByRole("link", { name: folderName }).click();
+  await expect(crumbs.locator("[aria-current=page]")).toHaveText(folderName);
+  await waitForHydration(page);
+
+  // Upload into the folder shown.
+  await fileInput(page).setInputFiles({ name: file, mimeType: "image/png", buffer: PNG });
+  await expect(page.locator(`[data-upload="${file}"]`)).toHaveAttribute("data-upload-state", "done");
+  await expect(card(page, file)).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // It is in the folder, not in the root.
+  await crumbs.getByRole("link", { name: /Alle Medien|All media/ }).click();
+  await expect(crumbs.locator("[aria-current=page]")).toHaveText(/Alle Medien|All media/);
+  await expect(card(page, file)).toHaveCount(0);
+
+  // Rename the folder from the root.
+  await folderCard(folderName).getByText(/^(Ordner umbenennen|Rename folder)/).click();
+  await folderCard(folderName).getByLabel(/Neuer Ordnername|New folder name/).fill(renamedFolder);
+  await folderCard(folderName).getByRole("button", { name: /Namen speichern|Save name/ }).click();
+  await expect(page.locator("[data-save-result=ok]")).toContainText(renamedFolder);
+  await expect(folderCard(renamedFolder)).toBeVisible();
+
+  // Not empty: refused with a message, the folder stays.
+  await folderCard(renamedFolder).getByRole("button", { name: /Ordner löschen|Delete folder/ }).click();
+  await expect(page.locator("[data-save-result=error]")).toContainText(/nicht leer|not empty/);
+  await expect(folderCard(renamedFolder)).toBeVisible();
+
+  // Empty it: move the file back to the root (the select), delete the subfolder.
+  await folderCard(renamedFolder).getByRole("link", { name: renamedFolder }).click();
+  await expect(crumbs.locator("[aria-current=page]")).toHaveText(renamedFolder);
+  await waitForHydration(page);
+  // The root folder's option (its value is Squidex's empty GUID).
+  await card(page, file).getByLabel(/Verschieben nach|Move to/).selectOption("00000000-0000-0000-0000-000000000000");
+  await card(page, file).getByRole("button", { name: /^(Verschieben|Move)/ }).click();
+  await expect(page.locator("[data-save-result=ok]")).toContainText(file);
+  await expect(card(page, file)).toHaveCount(0);
+  await folderCard("Unterordner").getByRole("button", { name: /Ordner löschen|Delete folder/ }).click();
+  await expect(page.locator("[data-save-result=ok]")).toContainText("Unterordner");
+  await expect(folderCard("Unterordner")).toHaveCount(0);
+
+  // Now empty: deleted.
+  await crumbs.getByRole("link", { name: /Alle Medien|All media/ }).click();
+  await expect(card(page, file)).toBeVisible();
+  await folderCard(renamedFolder).getByRole("button", { name: /Ordner löschen|Delete folder/ }).click();
+  await expect(page.locator("[data-save-result=ok]")).toContainText(renamedFolder);
+  await expect(folderCard(renamedFolder)).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  // The upload was audited by the server itself, with the folder work.
+  await page.goto("/manage/audit");
+  for (const action of ["upload-asset", "create-asset-folder", "rename-asset-folder", "move-asset", "delete-asset-folder"])
+    await expect(page.locator(`[data-audit-action="${action}"]`).first()).toBeVisible();
+});
+
+test("folder actions refuse hostile input with 4xx", async ({ page }) => {
+  await signIn(page, PATH);
+  const post = (form: Record<string, string>) => page.request.post(`${PATH}.data`, { form, headers: { Origin: new URL(page.url()).origin } });
+  expect((await post({ intent: "create-folder", folderName: "" })).status()).toBe(400);
+  expect((await post({ intent: "create-folder", folderName: "a/b" })).status()).toBe(400);
+  expect((await post({ intent: "create-folder", folderName: "x".repeat(101) })).status()).toBe(400);
+  expect((await post({ intent: "create-folder", folderName: "ok", parentId: "../etc" })).status()).toBe(400);
+  expect((await post({ intent: "create-folder", folderName: "ok", parentId: "no-such-folder" })).status()).toBe(400);
+  expect((await post({ intent: "rename-folder", folderId: "../x", folderName: "ok" })).status()).toBe(400);
+  expect((await post({ intent: "rename-folder", folderId: "no-such-folder", folderName: "ok" })).status()).toBe(404);
+  expect((await post({ intent: "delete-folder", folderId: "no-such-folder" })).status()).toBe(404);
+  expect((await post({ intent: "move", id: "no-such-asset", parentId: "" })).status()).toBe(404);
+  expect((await page.request.get(`${PATH}?folder=no-such-folder`)).status()).toBe(404);
+});

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContentChange } from "~/content/store";
 import type { ContentStore } from "~/content/store";
 import { sqliteStoreBackend } from "../../../tests/support/store-backends";
-import { listFolders, listLibrary, renameAsset } from "./library.server";
+import { folderPath, folderTargets, listFolders, listLibrary, renameAsset } from "./library.server";
 import { ROOT_FOLDER } from "./query";
 
 /** Against a real SQLite store with real asset files: search, paging and rename as the screen uses them. */
@@ -73,14 +73,30 @@ describe("listLibrary", () => {
   });
 });
 
-describe("listFolders", () => {
-  it("knows no folders while every asset sits in the root", async () => {
+describe("folders", () => {
+  it("lists named folders, gives breadcrumbs and move targets labelled with their path", async () => {
     expect(await listFolders(store)).toEqual([]);
+    const praxis = await store.assets.createFolder({ folderName: "Praxis", id: "lib-praxis" });
+    await store.assets.createFolder({ folderName: "Team", parentId: praxis.id, id: "lib-team" });
+    expect(await listFolders(store)).toEqual([{ id: "lib-praxis", folderName: "Praxis", version: 0 }]);
+    expect((await listFolders(store, "lib-praxis")).map((f) => f.folderName)).toEqual(["Team"]);
+    expect((await folderPath(store, "lib-team")).map((f) => f.folderName)).toEqual(["Praxis", "Team"]);
+    expect(await folderTargets(store)).toEqual([
+      { id: "lib-praxis", label: "Praxis" },
+      { id: "lib-team", label: "Praxis / Team" },
+    ]);
+    await expect(listFolders(store, "no-such-folder")).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("lists the assets of a folder apart from the root", async () => {
+    await store.assets.upload({ fileName: "im-ordner.png", body: PNG, id: "asset-in-team", parentId: "lib-team" });
+    expect((await listLibrary(store, query("", 1, "lib-team"))).items.map((a) => a.id)).toEqual(["asset-in-team"]);
+    expect((await listLibrary(store, query("im-ordner"))).total).toBe(0);
   });
 });
 
 describe("renameAsset", () => {
-  it("changes the file name and version, keeps the slug and file, and tells the caches", async () => {
+  it("renames through the store: file name and version change, slug and file stay, a change event goes out", async () => {
     const changes: ContentChange[] = [];
     const off = store.onChange((change) => changes.push(change));
     const before = (await store.assets.get("asset-4"))!;
@@ -90,12 +106,12 @@ describe("renameAsset", () => {
     expect(after).toMatchObject({ fileName: "Wegbeschreibung.png", slug: before.slug, version: before.version + 1, lastModifiedBy: "subject:u1" });
     expect(renamed.fileName).toBe("Wegbeschreibung.png");
     expect((await store.assets.read("asset-4")).body.equals(PNG)).toBe(true);
-    expect(changes).toContainEqual(expect.objectContaining({ kind: "asset", id: "asset-4" }));
+    expect(changes).toContainEqual({ kind: "asset", id: "asset-4" });
     expect((await listLibrary(store, query("wegbeschreibung"))).items.map((a) => a.id)).toEqual(["asset-4"]);
   });
 
-  it("refuses a stale version with 409 and an unknown asset with 404", async () => {
-    await expect(renameAsset(store, { id: "asset-3", fileName: "x.png", actor: "subject:u1", expectedVersion: 7 })).rejects.toMatchObject({ statusCode: 409 });
+  it("refuses a stale version with 412 and an unknown asset with 404", async () => {
+    await expect(renameAsset(store, { id: "asset-3", fileName: "x.png", actor: "subject:u1", expectedVersion: 7 })).rejects.toMatchObject({ statusCode: 412 });
     await expect(renameAsset(store, { id: "missing", fileName: "x.png", actor: "subject:u1" })).rejects.toMatchObject({ statusCode: 404 });
     expect((await store.assets.get("asset-3"))!.fileName).toBe("team_a.png");
   });

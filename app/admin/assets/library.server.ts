@@ -1,12 +1,13 @@
 import { sql } from "kysely";
-import { ContentError, notFound } from "~/content/errors";
 import type { ContentStore } from "~/content/store";
+import type { AssetFolder } from "~/content/assets";
 import type { Asset } from "~/content/types";
 import { likePattern, PAGE_SIZE, ROOT_FOLDER, type AssetQuery } from "./query";
 
 /**
- * The asset library's reads and the one write the AssetStore lacks (rename). Searching and paging
- * happen in SQL, so a library of 10 000+ assets never travels into memory as a whole.
+ * The asset library's reads (searching and paging in SQL, so a library of 10 000+ assets never
+ * travels into memory as a whole) and its writes, which the AssetStore makes: it versions them and
+ * tells every app node (change events, change-feed.ts).
  */
 
 /** What the screen shows of an asset (plain data for the loader). */
@@ -30,6 +31,19 @@ export interface LibraryPage {
   pages: number;
   /** The page shown: the asked one, or the last one when it was past the end. */
   page: number;
+}
+
+/** What the screen shows of a folder. */
+export interface LibraryFolder {
+  id: string;
+  folderName: string;
+  version: number;
+}
+
+/** A folder an asset can be moved to, labelled with its path ("Praxis / Team"). */
+export interface FolderTarget {
+  id: string;
+  label: string;
 }
 
 /** One page of the assets in `query.folder` whose file name contains `query.q` (case-insensitive). */
@@ -67,42 +81,42 @@ export async function listLibrary(store: ContentStore, query: AssetQuery, pageSi
   };
 }
 
+const plainFolder = (f: AssetFolder): LibraryFolder => ({ id: f.id, folderName: f.folderName, version: f.version });
+
+/** The folders inside `parentId` (the root by default), by name; 404 for an unknown folder. */
+export async function listFolders(store: ContentStore, parentId = ROOT_FOLDER): Promise<LibraryFolder[]> {
+  return (await store.assets.listFolders(parentId)).items.map(plainFolder);
+}
+
+/** The breadcrumbs down to `folderId` (empty for the root); 404 for an unknown folder. */
+export async function folderPath(store: ContentStore, folderId: string): Promise<LibraryFolder[]> {
+  return (await store.assets.folderPath(folderId)).map(plainFolder);
+}
+
 /**
- * The folders below the root. The store has no folder entity (no names, no nesting): a folder is
- * known only as the parentId some assets carry, so these are those ids, at most `limit` of them.
+ * Every folder an asset can be moved to, with its path as label, sorted by it (at most `limit`
+ * folders are read: the select stays a select).
  */
-export async function listFolders(store: ContentStore, limit = 100): Promise<string[]> {
-  const rows = await store.db
-    .selectFrom("assets")
-    .select("parent_id")
-    .distinct()
-    .where("parent_id", "<>", ROOT_FOLDER)
-    .orderBy("parent_id")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.parent_id);
+export async function folderTargets(store: ContentStore, limit = 500): Promise<FolderTarget[]> {
+  const rows = await store.db.selectFrom("asset_folders").select(["id", "parent_id", "folder_name"]).orderBy("folder_name").limit(limit).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const label = (id: string) => {
+    const names: string[] = [];
+    let current = byId.get(id);
+    while (current && names.length < 25) {
+      names.unshift(current.folder_name);
+      current = current.parent_id === ROOT_FOLDER ? undefined : byId.get(current.parent_id);
+    }
+    return names.join(" / ");
+  };
+  return rows.map((r) => ({ id: r.id, label: label(r.id) })).sort((a, b) => a.label.localeCompare(b.label));
 }
 
 /**
  * Gives an asset a new file name (as Squidex's PUT assets/{id} with fileName). The slug, and with it
- * every published URL of the file, stays. `expectedVersion` guards against overwriting a rename
- * made meanwhile (409).
+ * every published URL of the file, stays. `expectedVersion` guards against overwriting a change made
+ * meanwhile (412).
  */
 export async function renameAsset(store: ContentStore, input: { id: string; fileName: string; actor: string; expectedVersion?: number }): Promise<Asset> {
-  const current = await store.assets.get(input.id);
-  if (!current) throw notFound(`Asset "${input.id}" not found.`);
-  if (input.expectedVersion !== undefined && current.version !== input.expectedVersion)
-    throw new ContentError(409, "The asset was changed meanwhile; reload and try again.", undefined, "OBJECT_CONFLICT");
-  const now = new Date().toISOString();
-  const res = await store.db
-    .updateTable("assets")
-    .set({ file_name: input.fileName, version: current.version + 1, last_modified: now, last_modified_by: input.actor })
-    .where("id", "=", input.id)
-    .where("version", "=", current.version)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) throw new ContentError(409, "The asset was changed meanwhile; reload and try again.", undefined, "OBJECT_CONFLICT");
-  // The AssetStore's change event is private; this tells this node's caches and pages that the
-  // asset changed (other nodes' caches expire by TTL until the store gets a rename of its own).
-  store.applyRemoteChange({ kind: "asset", id: input.id });
-  return { ...current, fileName: input.fileName, version: current.version + 1, lastModified: now, lastModifiedBy: input.actor };
+  return store.assets.rename(input.id, input.fileName, { actor: input.actor, expectedVersion: input.expectedVersion });
 }

@@ -13,6 +13,8 @@ export const MAX_PAGE = 10_000;
 export const MAX_SEARCH_LENGTH = 100;
 /** As the store keeps file names (app/content/assets.ts sanitizeFileName). */
 export const MAX_FILE_NAME_LENGTH = 200;
+/** As the store keeps folder names (app/content/assets.ts checkFolderName). */
+export const MAX_FOLDER_NAME_LENGTH = 100;
 
 const FOLDER_ID = /^(?!\.)[A-Za-z0-9._~-]{1,100}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/g;
@@ -60,6 +62,22 @@ export function checkFileName(input: string): { ok: true; fileName: string } | {
   // Names are shown and downloaded, never paths: no separators, no control characters, not "." or "..".
   if (/[/\\]/.test(fileName) || HAS_CONTROL.test(fileName) || /^\.+$/.test(fileName)) return { ok: false, reason: "invalid" };
   return { ok: true, fileName };
+}
+
+/** A folder name as the editor typed it, or why it cannot be one (the store checks the same). */
+export function checkFolderName(input: string): { ok: true; folderName: string } | { ok: false; reason: "empty" | "tooLong" | "invalid" } {
+  const folderName = input.trim();
+  if (!folderName) return { ok: false, reason: "empty" };
+  if (folderName.length > MAX_FOLDER_NAME_LENGTH) return { ok: false, reason: "tooLong" };
+  if (/[/\\]/.test(folderName) || HAS_CONTROL.test(folderName) || /^\.+$/.test(folderName)) return { ok: false, reason: "invalid" };
+  return { ok: true, folderName };
+}
+
+/** A folder id from a form: the root's id for "" or the root, the id when it can be one, else undefined. */
+export function parseFolderId(input: string | undefined): string | undefined {
+  const value = (input ?? "").trim();
+  if (value === "" || value === ROOT_FOLDER) return ROOT_FOLDER;
+  return FOLDER_ID.test(value) ? value : undefined;
 }
 
 /** "12 kB", "3.4 MB": sizes for people. */

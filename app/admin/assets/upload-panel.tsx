@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
-import { useFetcher } from "react-router";
+import { useRevalidator } from "react-router";
 import { formatBytes, uploadErrorMessage } from "./query";
-import { createdAssetId, sendUpload, uploadUrl } from "./upload";
+import { sendUpload, uploadUrl } from "./upload";
 
 /** The panel's texts, in the screen's language (kept with the screen's texts). */
 export interface UploadTexts {
@@ -102,14 +102,14 @@ export function UploadPanel(props: { appName: string; folder: string; maxBytes: 
 
 type RowState = { phase: "uploading"; loaded: number; total: number } | { phase: "done" } | { phase: "error"; message: string };
 
-/** One file's upload: starts once when shown; a success is recorded in the audit log, which also reloads the list. */
+/** One file's upload into the folder shown: starts once when shown; a success reloads the list (the server audits the upload itself). */
 function UploadRow(props: { entry: Entry; appName: string; folder: string; maxBytes: number; language: "de" | "en"; text: UploadTexts; onFinished: () => void }) {
   const { entry, text } = props;
   const [state, setState] = useState<RowState>({ phase: "uploading", loaded: 0, total: entry.file.size });
-  const fetcher = useFetcher();
+  const revalidator = useRevalidator();
   const started = useRef(false);
-  const submit = useRef(fetcher.submit);
-  submit.current = fetcher.submit;
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
   const finished = useRef(props.onFinished);
   finished.current = props.onFinished;
 
@@ -135,9 +135,7 @@ function UploadRow(props: { entry: Entry; appName: string; folder: string; maxBy
       if (status !== 201) return fail(uploadErrorMessage(status, body, text.uploadFailed));
       setState({ phase: "done" });
       finished.current();
-      const id = createdAssetId(body);
-      // Recording the upload is an action submission: React Router reloads the list after it.
-      if (id) void submit.current({ intent: "record-upload", id }, { method: "post" });
+      void revalidate.current();
     });
     // The upload keeps going when the row re-renders; it is not tied to this effect's lifetime.
   }, [entry, props.appName, props.folder, props.maxBytes, props.language, text]);

@@ -35,13 +35,3 @@ export function sendUpload(options: {
   xhr.send(form);
   return { answer, abort: () => xhr.abort() };
 }
-
-/** The new asset's id from a 201 answer body, if it names one. */
-export function createdAssetId(body: string): string | undefined {
-  try {
-    const id = (JSON.parse(body) as { id?: unknown }).id;
-    return typeof id === "string" ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -5,6 +5,7 @@ import type { SquidexAuth } from "./auth";
 import { TOKEN_SECONDS } from "./auth";
 import { BatchItemError, LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
 import type { Asset, ContentData, ContentItem, ContentQuery, Schema } from "../types";
+import { parentIdOf, type AssetFolder } from "../assets";
 import { isPlainObject } from "../validate";
 import { decodeComponent } from "../../lib/input";
 import { parseJsonText, readBody, readForm } from "../../lib/body";
@@ -47,6 +48,8 @@ export interface SquidexHttpContext {
   appName: string;
   jsonLimit: number;
   assetLimit: number;
+  /** Told of every stored upload (after the 201 is settled), with the actor that made it: the server audits editors' uploads. */
+  onAssetUploaded?: (request: ApiRequest, asset: Asset, actor: string) => Promise<void>;
 }
 
 const STATUS_COLORS: Record<string, string> = { Published: "#4bb958", Draft: "#8091a5", Archived: "#eb3142" };
@@ -85,8 +88,10 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
     const bearer = await ctx.auth.verify(request.headers.get("authorization"));
     const actor = bearer ?? (request.session ? `subject:${request.session.userId}` : null);
     if (!actor) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
-    // Deleting content is for superusers (a client token stands for the site's owner).
-    if (!bearer && method === "DELETE" && !request.session?.superuser) throw new ContentError(403, "Only a superuser may delete content or assets.");
+    // Deleting content and assets is for superusers (a client token stands for the site's owner);
+    // an asset folder can only be deleted empty, so editors may (as on the admin screen).
+    const folder = area?.toLowerCase() === "apps" && rest[0]?.toLowerCase() === "assets" && rest[1]?.toLowerCase() === "folders";
+    if (!bearer && method === "DELETE" && !folder && !request.session?.superuser) throw new ContentError(403, "Only a superuser may delete content or assets.");
     if (app !== ctx.appName) throw notFound(`App "${app}" not found.`);
     if (area?.toLowerCase() === "content") return await contents(request, method, rest, actor, ctx);
     if (area?.toLowerCase() === "apps") return await apps(request, method, rest, actor, ctx);
@@ -530,21 +535,44 @@ async function apps(request: ApiRequest, method: string, rest: string[], actor: 
       _links: {},
     });
   }
+  if (area === "assets" && id?.toLowerCase() === "folders") return assetFolders(request, method, rest.slice(2), actor, ctx);
   if (area === "assets") {
+    const sub = rest[2];
+    if (rest.length > 3 || (sub !== undefined && (id === undefined || sub.toLowerCase() !== "parent"))) throw notFound(`No Squidex endpoint for ${method} apps/${appName}/${rest.join("/")}.`);
     if (id === undefined && method === "GET") {
       const url = new URL(request.url);
       const ids = url.searchParams.get("ids")?.split(",").filter(Boolean);
       if (ids) checkIds(ids);
-      const { total, items } = await store.assets.list({ ids, ...pagingParams(url.searchParams) });
+      const parent = queryParam(url, "parentId");
+      const { total, items } = await store.assets.list({ ids, ...(parent !== null ? { parentId: parentIdOf(parent) } : {}), ...pagingParams(url.searchParams) });
       return json({ total, items: items.map((a) => assetDto(a, appName)), _links: {} });
     }
     if (id === undefined && method === "POST") return uploadAsset(request, actor, ctx);
-    if (id !== undefined && method === "GET") {
+    if (id !== undefined && sub !== undefined && method === "PUT") {
+      // PUT assets/{id}/parent {parentId}: moves the asset.
+      const body = await readJsonBody(request, ctx);
+      if (!isPlainObject(body) || (body.parentId !== undefined && body.parentId !== null && typeof body.parentId !== "string")) throw badRequest('Send {"parentId": "<folder id>"}.');
+      const asset = await store.assets.move(id, (body.parentId as string | null | undefined) ?? "", { expectedVersion: expectedVersion(request), actor });
+      return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
+    }
+    if (id !== undefined && sub === undefined && method === "PUT") {
+      // PUT assets/{id} {fileName, ...}: of the annotations, the file name is what this store keeps.
+      const body = await readJsonBody(request, ctx);
+      if (!isPlainObject(body)) throw badRequest('Send {"fileName": "<new name>"}.');
+      const unsupported = ["slug", "metadata", "tags"].filter((key) => body[key] !== undefined && body[key] !== null);
+      if (body.isProtected === true) unsupported.push("isProtected");
+      if (unsupported.length) throw badRequest(`Changing ${unsupported.join(", ")} is not supported; send fileName.`);
+      const opts = { expectedVersion: expectedVersion(request), actor };
+      const asset = body.fileName === undefined || body.fileName === null ? await store.assets.get(id) : await store.assets.rename(id, body.fileName as string, opts);
+      if (!asset) throw notFound(`Asset "${id}" not found.`);
+      return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
+    }
+    if (id !== undefined && sub === undefined && method === "GET") {
       const asset = await store.assets.get(id);
       if (!asset) throw notFound(`Asset "${id}" not found.`);
       return json(assetDto(asset, appName));
     }
-    if (id !== undefined && method === "DELETE") {
+    if (id !== undefined && sub === undefined && method === "DELETE") {
       await store.assets.delete(id);
       return empty(204);
     }
@@ -563,14 +591,101 @@ async function uploadAsset(request: ApiRequest, actor: string, ctx: SquidexHttpC
   const file = form.get("file");
   if (!file || typeof file === "string") throw badRequest("The upload has no part named file.");
   const url = new URL(request.url);
+  // The folder: query `parentId` (the SDK sends `ParentId`) or a form field of either spelling.
+  const field = form.get("parentId") ?? form.get("ParentId");
+  const parentId = queryParam(url, "parentId") ?? (typeof field === "string" ? field : null);
   const asset = await ctx.store.assets.upload({
     fileName: file.name,
     mimeType: file.type || undefined,
     body: Buffer.from(await file.arrayBuffer()),
     id: url.searchParams.get("id") ?? undefined,
+    parentId: parentIdOf(parentId),
     actor,
   });
+  await ctx.onAssetUploaded?.(request, asset, actor);
   return json(assetDto(asset, ctx.appName), 201, { Location: `/api/apps/${ctx.appName}/assets/${asset.id}`, ETag: `"${asset.version}"` });
+}
+
+/** A query parameter whatever the case of its name (ASP.NET binds them so). */
+function queryParam(url: URL, name: string): string | null {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of url.searchParams) if (key.toLowerCase() === wanted) return value;
+  return null;
+}
+
+function assetFolderDto(folder: AssetFolder, appName: string) {
+  const href = `/api/apps/${appName}/assets/folders/${folder.id}`;
+  return {
+    id: folder.id,
+    parentId: folder.parentId,
+    folderName: folder.folderName,
+    version: folder.version,
+    _links: {
+      update: { href, method: "PUT" },
+      move: { href: `${href}/parent`, method: "PUT" },
+      delete: { href, method: "DELETE" },
+    },
+  };
+}
+
+const FOLDER_SCOPES = ["All", "PathAndItems", "Path", "Items"] as const;
+
+/**
+ * Asset folders as Squidex serves them: GET/POST `assets/folders` (query `parentId`, `scope`),
+ * PUT/DELETE `assets/folders/{id}`, PUT `assets/folders/{id}/parent`.
+ */
+async function assetFolders(request: ApiRequest, method: string, rest: string[], actor: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  const { store, appName } = ctx;
+  const [id, sub, ...more] = rest;
+  const written = (folder: AssetFolder, status = 200) =>
+    json(assetFolderDto(folder, appName), status, {
+      ETag: `"${folder.version}"`,
+      ...(status === 201 ? { Location: `/api/apps/${appName}/assets/folders?parentId=${encodeURIComponent(folder.parentId)}` } : {}),
+    });
+  if (more.length || (sub !== undefined && sub.toLowerCase() !== "parent")) throw notFound(`No Squidex endpoint for ${method} assets/folders/${rest.join("/")}.`);
+  if (id === undefined) {
+    if (method === "GET") {
+      const url = new URL(request.url);
+      const parentId = parentIdOf(queryParam(url, "parentId"));
+      const scopeParam = queryParam(url, "scope");
+      const scope = scopeParam === null ? "PathAndItems" : FOLDER_SCOPES.find((s) => s.toLowerCase() === scopeParam.toLowerCase());
+      if (!scope) throw badRequest(`scope must be one of ${FOLDER_SCOPES.join(", ")}.`);
+      const [folders, path] = await Promise.all([
+        scope === "Path" ? { total: 0, items: [] } : store.assets.listFolders(parentId),
+        scope === "Items" ? [] : store.assets.folderPath(parentId),
+      ]);
+      const version = folders.items.reduce((sum, f) => sum + f.version + 1, folders.total);
+      return json(
+        { total: folders.total, items: folders.items.map((f) => assetFolderDto(f, appName)), path: path.map((f) => assetFolderDto(f, appName)), _links: {} },
+        200,
+        { ETag: `"${version}"` },
+      );
+    }
+    if (method === "POST") {
+      const body = await readJsonBody(request, ctx);
+      if (!isPlainObject(body)) throw badRequest('Send {"folderName": "...", "parentId": "<folder id>"}.');
+      if (body.parentId !== undefined && body.parentId !== null && typeof body.parentId !== "string") throw badRequest("parentId must be a string.");
+      return written(await store.assets.createFolder({ folderName: body.folderName, parentId: body.parentId ?? undefined, actor }), 201);
+    }
+    throw new ContentError(405, "Use GET or POST.");
+  }
+  const opts = { expectedVersion: expectedVersion(request), actor };
+  if (sub !== undefined) {
+    if (method !== "PUT") throw new ContentError(405, "Use PUT to move a folder.");
+    const body = await readJsonBody(request, ctx);
+    if (!isPlainObject(body) || (body.parentId !== undefined && body.parentId !== null && typeof body.parentId !== "string")) throw badRequest('Send {"parentId": "<folder id>"}.');
+    return written(await store.assets.moveFolder(id, body.parentId ?? "", opts));
+  }
+  if (method === "PUT") {
+    const body = await readJsonBody(request, ctx);
+    if (!isPlainObject(body)) throw badRequest('Send {"folderName": "..."}.');
+    return written(await store.assets.renameFolder(id, body.folderName, opts));
+  }
+  if (method === "DELETE") {
+    await store.assets.deleteFolder(id, opts);
+    return empty(204);
+  }
+  throw new ContentError(405, "Use PUT or DELETE.");
 }
 
 async function assetContent(request: ApiRequest, id: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {

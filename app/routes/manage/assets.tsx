@@ -1,18 +1,33 @@
-import { Form, Link, useActionData, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, useActionData, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/assets";
 import { actorOf, admin, done, mutate, readAdminForm, refused } from "~/admin/admin.server";
-import { listFolders, listLibrary, renameAsset } from "~/admin/assets/library.server";
-import { assetQueryString, checkFileName, formatBytes, MAX_FILE_NAME_LENGTH, MAX_SEARCH_LENGTH, parseAssetQuery, ROOT_FOLDER, thumbnailUrl, typeLabel } from "~/admin/assets/query";
+import { folderPath, folderTargets, listFolders, listLibrary, renameAsset } from "~/admin/assets/library.server";
+import {
+  assetQueryString,
+  checkFileName,
+  checkFolderName,
+  formatBytes,
+  MAX_FILE_NAME_LENGTH,
+  MAX_FOLDER_NAME_LENGTH,
+  MAX_SEARCH_LENGTH,
+  parseAssetQuery,
+  parseFolderId,
+  ROOT_FOLDER,
+  thumbnailUrl,
+  typeLabel,
+} from "~/admin/assets/query";
 import { UploadPanel } from "~/admin/assets/upload-panel";
 import { AdminPage, buttonClass, EmptyState, inputClass, Pager, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
+import { ContentError } from "~/content/errors";
 import { isValidId } from "~/content/ids";
 import type { Language } from "~/i18n/languages";
 
 /**
  * `/manage/squidex-assets`: the asset library. Upload (drop or choose, a progress bar per file,
- * sent to the Squidex asset endpoint), folders by parentId, search by file name, paging, previews,
- * rename, delete (superusers). Lists are paged and searched in the database.
+ * sent to the Squidex asset endpoint into the folder shown), named and nested folders with
+ * breadcrumbs, search by file name, paging, previews, rename, move to a folder, delete (superusers).
+ * Lists are paged and searched in the database; every write goes through the AssetStore.
  */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
@@ -33,7 +48,24 @@ const texts = {
     folders: "Ordner",
     breadcrumbs: "Ordnerpfad",
     root: "Alle Medien",
-    folder: (id: string) => `Ordner ${id}`,
+    newFolder: "Neuer Ordner",
+    folderName: "Ordnername",
+    createFolder: "Ordner anlegen",
+    folderCreated: (name: string) => `Ordner „${name}“ angelegt.`,
+    renameFolder: "Ordner umbenennen",
+    newFolderName: "Neuer Ordnername",
+    folderRenamed: (name: string) => `Ordner umbenannt in „${name}“.`,
+    deleteFolder: "Ordner löschen",
+    folderDeleted: (name: string) => `Ordner „${name}“ gelöscht.`,
+    folderNotEmpty: (name: string) => `Der Ordner „${name}“ ist nicht leer. Verschieben oder löschen Sie zuerst seinen Inhalt.`,
+    folderNameEmpty: "Bitte einen Ordnernamen angeben.",
+    folderNameTooLong: `Der Ordnername darf höchstens ${MAX_FOLDER_NAME_LENGTH} Zeichen haben.`,
+    folderNameInvalid: "Der Ordnername darf keine Schrägstriche oder Steuerzeichen enthalten.",
+    badFolder: "Ungültige Ordner-ID.",
+    unknownFolder: "Diesen Ordner gibt es nicht (mehr).",
+    moveTo: "Verschieben nach",
+    move: "Verschieben",
+    moved: (name: string, folder: string) => `„${name}“ verschoben nach „${folder}“.`,
     searchLabel: "Dateiname suchen",
     search: "Suchen",
     resetSearch: "Suche zurücksetzen",
@@ -55,9 +87,7 @@ const texts = {
     nameInvalid: "Der Dateiname darf keine Schrägstriche oder Steuerzeichen enthalten.",
     badId: "Ungültige Datei-ID.",
     unknownAsset: "Diese Datei gibt es nicht (mehr).",
-    notYours: "Diese Datei wurde nicht von Ihnen hochgeladen.",
     onlySuperuser: "Löschen dürfen nur Administrator:innen.",
-    recorded: "Hochladen protokolliert.",
     unknownIntent: "Unbekannte Aktion.",
   },
   en: {
@@ -75,7 +105,24 @@ const texts = {
     folders: "Folders",
     breadcrumbs: "Folder path",
     root: "All media",
-    folder: (id: string) => `Folder ${id}`,
+    newFolder: "New folder",
+    folderName: "Folder name",
+    createFolder: "Create folder",
+    folderCreated: (name: string) => `Folder “${name}” created.`,
+    renameFolder: "Rename folder",
+    newFolderName: "New folder name",
+    folderRenamed: (name: string) => `Folder renamed to “${name}”.`,
+    deleteFolder: "Delete folder",
+    folderDeleted: (name: string) => `Folder “${name}” deleted.`,
+    folderNotEmpty: (name: string) => `The folder “${name}” is not empty. Move or delete what it holds first.`,
+    folderNameEmpty: "Please enter a folder name.",
+    folderNameTooLong: `The folder name may have at most ${MAX_FOLDER_NAME_LENGTH} characters.`,
+    folderNameInvalid: "The folder name may not contain slashes or control characters.",
+    badFolder: "Invalid folder id.",
+    unknownFolder: "This folder does not exist (any more).",
+    moveTo: "Move to",
+    move: "Move",
+    moved: (name: string, folder: string) => `“${name}” moved to “${folder}”.`,
     searchLabel: "Search file names",
     search: "Search",
     resetSearch: "Reset search",
@@ -97,9 +144,7 @@ const texts = {
     nameInvalid: "The file name may not contain slashes or control characters.",
     badId: "Invalid file id.",
     unknownAsset: "This file does not exist (any more).",
-    notYours: "You did not upload this file.",
     onlySuperuser: "Only administrators may delete.",
-    recorded: "Upload recorded.",
     unknownIntent: "Unknown action.",
   },
 } satisfies Record<Language, unknown>;
@@ -107,11 +152,19 @@ const texts = {
 export async function loader(args: Route.LoaderArgs) {
   const { user, services } = admin(args);
   const query = parseAssetQuery(new URL(args.request.url).searchParams);
-  const [library, folders] = await Promise.all([listLibrary(services.store, query), query.folder === ROOT_FOLDER ? listFolders(services.store) : Promise.resolve([])]);
+  const { store } = services;
+  // An unknown (or deleted) folder is a 404, not an empty list that looks like a folder.
+  const path = await folderPath(store, query.folder).catch((error: unknown) => {
+    if (error instanceof ContentError && error.statusCode === 404) throw data(null, { status: 404 });
+    throw error;
+  });
+  const [library, folders, targets] = await Promise.all([listLibrary(store, query), listFolders(store, query.folder), folderTargets(store)]);
   return {
     query: { ...query, page: library.page },
     library,
+    path,
     folders,
+    targets,
     superuser: user.superuser,
     appName: services.env.SQUIDEX_APP_NAME,
     maxBytes: services.env.ASSET_MAX_BYTES,
@@ -122,11 +175,63 @@ export async function action(args: Route.ActionArgs) {
   const { user, language, t, services } = admin(args);
   const text = texts[language];
   const fields = await readAdminForm(args.request);
+  const run = { ...args, user };
+  const { assets } = services.store;
+  const actor = actorOf(user);
+  const expectedVersion = /^\d{1,9}$/.test(fields.version ?? "") ? Number(fields.version) : undefined;
+  const folderNameOf = (input: string | undefined) => {
+    const checked = checkFolderName(input ?? "");
+    if (checked.ok) return checked;
+    const message = checked.reason === "empty" ? text.folderNameEmpty : checked.reason === "tooLong" ? text.folderNameTooLong : text.folderNameInvalid;
+    return { ok: false as const, refusal: refused(message, 400, { folderName: [message] }) };
+  };
+
+  if (fields.intent === "create-folder") {
+    const parentId = parseFolderId(fields.parentId);
+    if (!parentId) return refused(text.badFolder, 400, { parentId: [text.badFolder] });
+    const name = folderNameOf(fields.folderName);
+    if (!name.ok) return name.refusal;
+    return mutate(
+      run,
+      (folder) => ({ action: "create-asset-folder", itemId: (folder as { id: string }).id, version: 0, detail: name.folderName }),
+      () => assets.createFolder({ folderName: name.folderName, parentId, actor }),
+      (folder) => done(text.folderCreated(name.folderName), 201, { id: (folder as { id: string }).id }),
+    );
+  }
+  if (fields.intent === "rename-folder" || fields.intent === "delete-folder") {
+    const folderId = fields.folderId ?? "";
+    if (!isValidId(folderId) || folderId === ROOT_FOLDER) return refused(text.badFolder, 400, { folderId: [text.badFolder] });
+    const folder = await assets.getFolder(folderId);
+    if (!folder) return refused(text.unknownFolder, 404);
+    if (fields.intent === "rename-folder") {
+      const name = folderNameOf(fields.folderName);
+      if (!name.ok) return name.refusal;
+      return mutate(
+        run,
+        { action: "rename-asset-folder", itemId: folderId, version: folder.version + 1, detail: `${folder.folderName} → ${name.folderName}`.slice(0, 300) },
+        () => assets.renameFolder(folderId, name.folderName, { actor, expectedVersion }),
+        () => done(text.folderRenamed(name.folderName)),
+      );
+    }
+    return mutate(
+      run,
+      { action: "delete-asset-folder", itemId: folderId, detail: folder.folderName },
+      async () => {
+        try {
+          await assets.deleteFolder(folderId, { actor });
+        } catch (error) {
+          if (error instanceof ContentError && error.statusCode === 409) throw new ContentError(409, text.folderNotEmpty(folder.folderName));
+          throw error;
+        }
+      },
+      () => done(text.folderDeleted(folder.folderName)),
+    );
+  }
+
   const id = fields.id ?? "";
   if (!isValidId(id)) return refused(text.badId, 400, { id: [text.badId] });
-  const asset = await services.store.assets.get(id);
+  const asset = await assets.get(id);
   if (!asset) return refused(text.unknownAsset, 404);
-  const run = { ...args, user };
 
   if (fields.intent === "rename") {
     const checked = checkFileName(fields.fileName ?? "");
@@ -134,12 +239,23 @@ export async function action(args: Route.ActionArgs) {
       const message = checked.reason === "empty" ? text.nameEmpty : checked.reason === "tooLong" ? text.nameTooLong : text.nameInvalid;
       return refused(message, 400, { fileName: [message] });
     }
-    const expectedVersion = /^\d{1,9}$/.test(fields.version ?? "") ? Number(fields.version) : undefined;
     return mutate(
       run,
       { action: "rename-asset", itemId: id, version: asset.version + 1, detail: `${asset.fileName} → ${checked.fileName}`.slice(0, 300) },
-      () => renameAsset(services.store, { id, fileName: checked.fileName, actor: actorOf(user), expectedVersion }),
+      () => renameAsset(services.store, { id, fileName: checked.fileName, actor, expectedVersion }),
       () => done(text.renamed(checked.fileName)),
+    );
+  }
+  if (fields.intent === "move") {
+    const parentId = parseFolderId(fields.parentId);
+    if (!parentId) return refused(text.badFolder, 400, { parentId: [text.badFolder] });
+    const target = parentId === ROOT_FOLDER ? undefined : await assets.getFolder(parentId);
+    if (parentId !== ROOT_FOLDER && !target) return refused(text.unknownFolder, 400, { parentId: [text.unknownFolder] });
+    return mutate(
+      run,
+      { action: "move-asset", itemId: id, version: asset.version + 1, detail: `${asset.fileName} → ${target?.folderName ?? "/"}`.slice(0, 300) },
+      () => assets.move(id, parentId, { actor, expectedVersion }),
+      () => done(text.moved(asset.fileName, target?.folderName ?? text.root)),
     );
   }
   if (fields.intent === "delete") {
@@ -147,21 +263,15 @@ export async function action(args: Route.ActionArgs) {
     return mutate(
       run,
       { action: "delete-asset", itemId: id, detail: asset.fileName.slice(0, 200) },
-      () => services.store.assets.delete(id),
+      () => assets.delete(id),
       () => done(text.removed(asset.fileName)),
     );
-  }
-  if (fields.intent === "record-upload") {
-    // Uploads go to the Squidex endpoint; this puts them in the audit log, for the uploader's own files only.
-    if (asset.createdBy !== actorOf(user)) return refused(text.notYours, 403);
-    await services.auth.audit.record(user, { action: "upload-asset", itemId: id, version: asset.version, detail: asset.fileName.slice(0, 200) });
-    return done(text.recorded, 201);
   }
   return refused(text.unknownIntent);
 }
 
 export default function Assets({ loaderData }: Route.ComponentProps) {
-  const { query, library, folders, superuser, appName, maxBytes } = loaderData;
+  const { query, library, path, folders, targets, superuser, appName, maxBytes } = loaderData;
   const { language } = useAdmin();
   const text = texts[language];
   const result = useActionData<typeof action>();
@@ -170,38 +280,54 @@ export default function Assets({ loaderData }: Route.ComponentProps) {
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
   const href = (change: Partial<typeof query>) => `${location.pathname}${assetQueryString({ ...query, ...change })}`;
   const inFolder = query.folder !== ROOT_FOLDER;
+  const busy = navigation.state === "submitting";
 
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
       <SaveNotice result={result} />
       <UploadPanel appName={appName} folder={query.folder} maxBytes={maxBytes} language={language} text={text} />
 
-      <nav aria-label={text.breadcrumbs}>
+      <nav aria-label={text.breadcrumbs} data-breadcrumbs>
         <ol className="flex flex-wrap items-center gap-2 text-sm">
-          <li>{inFolder ? <Link className="font-semibold text-[#0f5e63] underline" to={href({ folder: ROOT_FOLDER, page: 1, q: "" })}>{text.root}</Link> : <span aria-current="page" className="font-semibold">{text.root}</span>}</li>
-          {inFolder ? (
-            <li className="flex items-center gap-2">
+          <li>
+            {inFolder ? (
+              <Link className="font-semibold text-[#0f5e63] underline" to={href({ folder: ROOT_FOLDER, page: 1, q: "" })}>{text.root}</Link>
+            ) : (
+              <span aria-current="page" className="font-semibold">{text.root}</span>
+            )}
+          </li>
+          {path.map((crumb, i) => (
+            <li key={crumb.id} className="flex items-center gap-2" data-crumb={crumb.id}>
               <span aria-hidden="true">/</span>
-              <span aria-current="page" className="font-semibold break-all">{text.folder(query.folder)}</span>
+              {i === path.length - 1 ? (
+                <span aria-current="page" className="font-semibold break-all">{crumb.folderName}</span>
+              ) : (
+                <Link className="font-semibold text-[#0f5e63] underline break-all" to={href({ folder: crumb.id, page: 1, q: "" })}>{crumb.folderName}</Link>
+              )}
             </li>
-          ) : null}
+          ))}
         </ol>
       </nav>
 
-      {folders.length ? (
-        <section aria-labelledby="asset-folders">
-          <h2 id="asset-folders" className="mb-2 text-lg font-bold">{text.folders}</h2>
-          <ul className="flex flex-wrap gap-2">
+      <section aria-labelledby="asset-folders" className="space-y-3">
+        <h2 id="asset-folders" className="text-lg font-bold">{text.folders}</h2>
+        {folders.length ? (
+          <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3" data-folder-list>
             {folders.map((folder) => (
-              <li key={folder}>
-                <Link className={buttonClass("secondary")} to={href({ folder, page: 1, q: "" })} data-folder={folder}>
-                  <span aria-hidden="true">📁</span> {text.folder(folder)}
-                </Link>
-              </li>
+              <FolderCard key={`${folder.id}:${folder.version}`} folder={folder} href={href({ folder: folder.id, page: 1, q: "" })} language={language} busy={busy} />
             ))}
           </ul>
-        </section>
-      ) : null}
+        ) : null}
+        <Form method="post" className="flex flex-wrap items-end gap-2" key={`new-folder:${query.folder}:${folders.length}`} data-create-folder>
+          <input type="hidden" name="intent" value="create-folder" />
+          <input type="hidden" name="parentId" value={query.folder} />
+          <div className="min-w-64 grow">
+            <label htmlFor="new-folder-name" className="mb-1 block font-semibold">{text.newFolder}</label>
+            <input id="new-folder-name" name="folderName" required maxLength={MAX_FOLDER_NAME_LENGTH} className={inputClass} />
+          </div>
+          <button type="submit" className={buttonClass("secondary")} disabled={busy}>{text.createFolder}</button>
+        </Form>
+      </section>
 
       <Form method="get" role="search" className="flex flex-wrap items-end gap-2" key={`${query.folder}:${query.q}`}>
         {inFolder ? <input type="hidden" name="folder" value={query.folder} /> : null}
@@ -222,7 +348,7 @@ export default function Assets({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {library.items.map((asset) => (
-              <AssetCard key={`${asset.id}:${asset.version}`} asset={asset} superuser={superuser} language={language} busy={navigation.state === "submitting"} />
+              <AssetCard key={`${asset.id}:${asset.version}`} asset={asset} targets={targets} superuser={superuser} language={language} busy={busy} />
             ))}
           </ul>
         )}
@@ -233,12 +359,46 @@ export default function Assets({ loaderData }: Route.ComponentProps) {
 }
 
 type LibraryItem = Route.ComponentProps["loaderData"]["library"]["items"][number];
+type FolderItem = Route.ComponentProps["loaderData"]["folders"][number];
+type Target = Route.ComponentProps["loaderData"]["targets"][number];
+
+/** One folder of the current folder: open it, rename it, delete it (refused while it holds anything). */
+function FolderCard({ folder, href, language, busy }: { folder: FolderItem; href: string; language: Language; busy: boolean }) {
+  const text = texts[language];
+  const inputId = `rename-folder-${folder.id}`;
+  return (
+    <li className="flex flex-col gap-2 rounded border border-slate-300 bg-white p-3" data-folder={folder.id} data-folder-name={folder.folderName}>
+      <Link className="font-semibold text-[#0f5e63] underline break-all" to={href}>
+        <span aria-hidden="true">📁</span> {folder.folderName}
+      </Link>
+      <details className="text-sm">
+        <summary className="cursor-pointer font-semibold">{text.renameFolder}<span className="sr-only">: {folder.folderName}</span></summary>
+        <Form method="post" className="mt-2 space-y-2">
+          <input type="hidden" name="intent" value="rename-folder" />
+          <input type="hidden" name="folderId" value={folder.id} />
+          <input type="hidden" name="version" value={folder.version} />
+          <label htmlFor={inputId} className="block font-semibold">{text.newFolderName}</label>
+          <input id={inputId} name="folderName" defaultValue={folder.folderName} required maxLength={MAX_FOLDER_NAME_LENGTH} className={inputClass} />
+          <button type="submit" className={buttonClass("secondary")} disabled={busy}>{text.saveName}</button>
+        </Form>
+      </details>
+      <Form method="post">
+        <input type="hidden" name="intent" value="delete-folder" />
+        <input type="hidden" name="folderId" value={folder.id} />
+        <button type="submit" className={buttonClass("danger")} disabled={busy}>
+          {text.deleteFolder}<span className="sr-only">: {folder.folderName}</span>
+        </button>
+      </Form>
+    </li>
+  );
+}
 
 /** One asset: preview (thumbnail or type label), name, size, and its rename/delete forms. */
-function AssetCard({ asset, superuser, language, busy }: { asset: LibraryItem; superuser: boolean; language: Language; busy: boolean }) {
+function AssetCard({ asset, targets, superuser, language, busy }: { asset: LibraryItem; targets: Target[]; superuser: boolean; language: Language; busy: boolean }) {
   const text = texts[language];
   const url = `/api/assets/${encodeURIComponent(asset.id)}/${encodeURIComponent(asset.slug)}`;
   const inputId = `rename-${asset.id}`;
+  const moveId = `move-${asset.id}`;
   return (
     <li className="flex flex-col rounded border border-slate-300 bg-white" data-asset={asset.id} data-file-name={asset.fileName}>
       <div className="flex h-40 items-center justify-center overflow-hidden rounded-t bg-slate-100">
@@ -270,6 +430,25 @@ function AssetCard({ asset, superuser, language, busy }: { asset: LibraryItem; s
             <button type="submit" className={buttonClass("secondary")} disabled={busy}>{text.saveName}</button>
           </Form>
         </details>
+        {targets.length ? (
+          <Form method="post" className="flex flex-wrap items-end gap-2 text-sm" data-move>
+            <input type="hidden" name="intent" value="move" />
+            <input type="hidden" name="id" value={asset.id} />
+            <input type="hidden" name="version" value={asset.version} />
+            <div className="grow">
+              <label htmlFor={moveId} className="block font-semibold">{text.moveTo}<span className="sr-only">: {asset.fileName}</span></label>
+              <select id={moveId} name="parentId" defaultValue={asset.parentId} className={inputClass}>
+                <option value={ROOT_FOLDER}>{text.root}</option>
+                {targets.map((target) => (
+                  <option key={target.id} value={target.id}>{target.label}</option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className={buttonClass("secondary")} disabled={busy}>
+              {text.move}<span className="sr-only">: {asset.fileName}</span>
+            </button>
+          </Form>
+        ) : null}
         {superuser ? (
           <Form method="post" className="mt-auto" onSubmit={(event) => !confirm(text.confirmRemove(asset.fileName)) && event.preventDefault()}>
             <input type="hidden" name="intent" value="delete" />

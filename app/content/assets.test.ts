@@ -1,0 +1,194 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { postgresStoreBackend, sqliteStoreBackend, type StoreBackend } from "../../tests/support/store-backends";
+import { checkFileName, checkFolderName, MAX_FOLDER_DEPTH, parentIdOf, ROOT_FOLDER } from "./assets";
+import type { ContentChange, ContentStore } from "./store";
+
+/**
+ * The AssetStore's folders, rename and move against a real SQLite file (and real asset files):
+ * versions, optimistic concurrency, the change events other nodes hear of, and hostile input.
+ */
+
+// A real 2x1 RGB PNG.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAD0lEQVR4nGP4z8DAwPAfAAcAAf9+CLHQAAAAAElFTkSuQmCC", "base64");
+/** The same suite on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (its own schema, dropped after). */
+function assetSuite(label: string, makeBackend: (() => StoreBackend) | undefined) {
+describe.skipIf(!makeBackend)(label, () => {
+let backend: StoreBackend;
+let store: ContentStore;
+let changes: ContentChange[] = [];
+
+beforeAll(async () => {
+  backend = makeBackend!();
+  store = await backend.openStore();
+  await store.migrate();
+  store.onChange((change) => changes.push(change));
+});
+beforeEach(() => {
+  changes = [];
+});
+afterAll(async () => {
+  await store?.db.destroy();
+  await backend?.dispose();
+});
+
+describe.skipIf(label !== "sqlite")("migration 0007_asset_folders", () => {
+  it("makes the folder table and the index the library pages assets of a folder by", async () => {
+    const indexes = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name in ('assets', 'asset_folders')`.execute(store.db);
+    expect(indexes.rows.map((r) => r.name)).toEqual(expect.arrayContaining(["assets_parent_last_modified", "asset_folders_parent_name"]));
+    const plan = await sql<{ detail: string }>`explain query plan select id from assets where parent_id = ${"x"} order by last_modified desc limit 24`.execute(store.db);
+    expect(plan.rows.map((r) => r.detail).join(" ")).toContain("assets_parent_last_modified");
+  });
+});
+
+describe("asset folders", () => {
+  it("creates, lists by parent, and walks the path (breadcrumbs)", async () => {
+    const top = await store.assets.createFolder({ folderName: "  Praxis  ", id: "f-top", actor: "subject:u1" });
+    expect(top).toMatchObject({ id: "f-top", parentId: ROOT_FOLDER, folderName: "Praxis", version: 0, createdBy: "subject:u1", lastModifiedBy: "subject:u1" });
+    expect(changes).toEqual([{ kind: "asset", id: "f-top" }]);
+    const child = await store.assets.createFolder({ folderName: "Team", parentId: "f-top", id: "f-child" });
+    await store.assets.createFolder({ folderName: "Anfahrt", parentId: "f-top", id: "f-child-2" });
+    // "" and the empty GUID both name the root.
+    expect((await store.assets.listFolders("")).items.map((f) => f.id)).toContain("f-top");
+    expect((await store.assets.listFolders("f-top")).items.map((f) => f.folderName)).toEqual(["Anfahrt", "Team"]);
+    expect((await store.assets.folderPath(child.id)).map((f) => f.folderName)).toEqual(["Praxis", "Team"]);
+    expect(await store.assets.folderPath(ROOT_FOLDER)).toEqual([]);
+    await expect(store.assets.folderPath("no-such-folder")).rejects.toMatchObject({ statusCode: 404 });
+    await expect(store.assets.listFolders("no-such-folder")).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("refuses unknown parents, taken ids, bad ids and bad names with 4xx and a message", async () => {
+    await expect(store.assets.createFolder({ folderName: "X", parentId: "no-such-folder" })).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("does not exist") });
+    await expect(store.assets.createFolder({ folderName: "X", id: "f-top" })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(store.assets.createFolder({ folderName: "X", parentId: "../etc" })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(store.assets.createFolder({ folderName: "X", id: ROOT_FOLDER })).rejects.toMatchObject({ statusCode: 400 });
+    for (const folderName of ["", "   ", "a/b", "a\\b", "a\u0000b", "line\nbreak", "..", "x".repeat(101), 42, null]) {
+      await expect(store.assets.createFolder({ folderName })).rejects.toMatchObject({ statusCode: 400, message: expect.any(String) });
+    }
+    expect(checkFolderName("<img src=x onerror=alert(1)>")).toBe("<img src=x onerror=alert(1)>");
+    expect(() => parentIdOf("a b")).toThrow(/not a valid folder id/);
+    expect(changes).toEqual([]);
+  });
+
+  it("renames with a version bump, its own change event, and optimistic concurrency (412)", async () => {
+    const before = (await store.assets.getFolder("f-child"))!;
+    const renamed = await store.assets.renameFolder("f-child", "Team 2025", { expectedVersion: before.version, actor: "subject:u2" });
+    expect(renamed).toMatchObject({ folderName: "Team 2025", version: before.version + 1, lastModifiedBy: "subject:u2", created: before.created });
+    expect(changes).toEqual([{ kind: "asset", id: "f-child" }]);
+    await expect(store.assets.renameFolder("f-child", "Alt", { expectedVersion: before.version })).rejects.toMatchObject({ statusCode: 412, errorCode: "OBJECT_VERSION_CONFLICT" });
+    await expect(store.assets.renameFolder("f-child", "a/b")).rejects.toMatchObject({ statusCode: 400 });
+    await expect(store.assets.renameFolder("nope", "X")).rejects.toMatchObject({ statusCode: 404 });
+    expect((await store.assets.getFolder("f-child"))!.folderName).toBe("Team 2025");
+  });
+
+  it("moves folders, but never into themselves or their subfolders (no cycles)", async () => {
+    await store.assets.createFolder({ folderName: "Tief", parentId: "f-child", id: "f-grandchild" });
+    await expect(store.assets.moveFolder("f-top", "f-top")).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("itself") });
+    await expect(store.assets.moveFolder("f-top", "f-grandchild")).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("subfolders") });
+    await expect(store.assets.moveFolder("f-top", "no-such-folder")).rejects.toMatchObject({ statusCode: 400 });
+    const moved = await store.assets.moveFolder("f-grandchild", ROOT_FOLDER);
+    expect(moved).toMatchObject({ parentId: ROOT_FOLDER, version: 1 });
+    expect((await store.assets.folderPath("f-grandchild")).map((f) => f.id)).toEqual(["f-grandchild"]);
+    await store.assets.moveFolder("f-grandchild", "f-child");
+    expect((await store.assets.folderPath("f-grandchild")).map((f) => f.id)).toEqual(["f-top", "f-child", "f-grandchild"]);
+  });
+
+  it("bounds how deep folders nest", async () => {
+    let parent = ROOT_FOLDER;
+    for (let depth = 1; depth <= MAX_FOLDER_DEPTH; depth++) parent = (await store.assets.createFolder({ folderName: `L${depth}`, parentId: parent, id: `deep-${depth}` })).id;
+    expect(await store.assets.folderPath(parent)).toHaveLength(MAX_FOLDER_DEPTH);
+    await expect(store.assets.createFolder({ folderName: "zu tief", parentId: parent })).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("deep") });
+    // Moving a two-level subtree under depth 19 would make it 21 deep.
+    await expect(store.assets.moveFolder("f-child", `deep-${MAX_FOLDER_DEPTH - 1}`)).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it("deletes a folder only when it is empty (409 with a message otherwise)", async () => {
+    await store.assets.upload({ fileName: "drin.png", body: PNG, id: "asset-in-folder", parentId: "f-child-2" });
+    await expect(store.assets.deleteFolder("f-child-2")).rejects.toMatchObject({ statusCode: 409, message: expect.stringContaining("not empty") });
+    await expect(store.assets.deleteFolder("f-top")).rejects.toMatchObject({ statusCode: 409 });
+    changes = [];
+    await store.assets.delete("asset-in-folder");
+    await store.assets.deleteFolder("f-child-2");
+    expect(changes).toEqual([
+      { kind: "asset", id: "asset-in-folder" },
+      { kind: "asset", id: "f-child-2" },
+    ]);
+    expect(await store.assets.getFolder("f-child-2")).toBeUndefined();
+    await expect(store.assets.deleteFolder("f-child-2")).rejects.toMatchObject({ statusCode: 404 });
+    await expect(store.assets.deleteFolder("../x")).rejects.toMatchObject({ statusCode: 400 });
+  });
+});
+
+describe("assets in folders", () => {
+  it("uploads into a folder, and refuses an unknown or malformed folder before storing anything", async () => {
+    const asset = await store.assets.upload({ fileName: "team.png", body: PNG, parentId: "f-child" });
+    expect(asset.parentId).toBe("f-child");
+    expect((await store.assets.get(asset.id))!.parentId).toBe("f-child");
+    expect((await store.assets.list({ parentId: "f-child" })).items.map((a) => a.id)).toEqual([asset.id]);
+    const total = (await store.assets.list()).total;
+    await expect(store.assets.upload({ fileName: "x.png", body: PNG, parentId: "no-such-folder" })).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("does not exist") });
+    await expect(store.assets.upload({ fileName: "x.png", body: PNG, parentId: "../../etc" })).rejects.toMatchObject({ statusCode: 400 });
+    expect((await store.assets.list()).total).toBe(total);
+    // The root, spelled either way.
+    expect((await store.assets.upload({ fileName: "root.png", body: PNG, parentId: "" })).parentId).toBe(ROOT_FOLDER);
+  });
+
+  it("moves an asset between folders with a version bump and a change event", async () => {
+    const asset = await store.assets.upload({ fileName: "wander.png", body: PNG, id: "asset-wander" });
+    changes = [];
+    const moved = await store.assets.move("asset-wander", "f-top", { expectedVersion: 0, actor: "subject:u3" });
+    expect(moved).toMatchObject({ parentId: "f-top", version: 1, lastModifiedBy: "subject:u3", fileName: asset.fileName });
+    expect(changes).toEqual([{ kind: "asset", id: "asset-wander" }]);
+    await expect(store.assets.move("asset-wander", "no-such-folder")).rejects.toMatchObject({ statusCode: 400 });
+    await expect(store.assets.move("asset-wander", ROOT_FOLDER, { expectedVersion: 0 })).rejects.toMatchObject({ statusCode: 412 });
+    await expect(store.assets.move("no-such-asset", ROOT_FOLDER)).rejects.toMatchObject({ statusCode: 404 });
+    expect((await store.assets.get("asset-wander"))!.parentId).toBe("f-top");
+  });
+});
+
+describe("AssetStore.rename", () => {
+  it("changes the file name with a version bump, keeps slug and file, and fires its own change event", async () => {
+    const asset = await store.assets.upload({ fileName: "Praxis Foto.png", body: PNG, id: "asset-rename" });
+    changes = [];
+    const renamed = await store.assets.rename("asset-rename", "  Empfang.png ", { expectedVersion: 0, actor: "subject:u4" });
+    expect(renamed).toMatchObject({ fileName: "Empfang.png", slug: asset.slug, version: 1, lastModifiedBy: "subject:u4", createdBy: asset.createdBy, fileVersion: 0 });
+    expect(renamed.lastModified >= asset.lastModified).toBe(true);
+    expect(await store.assets.get("asset-rename")).toEqual(renamed);
+    expect((await store.assets.read("asset-rename")).body.equals(PNG)).toBe(true);
+    // Local, not remote: the change feed passes it on to the other nodes.
+    expect(changes).toEqual([{ kind: "asset", id: "asset-rename" }]);
+  });
+
+  it("refuses a stale expected version (412) and leaves the row as it was", async () => {
+    await expect(store.assets.rename("asset-rename", "Alt.png", { expectedVersion: 0 })).rejects.toMatchObject({ statusCode: 412, errorCode: "OBJECT_VERSION_CONFLICT" });
+    expect((await store.assets.get("asset-rename"))!).toMatchObject({ fileName: "Empfang.png", version: 1 });
+  });
+
+  it("lets exactly one of two renames expecting the same version win", async () => {
+    const results = await Promise.allSettled([
+      store.assets.rename("asset-rename", "Eins.png", { expectedVersion: 1 }),
+      store.assets.rename("asset-rename", "Zwei.png", { expectedVersion: 1 }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.statusCode)).toEqual([412]);
+    expect((await store.assets.get("asset-rename"))!.version).toBe(2);
+  });
+
+  it("refuses empty, too long, path-like and control-character names, and unknown ids", async () => {
+    for (const name of ["", "  ", "a/b.png", "a\\b.png", "a\u0007.png", "..", "x".repeat(201)]) {
+      await expect(store.assets.rename("asset-rename", name)).rejects.toMatchObject({ statusCode: 400 });
+    }
+    await expect(store.assets.rename("no-such-asset", "x.png")).rejects.toMatchObject({ statusCode: 404 });
+    await expect(store.assets.rename("../x", "x.png")).rejects.toMatchObject({ statusCode: 400 });
+    expect(checkFileName("<img src=x>.png")).toBe("<img src=x>.png");
+  });
+});
+});
+}
+
+assetSuite("sqlite", () => sqliteStoreBackend("asset-folders", 64 * 1024));
+const databaseUrl = process.env.TEST_DATABASE_URL;
+assetSuite(
+  databaseUrl ? "postgres" : "postgres (set TEST_DATABASE_URL to run)",
+  databaseUrl ? () => postgresStoreBackend(databaseUrl, "asset-folders", "af_", 64 * 1024) : undefined,
+);
