@@ -194,6 +194,24 @@ function suite(name: string, makeBackend: (() => Backend) | undefined) {
       expect(await outbox.list({ limit: 1 })).toHaveLength(1);
     });
 
+    it("pages newest first with a keyset, ties on the same instant kept apart by id", async () => {
+      const at = new Date("2026-04-01T10:00:00.000Z");
+      const ids: string[] = [];
+      // Five at the same instant and five a minute apart: no message is skipped or shown twice.
+      for (let i = 0; i < 10; i++) ids.push(await outbox.enqueue(message(100 + i, { kind: "paging" }), undefined, new Date(at.getTime() + (i < 5 ? 0 : i * 60_000))));
+      const seen: string[] = [];
+      let before: { created: string; id: string } | undefined;
+      for (let round = 0; round < 10; round++) {
+        const page = await outbox.list({ kind: "paging", limit: 3, ...(before ? { before } : {}) });
+        seen.push(...page.map((m) => m.id));
+        if (page.length < 3) break;
+        before = { created: page.at(-1)!.created, id: page.at(-1)!.id };
+      }
+      expect(seen).toEqual((await outbox.list({ kind: "paging", limit: 500 })).map((m) => m.id));
+      expect(new Set(seen).size).toBe(10);
+      expect(seen.slice(0, 5)).toEqual(ids.slice(5).reverse());
+    });
+
     it("lets exactly one of two nodes claim a message", async () => {
       const clock = testClock();
       const ids = new Set<string>();

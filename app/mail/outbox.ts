@@ -73,9 +73,15 @@ export class Outbox {
     return id;
   }
 
-  /** The newest messages first, optionally only those to one address, of one kind or in one state. */
-  async list(opts: { to?: string; kind?: string; status?: OutboxStatus; limit?: number } = {}): Promise<OutboxEntry[]> {
+  /**
+   * The newest messages first, optionally only those to one address, of one kind or in one state.
+   * `before` pages on (keyset): only messages that come after that one in this order, so page n
+   * costs what page 1 does however long the outbox is. At most 500 a call.
+   */
+  async list(opts: { to?: string; kind?: string; status?: OutboxStatus; limit?: number; before?: { created: string; id: string } } = {}): Promise<OutboxEntry[]> {
     let q = this.db.selectFrom("outbox").selectAll().orderBy("created", "desc").orderBy("id").limit(Math.min(opts.limit ?? 50, 500));
+    const before = opts.before;
+    if (before) q = q.where((eb) => eb.or([eb("created", "<", before.created), eb.and([eb("created", "=", before.created), eb("id", ">", before.id)])]));
     if (opts.to) q = q.where("recipient", "=", opts.to);
     if (opts.kind) q = q.where("kind", "=", opts.kind);
     if (opts.status) q = q.where("status", "=", opts.status);

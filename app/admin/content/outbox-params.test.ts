@@ -1,17 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { ContentError } from "~/content/errors";
-import { nextLimit, outboxHref, parseOutboxParams } from "./outbox-params";
+import { outboxHref, parseOutboxParams } from "./outbox-params";
 
-/** The outbox screen's URL: statuses and limits from fixed lists, a message id that is a UUID. */
+/** The outbox screen's URL: statuses from a fixed list, message ids (shown one, page start) that are UUIDs. */
 describe("outbox parameters", () => {
   const parse = (q: string) => parseOutboxParams(new URLSearchParams(q));
+  const ID = "0b6e8a8e-3c1f-4f7e-9d2a-1c2b3d4e5f60";
 
-  it("reads status, limit and message", () => {
-    expect(parse("")).toEqual({ status: "", limit: 50, id: null });
-    expect(parse("status=failed&limit=200&id=0b6e8a8e-3c1f-4f7e-9d2a-1c2b3d4e5f60")).toEqual({ status: "failed", limit: 200, id: "0b6e8a8e-3c1f-4f7e-9d2a-1c2b3d4e5f60" });
+  it("reads status, page start and message", () => {
+    expect(parse("")).toEqual({ status: "", before: null, id: null });
+    expect(parse(`status=failed&before=${ID}&id=${ID}`)).toEqual({ status: "failed", before: ID, id: ID });
   });
 
-  it.each(["status=queued", "status=%27", "limit=7", "limit=100000", "limit=-50", "limit=abc", "id=../../etc", "id=x%00"])("refuses %s with a 400", (q) => {
+  it.each(["status=queued", "status=%27", "id=../../etc", "id=x%00", "before=-1", "before=..%2F..", `before=${"a".repeat(10_000)}`, "before=%00"])("refuses %s with a 400", (q) => {
     let thrown: unknown;
     try {
       parse(q);
@@ -22,10 +23,8 @@ describe("outbox parameters", () => {
     expect((thrown as ContentError).statusCode).toBe(400);
   });
 
-  it("grows the limit in steps and keeps the other parameters in links", () => {
-    expect(nextLimit(50)).toBe(100);
-    expect(nextLimit(500)).toBeNull();
-    expect(outboxHref({ status: "sent", limit: 50, id: null }, { limit: 100 })).toBe("?status=sent&limit=100");
-    expect(outboxHref({ status: "", limit: 50, id: "a" }, { id: null })).toBe("?");
+  it("keeps the other parameters in links", () => {
+    expect(outboxHref({ status: "sent", before: null, id: null }, { before: ID })).toBe(`?status=sent&before=${ID}`);
+    expect(outboxHref({ status: "", before: ID, id: "a" }, { id: null })).toBe(`?before=${ID}`);
   });
 });

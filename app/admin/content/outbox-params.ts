@@ -2,16 +2,18 @@ import { ContentError } from "~/content/errors";
 import type { OutboxStatus } from "~/mail/outbox";
 
 /**
- * The outbox screen's URL (`?status=…&limit=…&id=…`), checked: the outbox lists the newest
- * messages up to a limit, so "more" means a bigger limit, in fixed steps up to the outbox's 500.
+ * The outbox screen's URL (`?status=…&before=…&id=…`), checked: the outbox lists the newest
+ * messages a page at a time; `before` names the last message of the previous page (keyset paging
+ * in the database, so an outbox of any length costs one page).
  */
 
 export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const satisfies readonly OutboxStatus[];
-export const OUTBOX_LIMITS = [50, 100, 200, 500] as const;
+export const OUTBOX_PAGE_SIZE = 50;
 
 export interface OutboxParams {
   status: OutboxStatus | "";
-  limit: (typeof OUTBOX_LIMITS)[number];
+  /** The last message of the previous page; the list goes on after it. */
+  before: string | null;
   /** A message to show in full. */
   id: string | null;
 }
@@ -19,26 +21,22 @@ export interface OutboxParams {
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isMessageId = (id: unknown): id is string => typeof id === "string" && MESSAGE_ID.test(id);
 
-/** Throws a 400 ContentError for a status, limit or message id that cannot be one. */
+/** Throws a 400 ContentError for a status or message id that cannot be one. */
 export function parseOutboxParams(params: URLSearchParams): OutboxParams {
   const status = params.get("status") ?? "";
   if (status !== "" && !(OUTBOX_STATUSES as readonly string[]).includes(status)) throw new ContentError(400, "status: pending, sent or failed");
-  const rawLimit = params.get("limit");
-  const limit = rawLimit === null || rawLimit === "" ? OUTBOX_LIMITS[0] : Number(rawLimit);
-  if (!(OUTBOX_LIMITS as readonly number[]).includes(limit)) throw new ContentError(400, `limit: one of ${OUTBOX_LIMITS.join(", ")}`);
   const id = params.get("id");
   if (id !== null && !isMessageId(id)) throw new ContentError(400, "id: not a message id");
-  return { status: status as OutboxStatus | "", limit: limit as OutboxParams["limit"], id };
+  const before = params.get("before");
+  if (before !== null && !isMessageId(before)) throw new ContentError(400, "before: not a message id");
+  return { status: status as OutboxStatus | "", before, id };
 }
-
-/** The next bigger limit, or null at the largest. */
-export const nextLimit = (limit: OutboxParams["limit"]) => OUTBOX_LIMITS[OUTBOX_LIMITS.indexOf(limit) + 1] ?? null;
 
 export function outboxHref(params: OutboxParams, change: Partial<OutboxParams>): string {
   const next = { ...params, ...change };
   const q = new URLSearchParams();
   if (next.status) q.set("status", next.status);
-  if (next.limit !== OUTBOX_LIMITS[0]) q.set("limit", String(next.limit));
+  if (next.before) q.set("before", next.before);
   if (next.id) q.set("id", next.id);
   const s = q.toString();
   return s ? `?${s}` : "?";

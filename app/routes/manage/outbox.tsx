@@ -1,7 +1,7 @@
 import { data, Form, Link, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox";
 import { admin, done, mutate, readAdminForm, refused, type AdminResult } from "~/admin/admin.server";
-import { isMessageId, nextLimit, OUTBOX_STATUSES, outboxHref, parseOutboxParams, type OutboxParams } from "~/admin/content/outbox-params";
+import { isMessageId, OUTBOX_PAGE_SIZE, OUTBOX_STATUSES, outboxHref, parseOutboxParams, type OutboxParams } from "~/admin/content/outbox-params";
 import { clientProblem } from "~/admin/content/schema-route.server";
 import { AdminPage, buttonClass, EmptyState, inputClass, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
@@ -39,11 +39,13 @@ const texts = {
     notFailed: "Nur fehlgeschlagene E-Mails lassen sich erneut senden.",
     unknown: "Diese E-Mail gibt es nicht (mehr).",
     unknownIntent: "Unbekannte Aktion.",
-    more: "Mehr anzeigen",
+    more: "Ältere anzeigen",
+    newest: "Zu den neuesten",
+    startGone: "Die E-Mail, ab der die Liste weitergehen sollte, gibt es nicht mehr.",
     close: "Schließen",
     message: "Nachricht",
     empty: "Keine E-Mails.",
-    shown: (n: number) => `${n} neueste angezeigt`,
+    shown: (n: number, first: boolean) => (first ? `${n} neueste angezeigt` : `${n} ältere angezeigt`),
   },
   en: {
     title: "Outbox",
@@ -66,11 +68,13 @@ const texts = {
     notFailed: "Only failed emails can be sent again.",
     unknown: "This email does not exist (any more).",
     unknownIntent: "Unknown action.",
-    more: "Show more",
+    more: "Show older",
+    newest: "To the newest",
+    startGone: "The email the list should go on from no longer exists.",
     close: "Close",
     message: "Message",
     empty: "No emails.",
-    shown: (n: number) => `${n} newest shown`,
+    shown: (n: number, first: boolean) => (first ? `${n} newest shown` : `${n} older shown`),
   },
 } satisfies Record<Language, unknown>;
 
@@ -85,17 +89,23 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     const problem = clientProblem(error);
     if (!problem) throw error;
-    return data({ language, params: { status: "", limit: 50, id: null } as OutboxParams, rows: [] as Row[], message: null, problem: problem.message }, { status: problem.status });
+    return data({ language, params: { status: "", before: null, id: null } as OutboxParams, rows: [] as Row[], more: false, message: null, problem: problem.message }, { status: problem.status });
   }
-  const [entries, message] = await Promise.all([
-    services.mail.list({ ...(params.status ? { status: params.status } : {}), limit: params.limit }),
-    params.id ? services.mail.get(params.id) : Promise.resolve(undefined),
-  ]);
+  const [start, message] = await Promise.all([params.before ? services.mail.get(params.before) : undefined, params.id ? services.mail.get(params.id) : undefined]);
   if (params.id && !message) throw data(null, { status: 404 });
+  // The page's start was purged meanwhile: say so (the link "to the newest" is on the page).
+  if (params.before && !start) return data({ language, params, rows: [] as Row[], more: false, message: null, problem: texts[language].startGone }, { status: 404 });
+  // One more than a page: whether there are older ones, without counting the whole table.
+  const entries = await services.mail.list({
+    ...(params.status ? { status: params.status } : {}),
+    ...(start ? { before: { created: start.created, id: start.id } } : {}),
+    limit: OUTBOX_PAGE_SIZE + 1,
+  });
   return {
     language,
     params,
-    rows: entries.map(row),
+    rows: entries.slice(0, OUTBOX_PAGE_SIZE).map(row),
+    more: entries.length > OUTBOX_PAGE_SIZE,
     message: message ? { ...row(message), text: message.text.slice(0, 50_000) } : null,
     problem: null as string | null,
   };
@@ -122,7 +132,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Outbox({ loaderData }: Route.ComponentProps) {
-  const { language, params, rows, message, problem } = loaderData;
+  const { language, params, rows, more, message, problem } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
   const fetcher = useFetcher<AdminResult>();
@@ -130,7 +140,6 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
   const loading = navigation.state === "loading" && navigation.location.pathname === "/manage/outbox";
   const locale = language === "de" ? "de-DE" : "en-GB";
   const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale, { timeZone: "Europe/Berlin" }) : "");
-  const more = nextLimit(params.limit);
   const requeue = (id: string) => (
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value="requeue" />
@@ -201,7 +210,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
       <p role="status" aria-live="polite" className="text-sm text-slate-700">
-        {loading ? t.loading : text.shown(rows.length)}
+        {loading ? t.loading : text.shown(rows.length, !params.before)}
       </p>
       {rows.length === 0 ? (
         problem ? null : <EmptyState>{text.empty}</EmptyState>
@@ -244,10 +253,19 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      {more && rows.length >= params.limit ? (
-        <Link to={outboxHref(params, { limit: more, id: null })} className={buttonClass("secondary")}>
-          {text.more}
-        </Link>
+      {more || params.before ? (
+        <nav aria-label={text.title} className="flex flex-wrap gap-2">
+          {params.before ? (
+            <Link to={outboxHref(params, { before: null, id: null })} className={buttonClass("secondary")}>
+              {text.newest}
+            </Link>
+          ) : null}
+          {more ? (
+            <Link to={outboxHref(params, { before: rows.at(-1)!.id, id: null })} className={buttonClass("secondary")} data-outbox-more>
+              {text.more}
+            </Link>
+          ) : null}
+        </nav>
       ) : null}
     </AdminPage>
   );
