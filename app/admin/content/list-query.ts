@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import { ContentError } from "~/content/errors";
 import { searchWords } from "~/content/fold";
 import { MAX_SEARCH_WORDS, MAX_SKIP } from "~/content/limits";
@@ -36,23 +37,43 @@ export const listProblems = {
   },
 };
 
-/** Reads and checks a list's search parameters; throws a 400 ContentError naming the bad one. */
-export function parseListParams(params: URLSearchParams, language: "de" | "en" = "de"): ListParams {
-  const problems = listProblems[language];
-  const rawPage = params.get("page");
-  let page = 1;
-  if (rawPage !== null && rawPage !== "") {
-    if (!/^[0-9]{1,10}$/.test(rawPage)) throw new ContentError(400, problems.page);
-    page = Number(rawPage);
-    if (page < 1 || (page - 1) * PAGE_SIZE > MAX_SKIP) throw new ContentError(400, problems.page);
-  }
-  const search = (params.get("q") ?? "").trim();
+/** A 1-based page number from the URL (1 when absent); a 400 for anything else or a page past the store's reach. */
+export function parsePage(raw: string | null, language: "de" | "en" = "de", pageSize = PAGE_SIZE): number {
+  if (raw === null || raw === "") return 1;
+  const page = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : 0;
+  if (page < 1 || (page - 1) * pageSize > MAX_SKIP) throw new ContentError(400, listProblems[language].page);
+  return page;
+}
+
+/** Search text from the URL, trimmed; a 400 for text no one types (too long, too many words, control characters). */
+export function parseSearch(raw: string | null, language: "de" | "en" = "de"): string {
+  const search = (raw ?? "").trim();
   // Control characters are never typed into a search box; NUL would also upset the database.
   if (search.length > MAX_SEARCH_CHARS || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(search) || searchWords(search).length > MAX_SEARCH_WORDS)
-    throw new ContentError(400, problems.search);
+    throw new ContentError(400, listProblems[language].search);
+  return search;
+}
+
+/** Reads and checks a list's search parameters; throws a 400 ContentError naming the bad one. */
+export function parseListParams(params: URLSearchParams, language: "de" | "en" = "de"): ListParams {
+  const page = parsePage(params.get("page"), language);
+  const search = parseSearch(params.get("q"), language);
   const status = params.get("status") ?? "";
-  if (status !== "" && !(LIST_STATUSES as readonly string[]).includes(status)) throw new ContentError(400, problems.status);
+  if (status !== "" && !(LIST_STATUSES as readonly string[]).includes(status)) throw new ContentError(400, listProblems[language].status);
   return { page, search, status: status as ListStatus | "" };
+}
+
+/**
+ * Runs parameter checks in a loader of a screen without a place for the problem: their 400 becomes a
+ * thrown response, which the admin error boundary shows with its message (never a 500).
+ */
+export function orBadRequest<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof ContentError && error.statusCode === 400) throw data({ message: error.message }, { status: 400 });
+    throw error;
+  }
 }
 
 /** The store filter of a list status: "Changed" is a published item with a pending draft. */
