@@ -36,6 +36,31 @@ export function formatSlot(language: Language, iso: string, style: "short" | "fu
   return formatter(`slot:${language}:${style}`, () => new Intl.DateTimeFormat(locale(language), { dateStyle: style === "full" ? "full" : "medium", timeStyle: "short", timeZone: BERLIN })).format(new Date(iso));
 }
 
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+/** Berlin's offset from UTC at an instant, in minutes (60 in winter, 120 in summer), from the runtime's zone data. */
+export function berlinOffset(utcMs: number): number {
+  const offsetFormat = formatter("offset", () => new Intl.DateTimeFormat("en-US", { timeZone: BERLIN, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" }));
+  const part = Object.fromEntries(offsetFormat.formatToParts(new Date(utcMs)).map((p) => [p.type, p.value]));
+  const wall = Date.UTC(Number(part.year), Number(part.month) - 1, Number(part.day), Number(part.hour), Number(part.minute));
+  return Math.round((wall - Math.floor(utcMs / MINUTE) * MINUTE) / MINUTE);
+}
+
+/**
+ * The UTC instant of a Berlin wall-clock time on a Berlin day (days since the epoch, as the admin's
+ * slot forms count them). On the night the clocks go back the hour 02:00–03:00 happens twice: the
+ * first (summer-time) one is taken. On the night they go forward it does not happen at all: undefined.
+ */
+export function berlinToUtc(day: number, minutes: number): number | undefined {
+  const asIfUtc = day * DAY + minutes * MINUTE;
+  for (const offset of [120, 60]) {
+    const at = asIfUtc - offset * MINUTE;
+    if (berlinOffset(at) === offset) return at;
+  }
+  return undefined;
+}
+
 export interface BerlinDay<T> {
   /** The Berlin calendar date, "2026-03-29". */
   day: string;

@@ -1,3 +1,4 @@
+import { orBadRequest, parsePage, parseSearch } from "~/admin/content/list-query";
 import { actorOf, done, refused, ADMIN_FORM_LIMIT, type AdminArgs } from "~/admin/admin.server";
 import type { User } from "~/auth/users.server";
 import { formatSlot } from "~/booking/days";
@@ -6,7 +7,7 @@ import { ContentError } from "~/content/errors";
 import type { Language } from "~/i18n/languages";
 import { readForm } from "~/lib/body";
 import { berlinToday, berlinToUtc, dayNumber, expandSeries, expandSingle, MAX_RANGE_DAYS, type Expansion, type SlotProblem } from "./series";
-import { APPOINTMENTS, createSlots, findPractitioner, listSlots, removeFreeSlots, searchPractitioners, type Paged, type PractitionerChoice } from "./slots.server";
+import { APPOINTMENTS, createSlots, findPractitioner, listSlots, PRACTITIONER_PAGE_SIZE, removeFreeSlots, searchPractitioners, SLOT_PAGE_SIZE, type Paged, type PractitionerChoice } from "./slots.server";
 import { appointmentTexts, problemMessage, type AppointmentTexts } from "./texts";
 import type { SlotView } from "./view";
 
@@ -31,8 +32,13 @@ export interface ScreenData {
 /** The search, the chosen practitioner and their slots in the asked range (Berlin dates), one page. */
 export async function loadScreen(services: Services, language: Language, url: URL, now = new Date()): Promise<ScreenData> {
   const t = appointmentTexts[language];
-  const q = url.searchParams.get("q") ?? "";
-  const results = await searchPractitioners(services.store, q, Number(url.searchParams.get("pp") ?? 1));
+  // Search text and page numbers are checked as on every admin list: nonsense is a 400 with a message.
+  const [q, practitionerPage, slotPage] = orBadRequest(() => [
+    parseSearch(url.searchParams.get("q"), language),
+    parsePage(url.searchParams.get("pp"), language, PRACTITIONER_PAGE_SIZE),
+    parsePage(url.searchParams.get("page"), language, SLOT_PAGE_SIZE),
+  ] as const);
+  const results = await searchPractitioners(services.store, q, practitionerPage);
   const id = url.searchParams.get("practitioner");
   const practitioner = id ? await findPractitioner(services.store, id) : undefined;
   let notice = id && !practitioner ? t.unknownPractitioner : null;
@@ -47,7 +53,7 @@ export async function loadScreen(services: Services, language: Language, url: UR
   }
   // Midnight exists on every Berlin day (the clocks change at 02:00 and 03:00).
   const range = { fromMs: berlinToUtc(from, 0)!, toMs: berlinToUtc(to + 1, 0)! };
-  const slots = await listSlots(services.store, practitioner.id, range, Number(url.searchParams.get("page") ?? 1));
+  const slots = await listSlots(services.store, practitioner.id, range, slotPage);
   return { language, search: { q, results }, view: { language, practitioner, from: dayString(from), to: dayString(to), slots }, notice };
 }
 

@@ -1,4 +1,7 @@
-import { BERLIN } from "~/booking/days";
+import { berlinDay, berlinToUtc } from "~/booking/days";
+
+// The Berlin wall clock to UTC lives with the other Berlin time helpers; the screen and tests find it here too.
+export { berlinToUtc };
 
 /**
  * Turning what an editor types — Berlin dates, a wall-clock time, weekdays — into UTC slot starts.
@@ -59,32 +62,9 @@ export function minutesOfDay(value: string): number | undefined {
   return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
 }
 
-let offsetFormat: Intl.DateTimeFormat | undefined;
-/** Berlin's offset from UTC at an instant, in minutes (60 in winter, 120 in summer), from the runtime's zone data. */
-export function berlinOffset(utcMs: number): number {
-  offsetFormat ??= new Intl.DateTimeFormat("en-US", { timeZone: BERLIN, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" });
-  const part = Object.fromEntries(offsetFormat.formatToParts(new Date(utcMs)).map((p) => [p.type, p.value]));
-  const wall = Date.UTC(Number(part.year), Number(part.month) - 1, Number(part.day), Number(part.hour), Number(part.minute));
-  return Math.round((wall - Math.floor(utcMs / MINUTE) * MINUTE) / MINUTE);
-}
-
-/**
- * The UTC instant of a Berlin wall-clock time on a Berlin day (days since the epoch). On the night
- * the clocks go back the hour 02:00–03:00 happens twice: the first (summer-time) one is taken. On
- * the night they go forward it does not happen at all: undefined.
- */
-export function berlinToUtc(day: number, minutes: number): number | undefined {
-  const asIfUtc = day * DAY + minutes * MINUTE;
-  for (const offset of [120, 60]) {
-    const at = asIfUtc - offset * MINUTE;
-    if (berlinOffset(at) === offset) return at;
-  }
-  return undefined;
-}
-
 /** Today's date in Berlin as days since the epoch. */
 export function berlinToday(now: Date): number {
-  return Math.floor((now.getTime() + berlinOffset(now.getTime()) * MINUTE) / DAY);
+  return dayNumber(berlinDay(now))!;
 }
 
 export interface SingleRequest {

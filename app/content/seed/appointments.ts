@@ -1,3 +1,5 @@
+import { berlinOffset, berlinToUtc } from "~/booking/days";
+
 /**
  * Bookable slots for ten practitioners over the three weeks after `now`: weekday mornings in
  * Europe/Berlin local time, stored as UTC ISO strings. About a quarter are already booked.
@@ -23,6 +25,7 @@ const WEEKDAYS_AHEAD = 15;
 const FIRST_SLOT_MINUTES = 9 * 60;
 const SLOTS_PER_DAY = 8;
 const MINUTE = 60_000;
+const DAY_MS = 24 * 60 * MINUTE;
 
 const BOOKERS: Array<{ name: string; phone: string; note: string }> = [
   { name: "Petra Lindqvist", phone: "+49 30 00000101", note: "Erstbehandlung, Überweisung liegt vor." },
@@ -42,25 +45,12 @@ const BOOKERS: Array<{ name: string; phone: string; note: string }> = [
   { name: "Lea-Marie Voß", phone: "+49 30 00000115", note: "" },
 ];
 
-function lastSundayOfMonth(year: number, month: number): number {
-  const lastDay = new Date(Date.UTC(year, month + 1, 0));
-  return lastDay.getUTCDate() - lastDay.getUTCDay();
-}
-
-/** Germany's UTC offset at an instant: EU summer time runs from 01:00 UTC on the last Sunday of March to the last Sunday of October. */
-export function berlinOffsetMinutes(utcMs: number): number {
-  const year = new Date(utcMs).getUTCFullYear();
-  const start = Date.UTC(year, 2, lastSundayOfMonth(year, 2), 1);
-  const end = Date.UTC(year, 9, lastSundayOfMonth(year, 9), 1);
-  return utcMs >= start && utcMs < end ? 120 : 60;
-}
+/** Germany's UTC offset at an instant, in minutes (the booking domain's, from the runtime's zone data). */
+export const berlinOffsetMinutes = berlinOffset;
 
 /** Converts a Berlin wall-clock time to UTC. Only used for daytime slots, away from the 02:00–03:00 switch. */
 export function berlinLocalToUtc(year: number, month: number, day: number, minutesOfDay: number): Date {
-  const asIfUtc = Date.UTC(year, month, day, 0, minutesOfDay);
-  const winterGuess = asIfUtc - 60 * MINUTE;
-  const offset = berlinOffsetMinutes(winterGuess);
-  return new Date(asIfUtc - offset * MINUTE);
+  return new Date(berlinToUtc(Date.UTC(year, month, day) / DAY_MS, minutesOfDay)!);
 }
 
 /** The next `count` Monday–Friday dates after `now`'s calendar day, as [year, month, day]. */
