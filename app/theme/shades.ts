@@ -38,7 +38,12 @@ export const DEFAULT_THEME_SETTINGS: Readonly<ThemeSettings> = {
   colorWhite: "#ffffff",
 };
 
-const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+/**
+ * 3 or 6 hex digits after `#`, written so FormKit's `matches` rule can take the same pattern (it
+ * takes no flags and splits at `,` and `|`): the admin's colour forms use this very string.
+ */
+export const HEX_PATTERN = "^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$";
+const HEX = new RegExp(HEX_PATTERN);
 
 // Typed `unknown` because content values arrive unchecked from the CMS.
 export function isHexColor(v: unknown): v is string {

@@ -4,8 +4,14 @@
  */
 import { actorOf, type AdminArgs, done, mutate, refused } from "~/admin/admin.server";
 import type { User } from "~/auth/users.server";
+import { isValidId } from "~/content/ids";
 import type { ContentItem } from "~/content/types";
 import { type Checked, expectedVersion, writeDesignItem } from "./design.server";
+
+const refusals = {
+  de: { badVersion: "Die Version fehlt oder ist ungültig. Bitte laden Sie die Seite neu.", gone: "Diesen Eintrag gibt es nicht (mehr)." },
+  en: { badVersion: "The version is missing or invalid. Please reload the page.", gone: "This item does not exist (any more)." },
+};
 
 export interface SaveTexts {
   created: string;
@@ -16,6 +22,9 @@ export interface SaveTexts {
 export async function saveChecked(args: AdminArgs, user: User, schema: string, fields: Record<string, string>, checked: Checked, texts: SaveTexts, extra: Record<string, unknown> = {}) {
   if (!checked.ok) return refused(checked.message, 400, checked.errors);
   const id = fields.id?.trim() || undefined;
+  // A change names the item and the version the editor saw: without it a stale form would overwrite.
+  if (id !== undefined && !isValidId(id)) return refused(refusals[user.language].gone, 404);
+  if (id !== undefined && expectedVersion(fields) === undefined) return refused(refusals[user.language].badVersion, 400);
   return mutate(
     { ...args, user },
     (item) => ({ action: id ? "update-content" : "create-content", schema, itemId: (item as ContentItem).id, version: (item as ContentItem).version }),
@@ -29,6 +38,7 @@ export async function deleteItem(args: AdminArgs, user: User, schema: string, fi
   if (!user.superuser) return refused(texts.superuserOnly, 403);
   const id = fields.id?.trim();
   if (!id) return refused(texts.missing, 400);
+  if (!isValidId(id)) return refused(refusals[user.language].gone, 404);
   return mutate(
     { ...args, user },
     { action: "delete-content", schema, itemId: id },

@@ -4,7 +4,7 @@ import type { ContentStore } from "~/content/store";
 import { compileContentCss } from "~/theme/tailwind.server";
 import { isHexColor } from "~/theme/shades";
 import { sqliteStoreBackend, type StoreBackend } from "../../../tests/support/store-backends";
-import { checkColor, checkIcon, checkTextStyle, checkTheme, classSelector, COLORS, expectedVersion, ICONS, listDesignPage, tokensWithCss, writeDesignItem } from "./design.server";
+import { checkColor, checkIcon, checkTextStyle, checkTheme, classSelector, COLORS, expectedVersion, ICONS, listDesignPage, pageParam, tokensWithCss, writeDesignItem } from "./design.server";
 import { colorForm, formErrors } from "./forms";
 
 const SCRIPTED_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><script>alert(1)</script><path d="M0 0h24v24H0z" onclick="alert(2)"/></svg>';
@@ -55,6 +55,21 @@ describe("checking design forms", () => {
     expect(checked.data).toMatchObject({ critical: { iv: true }, loading: { iv: false } });
     const refused = await checkIcon({ name: "x", svg: "<svg><script>alert(1)</script></svg>" }, "de");
     expect(refused.ok ? null : Object.keys(refused.errors)).toEqual(["svg"]);
+  });
+
+  it("reads a page number, or refuses one that is none with a 400 and a message (1e20 was a 500)", () => {
+    expect(pageParam(new URL("http://x/?page=3"))).toBe(3);
+    expect(pageParam(new URL("http://x/?themes=2"), "themes")).toBe(2);
+    expect(pageParam(new URL("http://x/"))).toBe(1);
+    for (const query of ["page=1e20", "page=-1", "page=0", "page=abc", "page=99999999999", "page=%00"]) {
+      let thrown: unknown;
+      try {
+        pageParam(new URL(`http://x/?${query}`), "page", "en");
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, query).toMatchObject({ init: { status: 400 }, data: { message: "The page number must be a whole number from 1." } });
+    }
   });
 
   it("reads a version only when it is a whole number", () => {

@@ -4,11 +4,16 @@
  * by page. Everything stored here is checked first: hex colours with the shared form rules, class
  * tokens with the allow-list, SVG through the sanitiser.
  */
+import type { AppLoadContext } from "react-router";
+import { orBadRequest, parsePage } from "~/admin/content/list-query";
 import type { ContentStore } from "~/content/store";
+import { formVersion } from "~/admin/pages/page-edit";
 import { flattenItem } from "~/content/flatten";
 import type { ContentData, ContentItem } from "~/content/types";
 import type { Language } from "~/i18n/languages";
+import { loadSite } from "~/site/site.server";
 import { validateClassTokens } from "~/theme/classes";
+import { DEFAULT_THEME_SETTINGS, type ThemeSettings, themeVariables } from "~/theme/shades";
 import { sanitizeSvg } from "~/theme/icons.server";
 import { colorForm, formErrors, nameForm, THEME_COLOR_FIELDS, themeForm } from "./forms";
 
@@ -90,10 +95,9 @@ export async function checkIcon(fields: Record<string, string>, language: Langua
   };
 }
 
-/** The version a form says it edited (optimistic concurrency), if it says one. */
+/** The version a form says it edited (optimistic concurrency), if it says one (a whole number). */
 export function expectedVersion(fields: Record<string, string>): number | undefined {
-  const version = Number(fields.version);
-  return fields.version !== undefined && fields.version !== "" && Number.isInteger(version) && version >= 0 ? version : undefined;
+  return formVersion(fields.version);
 }
 
 /**
@@ -111,10 +115,9 @@ export async function writeDesignItem(
   return store.update(schema, id, data, { actor: opts.actor, ...(opts.expectedVersion === undefined ? {} : { expectedVersion: opts.expectedVersion }) });
 }
 
-/** The 1-based page number in a query parameter (1 when missing or nonsense). */
-export function pageParam(url: URL, name = "page"): number {
-  const page = Number(url.searchParams.get(name));
-  return Number.isInteger(page) && page > 0 ? page : 1;
+/** The 1-based page number in a query parameter (1 when missing); a 400 with a message for one that cannot be a page. */
+export function pageParam(url: URL, name = "page", language: Language = "de"): number {
+  return orBadRequest(() => parsePage(url.searchParams.get(name), language, PAGE_SIZE));
 }
 
 /** One page of a design collection (drafts included), sorted by name, flattened for the screen. */
@@ -148,4 +151,15 @@ export function tokensWithCss(css: string, tokens: readonly string[]): string[] 
     // The selector must end there (`.p-4` is not `.p-40`).
     return at >= 0 && new RegExp(`${selector.replace(/[\\.^$*+?()[\]{}|/]/g, "\\$&")}(?![a-zA-Z0-9_\\\\-])`).test(css);
   });
+}
+
+/**
+ * The colours of the site's default theme as CSS variables (the default palette when the site names
+ * no theme), so previews of classes such as `text-main` show the real colours. The site data is the
+ * site's cached copy.
+ */
+export async function defaultThemeVariables(context: AppLoadContext): Promise<Record<string, string>> {
+  const site = await loadSite(context);
+  const item = site.defaultThemeId ? await context.services.store.get(THEMES, site.defaultThemeId) : undefined;
+  return themeVariables(item ? (flattenItem<ThemeSettings>(item, "de").data as ThemeSettings) : DEFAULT_THEME_SETTINGS);
 }

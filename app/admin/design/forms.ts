@@ -6,13 +6,11 @@
 import { perLanguage, type FormDefinition, type FormField } from "~/forms/definition";
 import { validateSubmission } from "~/forms/engine";
 import type { Language } from "~/i18n/languages";
-import { BAD_HEX } from "~/theme/shades";
+import { BAD_HEX, HEX_PATTERN } from "~/theme/shades";
 
-/**
- * §5: 3 or 6 hex digits after `#`. FormKit's `matches` passes when any pattern matches; two
- * patterns, because a `|` inside one would split the rule string.
- */
-export const HEX_RULE = "required|matches:/^#[0-9a-fA-F]{3}$/,/^#[0-9a-fA-F]{6}$/";
+
+/** §5: the theme-colour rule of theme/shades.ts, as a FormKit rule with the spec's message "Bad Hex". */
+export const HEX_RULE = `required|matches:/${HEX_PATTERN}/`;
 
 /** The theme settings' colour roles, in the order the screen shows them. */
 export const THEME_COLOR_FIELDS = ["colorMain", "colorSupport", "colorAccent", "colorNeutral", "colorBlack", "colorWhite"] as const;

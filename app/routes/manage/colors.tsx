@@ -9,7 +9,7 @@ import { DeleteForm, HexField, LiveTextField, ShadeStrip, useFormErrors } from "
 import { AdminPage, buttonClass, EmptyState, Pager, SaveNotice, StatusBadge } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
-import { BAD_HEX } from "~/theme/shades";
+import { BAD_HEX, DEFAULT_THEME_SETTINGS } from "~/theme/shades";
 
 /**
  * `/manage/colors` and `/manage/squidex/colors` (one module, two route ids): the colour palette
@@ -28,6 +28,8 @@ const texts = {
     themes: "Themes",
     themesIntro: "Jede Rollenfarbe mit ihren Abstufungen (±6, 12 und 18 % Helligkeit); die Vorschau folgt der Eingabe.",
     newColor: "Neue Farbe",
+    newTheme: "Neues Theme",
+    themeCreated: "Theme angelegt.",
     add: "Hinzufügen",
     save: "Speichern",
     remove: "Löschen",
@@ -49,6 +51,8 @@ const texts = {
     themes: "Themes",
     themesIntro: "Each role colour with its shades (±6, 12 and 18 % lightness); the preview follows your typing.",
     newColor: "New colour",
+    newTheme: "New theme",
+    themeCreated: "Theme created.",
     add: "Add",
     save: "Save",
     remove: "Delete",
@@ -73,8 +77,8 @@ export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const url = new URL(args.request.url);
   const [colors, themes] = await Promise.all([
-    listDesignPage<ColorData>(services.store, COLORS, pageParam(url), language),
-    listDesignPage<ThemeData>(services.store, THEMES, pageParam(url, "themes"), language, 5),
+    listDesignPage<ColorData>(services.store, COLORS, pageParam(url, "page", language), language),
+    listDesignPage<ThemeData>(services.store, THEMES, pageParam(url, "themes", language), language, 5),
   ]);
   return { text: texts[language], language, superuser: user.superuser, colors, themes, path: url.pathname };
 }
@@ -87,9 +91,11 @@ export async function action(args: Route.ActionArgs) {
     case "save-color":
       return saveChecked(args, user, COLORS, fields, await checkColor(fields, language), { created: text.created, saved: text.saved });
     case "save-theme":
-      return saveChecked(args, user, THEMES, fields, await checkTheme(fields, language), { created: text.themeSaved, saved: text.themeSaved });
+      return saveChecked(args, user, THEMES, fields, await checkTheme(fields, language), { created: text.themeCreated, saved: text.themeSaved });
     case "delete-color":
       return deleteItem(args, user, COLORS, fields, text);
+    case "delete-theme":
+      return deleteItem(args, user, THEMES, fields, text);
     default:
       return refused(text.unknownIntent);
   }
@@ -142,31 +148,56 @@ function ColorEditor({ text, language, item }: { text: Texts; language: Language
   );
 }
 
-/** One theme: its name, the six role colours and their shades, previewed as the editor types. */
-function ThemeEditor({ text, language, item }: { text: Texts; language: Language; item: { id: string; version: number; status: string; newStatus: string | null; data: ThemeData } }) {
+/** A theme's form values: its stored ones, or for a new theme no name and the default colours. */
+const themeValues = (data?: ThemeData): Record<string, string> => ({
+  name: data?.name ?? "",
+  ...Object.fromEntries(THEME_COLOR_FIELDS.map((f) => [f, data ? (data[f] ?? "") : DEFAULT_THEME_SETTINGS[f]])),
+});
+
+/** One theme (or a new one): its name, the six role colours and their shades, previewed as the editor types. */
+function ThemeEditor({ text, language, item, superuser }: { text: Texts; language: Language; superuser: boolean; item?: { id: string; version: number; status: string; newStatus: string | null; data: ThemeData } }) {
   const fetcher = useFetcher<AdminResult>();
   const labels = designLabels(language);
-  const [values, setValues] = useState<Record<string, string>>(() => ({
-    name: item.data.name ?? "",
-    ...Object.fromEntries(THEME_COLOR_FIELDS.map((f) => [f, item.data[f] ?? ""])),
-  }));
+  const [values, setValues] = useState<Record<string, string>>(() => themeValues(item?.data));
+  // A new theme's empty name is not called out before the editor tries to add it.
+  const [touched, setTouched] = useState(!!item);
   useEffect(() => {
-    setValues({ name: item.data.name ?? "", ...Object.fromEntries(THEME_COLOR_FIELDS.map((f) => [f, item.data[f] ?? ""])) });
-  }, [item.version]);
+    if (item) setValues(themeValues(item.data));
+  }, [item?.version]);
+  // The new-theme form starts afresh once its theme is stored.
+  useEffect(() => {
+    if (!item && fetcher.state === "idle" && fetcher.data?.ok) (setValues(themeValues()), setTouched(false));
+  }, [item, fetcher.state, fetcher.data]);
   const errors = useFormErrors(themeForm(language), values, language);
   const set = (field: string) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
-  const headingId = `theme-${item.id}`;
+  const headingId = `theme-${item?.id ?? "new"}`;
   return (
-    <section aria-labelledby={headingId} className="space-y-4 rounded border border-slate-300 bg-white p-4" data-theme-editor={item.id}>
-      <h3 id={headingId} className="flex items-center gap-2 text-lg font-bold">
-        {values.name || item.id} <StatusBadge status={item.status} newStatus={item.newStatus} />
-      </h3>
-      <fetcher.Form method="post" className="space-y-4" onSubmit={(e) => Object.keys(errors).length && e.preventDefault()}>
+    <section aria-labelledby={headingId} className="space-y-4 rounded border border-slate-300 bg-white p-4" data-theme-editor={item?.id ?? "new"}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <h3 id={headingId} className="flex items-center gap-2 text-lg font-bold">
+          {item ? (
+            <>
+              {values.name || item.id} <StatusBadge status={item.status} newStatus={item.newStatus} />
+            </>
+          ) : (
+            text.newTheme
+          )}
+        </h3>
+        {item && superuser ? <DeleteForm id={item.id} intent="delete-theme" label={text.remove} name={item.data.name ?? item.id} /> : null}
+      </div>
+      <fetcher.Form
+        method="post"
+        className="space-y-4"
+        onSubmit={(e) => {
+          setTouched(true);
+          if (Object.keys(errors).length) e.preventDefault();
+        }}
+      >
         <input type="hidden" name="intent" value="save-theme" />
-        <input type="hidden" name="id" value={item.id} />
-        <input type="hidden" name="version" value={item.version} />
+        {item ? <input type="hidden" name="id" value={item.id} /> : null}
+        {item ? <input type="hidden" name="version" value={item.version} /> : null}
         <div className="max-w-sm">
-          <LiveTextField label={labels.name} name="name" value={values.name ?? ""} onChange={set("name")} error={errors.name?.[0]} />
+          <LiveTextField label={labels.name} name="name" value={values.name ?? ""} onChange={set("name")} error={touched ? errors.name?.[0] : undefined} />
         </div>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {THEME_COLOR_FIELDS.map((field) => (
@@ -174,7 +205,7 @@ function ThemeEditor({ text, language, item }: { text: Texts; language: Language
           ))}
         </div>
         <button type="submit" className={buttonClass()} disabled={fetcher.state !== "idle"}>
-          {text.save}
+          {item ? text.save : text.add}
         </button>
         {fetcher.data && fetcher.state === "idle" ? <SaveNotice result={fetcher.data} /> : null}
       </fetcher.Form>
@@ -226,9 +257,10 @@ export default function Colors({ loaderData }: Route.ComponentProps) {
         <p className="text-slate-700">{text.themesIntro}</p>
         {themes.items.length === 0 ? <EmptyState>{text.noThemes}</EmptyState> : null}
         {themes.items.map((item) => (
-          <ThemeEditor key={item.id} text={text} language={language} item={item} />
+          <ThemeEditor key={item.id} text={text} language={language} item={item} superuser={superuser} />
         ))}
         <Pager page={themes.page} pages={themes.pages} href={href("themes", "page", colors.page)} />
+        <ThemeEditor text={text} language={language} superuser={superuser} />
       </section>
     </AdminPage>
   );

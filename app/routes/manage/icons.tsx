@@ -75,7 +75,7 @@ type IconData = { name?: string; svg?: string; critical?: boolean; loading?: boo
 export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const url = new URL(args.request.url);
-  const icons = await listDesignPage<IconData>(services.store, ICONS, pageParam(url), language);
+  const icons = await listDesignPage<IconData>(services.store, ICONS, pageParam(url, "page", language), language);
   // Sanitised again for the preview: items may have been stored through the API or before these rules.
   const items = icons.items.map((item) => ({ ...item, preview: typeof item.data.svg === "string" ? sanitizeSvg(item.data.svg) : null }));
   return { language, superuser: user.superuser, icons: { ...icons, items }, path: url.pathname };

@@ -1,14 +1,12 @@
 import type { CSSProperties } from "react";
 import type { Route } from "./+types/tailwind";
 import { admin } from "~/admin/admin.server";
-import { THEMES } from "~/admin/design/design.server";
+import { defaultThemeVariables } from "~/admin/design/design.server";
 import { AdminPage, EmptyState } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
-import { flattenItem } from "~/content/flatten";
 import type { Language } from "~/i18n/languages";
 import { loadSite } from "~/site/site.server";
 import { validateClassTokens } from "~/theme/classes";
-import { DEFAULT_THEME_SETTINGS, type ThemeSettings, themeVariables } from "~/theme/shades";
 import { compileContentCss, FONT_ROLES } from "~/theme/tailwind.server";
 
 /**
@@ -58,10 +56,8 @@ function fontRoles(css: string): Array<{ role: string; value: string }> {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { language, services } = admin(args);
-  const site = await loadSite(args.context);
-  const theme = site.defaultThemeId ? await services.store.get(THEMES, site.defaultThemeId) : undefined;
-  const variables = themeVariables(theme ? (flattenItem<ThemeSettings>(theme, "de").data as ThemeSettings) : DEFAULT_THEME_SETTINGS);
+  const { language } = admin(args);
+  const [site, variables] = await Promise.all([loadSite(args.context), defaultThemeVariables(args.context)]);
   const styles = Object.entries(site.theme.textStyles).map(([name, classes]) => ({ name, classes }));
   const css = await compileContentCss(validateClassTokens(styles.map((s) => s.classes).join(" ")).valid);
   return { text: texts[language], variables, fonts: fontRoles(site.theme.css), styles, css };

@@ -3,15 +3,12 @@ import { useActionData, useFetcher } from "react-router";
 import type { Route } from "./+types/text-styles";
 import { admin, type AdminResult, readAdminForm, refused } from "~/admin/admin.server";
 import { deleteItem, saveChecked } from "~/admin/design/actions.server";
-import { checkTextStyle, listDesignPage, pageParam, TEXT_STYLES, THEMES, tokensWithCss } from "~/admin/design/design.server";
+import { checkTextStyle, defaultThemeVariables, listDesignPage, pageParam, TEXT_STYLES, tokensWithCss } from "~/admin/design/design.server";
 import { LiveTextField, DeleteForm } from "~/admin/design/ui";
 import { AdminPage, buttonClass, EmptyState, Pager, SaveNotice } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
-import { flattenItem } from "~/content/flatten";
 import type { Language } from "~/i18n/languages";
-import { loadSite } from "~/site/site.server";
 import { validateClassTokens } from "~/theme/classes";
-import { DEFAULT_THEME_SETTINGS, type ThemeSettings, themeVariables } from "~/theme/shades";
 import { compileContentCss } from "~/theme/tailwind.server";
 
 /**
@@ -73,20 +70,13 @@ type Texts = (typeof texts)[Language];
 
 type StyleData = { name?: string; twclasses?: string };
 
-/** The site's default theme colours, so classes such as `text-main` preview in the real colours. */
-async function previewVariables(args: Route.LoaderArgs): Promise<Record<string, string>> {
-  const site = await loadSite(args.context);
-  const item = site.defaultThemeId ? await args.context.services.store.get(THEMES, site.defaultThemeId) : undefined;
-  return themeVariables(item ? (flattenItem<ThemeSettings>(item, "de").data as ThemeSettings) : DEFAULT_THEME_SETTINGS);
-}
-
 export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const url = new URL(args.request.url);
-  const styles = await listDesignPage<StyleData>(services.store, TEXT_STYLES, pageParam(url), language);
+  const styles = await listDesignPage<StyleData>(services.store, TEXT_STYLES, pageParam(url, "page", language), language);
   const tokens = validateClassTokens(styles.items.map((s) => s.data.twclasses ?? "").join(" ")).valid;
   const css = await compileContentCss(tokens);
-  return { language, superuser: user.superuser, styles, css, compiled: tokensWithCss(css, tokens), variables: await previewVariables(args), path: url.pathname };
+  return { language, superuser: user.superuser, styles, css, compiled: tokensWithCss(css, tokens), variables: await defaultThemeVariables(args.context), path: url.pathname };
 }
 
 export async function action(args: Route.ActionArgs) {
