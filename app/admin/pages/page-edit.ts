@@ -2,7 +2,7 @@ import { notFound } from "~/content/errors";
 import type { ContentStore } from "~/content/store";
 import type { ContentData, ContentItem } from "~/content/types";
 import { isValidId } from "~/content/ids";
-import { normalizePageSlug, PAGES_SCHEMA, slugOwner } from "./page-slug";
+import { normalizePageSlug, PAGES_SCHEMA, slugOwner, slugProblem } from "./page-slug";
 
 /** A page with its draft, or undefined. */
 export function getPage(store: ContentStore, id: string): Promise<ContentItem | undefined> {
@@ -38,6 +38,9 @@ export async function pageByName(store: ContentStore, name: string): Promise<Con
   if (!name || name.length > 200) return undefined;
   const byId = isValidId(name) ? await getPage(store, name) : undefined;
   if (byId) return byId;
-  const owner = await slugOwner(store, "de", normalizePageSlug(name));
+  // Only what a page can have as its slug is looked up (NUL, `..`, spaces… never reach the store).
+  const slug = normalizePageSlug(name);
+  if (slugProblem(slug)) return undefined;
+  const owner = await slugOwner(store, "de", slug);
   return owner ? getPage(store, owner) : undefined;
 }

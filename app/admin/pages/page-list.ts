@@ -1,10 +1,10 @@
 import type { ContentStore } from "~/content/store";
-import type { FilterNode } from "~/content/types";
+import { LIST_STATUSES as PAGE_STATES, parsePage, parseSearch, statusFilter, type ListStatus } from "~/admin/content/list-query";
 import { PAGES_SCHEMA } from "./page-slug";
 
 export const PAGE_LIST_SIZE = 20;
-export const PAGE_STATES = ["Draft", "Published", "Changed"] as const;
-export type PageStateFilter = (typeof PAGE_STATES)[number];
+export { LIST_STATUSES as PAGE_STATES } from "~/admin/content/list-query";
+export type PageStateFilter = ListStatus;
 
 export interface PageListQuery {
   search: string;
@@ -13,22 +13,17 @@ export interface PageListQuery {
   page: number;
 }
 
-/** The list's query from the URL; anything unknown is ignored (a bad link still shows a list). */
-export function pageListQuery(params: URLSearchParams): PageListQuery {
+/**
+ * The list's query from the URL, checked like every admin list (list-query.ts): a page number or
+ * search text that cannot be one is a 400 with a message; an unknown state shows every page.
+ */
+export function pageListQuery(params: URLSearchParams, language: "de" | "en" = "de"): PageListQuery {
   const state = params.get("state") ?? "";
-  const page = Number(params.get("page"));
   return {
-    search: (params.get("q") ?? "").trim().slice(0, 100),
+    search: parseSearch(params.get("q"), language),
     state: (PAGE_STATES as readonly string[]).includes(state) ? (state as PageStateFilter) : "",
-    page: Number.isSafeInteger(page) && page >= 1 ? Math.min(page, 10_000) : 1,
+    page: parsePage(params.get("page"), language, PAGE_LIST_SIZE),
   };
-}
-
-/** The state filter as a database condition: Changed is published with a pending draft. */
-function stateFilter(state: PageListQuery["state"]): FilterNode | undefined {
-  if (state === "Draft") return { path: "status", op: "eq", value: "Draft" };
-  if (state === "") return undefined;
-  return { and: [{ path: "status", op: "eq", value: "Published" }, { path: "newStatus", op: state === "Changed" ? "exists" : "empty" }] };
 }
 
 /**
@@ -36,7 +31,7 @@ function stateFilter(state: PageListQuery["state"]): FilterNode | undefined {
  * state in the database, by German title.
  */
 export async function listPages(store: ContentStore, query: PageListQuery) {
-  const filter = stateFilter(query.state);
+  const filter = statusFilter(query.state);
   const { total, items } = await store.query(
     PAGES_SCHEMA,
     {

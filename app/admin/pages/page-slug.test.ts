@@ -79,6 +79,8 @@ describe("page slugs", () => {
     expect((await pageByName(store, "page-guide"))?.id).toBe("page-guide");
     expect((await pageByName(store, "ratgeber/ruecken"))?.id).toBe("page-guide");
     expect(await pageByName(store, "../etc")).toBeUndefined();
+    // Hostile names (GET /manage/pages/%00 was a 500) are no page, never an error.
+    for (const name of ["\u0000", "a\u0000b", "x".repeat(10_000), "ratgeber//ruecken", " ", "%2e%2e"]) expect(await pageByName(store, name), JSON.stringify(name.slice(0, 20))).toBeUndefined();
   });
 
   it("lists pages by state and search in the database", async () => {

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/page";
+import { isValidId } from "~/content/ids";
 import { actorOf, admin, done, mutate, readAdminForm, refused } from "~/admin/admin.server";
 import { pageSettings, pageState, settingsPatch, type PageSettings } from "~/admin/pages/page-data";
 import { formVersion, pageByName, patchPage } from "~/admin/pages/page-edit";
@@ -150,9 +151,10 @@ export async function action(args: Route.ActionArgs) {
     for (const l of LANGUAGES) if (next.seotitle[l].length > SEOTITLE_MAX) errors[`seotitle.${l}`] = [text.seotitleTooLong];
     const problems = await checkPageSlugs(store, next.slug, item.id);
     for (const [l, problem] of Object.entries(problems)) errors[`slug.${l}`] = [text.slugProblems[problem]];
-    const { themes, colors } = await choices(store);
-    if (next.themesettings && !themes.some((t) => t.id === next.themesettings)) errors.themesettings = [text.unknownRef];
-    if (next.backgroundColor && !colors.some((c) => c.id === next.backgroundColor)) errors.backgroundColor = [text.unknownRef];
+    // The references must name an item (draft or live): one lookup each, not the choice lists.
+    const exists = async (schema: string, id: string) => isValidId(id) && !!(await store.get(schema, id, { unpublished: true }));
+    if (next.themesettings && !(await exists("core-theme-settings", next.themesettings))) errors.themesettings = [text.unknownRef];
+    if (next.backgroundColor && !(await exists("core-theme-colors", next.backgroundColor))) errors.backgroundColor = [text.unknownRef];
     const first = Object.values(errors)[0];
     if (first) return refused(first[0]!, Object.values(problems).includes("taken") ? 409 : 400, errors);
     return mutate(

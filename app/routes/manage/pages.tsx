@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/pages";
 import { actorOf, admin, done, mutate, readAdminForm, refused } from "~/admin/admin.server";
+import { orBadRequest } from "~/admin/content/list-query";
 import { listPages, PAGE_STATES, pageListQuery, type PageListQuery } from "~/admin/pages/page-list";
 import { newPageData, pageSettings } from "~/admin/pages/page-data";
 import { formVersion, getPage, patchPage } from "~/admin/pages/page-edit";
@@ -72,7 +73,7 @@ const texts = {
 
 export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
-  const query = pageListQuery(new URL(args.request.url).searchParams);
+  const query = orBadRequest(() => pageListQuery(new URL(args.request.url).searchParams, language));
   const { total, pages, items } = await listPages(services.store, query);
   return {
     language,
