@@ -112,4 +112,16 @@ test("bad requests for slots are refused with 4xx and a message, never 5xx", asy
     expect(res.status(), JSON.stringify(form)).toBe(status);
     expect(await res.text()).toContain(message);
   }
+  // The screen's own address: a NUL in the search and a page past the store were a 500.
+  for (const [query, message] of [
+    ["?q=a%00b", "Suchbegriff"],
+    [`?q=${"x".repeat(10_000)}`, "Suchbegriff"],
+    ["?pp=1e20", "Seitenzahl"],
+    ["?pp=-1", "Seitenzahl"],
+    [`?practitioner=${PRACTITIONER.id}&page=99999999999`, "Seitenzahl"],
+  ] as const) {
+    const res = await page.request.get(`/manage/appointments${query}`);
+    expect(res.status(), query.slice(0, 40)).toBe(400);
+    expect(await res.text()).toContain(message);
+  }
 });

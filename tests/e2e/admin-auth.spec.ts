@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_ADMIN, expectNoAxeViolations, signIn } from "./admin-helpers";
+import { DEMO_ADMIN, expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
 import { noScriptContext, waitForFormEngine, waitForHydration } from "./helpers";
 
 test("an admin page sends a visitor to sign in and back; signing out ends the session", async ({ page }) => {
@@ -78,22 +78,9 @@ for (const path of ["/manage/account", "/manage/users", "/manage/audit", "/manag
   });
 }
 
-test("a superuser invites an editor, who sets a password through the link and signs in", async ({ page, browser }) => {
-  await signIn(page, "/manage/users");
-  const email = `editor-${Date.now()}@example.org`;
-  await page.getByLabel("E-Mail-Adresse").fill(email);
-  await page.getByRole("button", { name: "Einladen" }).click();
-  await expect(page.locator("[data-save-result=ok]")).toContainText(email);
-  const link = await page.locator("[data-set-password-link]").textContent();
-  const other = await browser.newContext();
-  const invited = await other.newPage();
-  await invited.goto(new URL(link!).pathname + new URL(link!).search);
-  await waitForFormEngine(invited);
-  await invited.getByLabel("Neues Passwort").fill("ein-gutes-passwort");
-  await invited.getByLabel("Passwort wiederholen").fill("ein-gutes-passwort");
-  await invited.getByRole("button", { name: "Passwort speichern" }).click();
-  await invited.waitForURL("**/login?password=set");
-  await signIn(invited, "/manage", { email, password: "ein-gutes-passwort" });
+test("a superuser invites an editor, who sets a password through the link and signs in", async ({ page, browser, baseURL }) => {
+  await signIn(page, "/manage");
+  const { context: other, editor: invited } = await inviteEditor(page, browser, baseURL, "editor");
   // An editor does not see the superuser screens, and is refused them.
   await expect(invited.getByRole("link", { name: "Benutzer:innen" })).toHaveCount(0);
   expect((await invited.goto("/manage/users"))?.status()).toBe(403);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoAxeViolations, signIn } from "./admin-helpers";
+import { expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
 import { mailTo, uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration } from "./helpers";
 
 /**
@@ -194,5 +194,45 @@ test("the outbox lists mail, filters by status and shows a message", async ({ pa
   await page.locator("[data-outbox-row]").filter({ hasText: email }).getByRole("link").click();
   await expect(page.locator("[data-outbox-text]")).toContainText("Registrierung fortsetzen");
   await expectNoAxeViolations(page);
-  expect((await page.goto("/manage/outbox?limit=7"))?.status()).toBe(400);
+
+  // Paging goes on after a message (keyset): that one and the newer ones are not on the next page.
+  await page.goto("/manage/outbox");
+  const firstId = new URLSearchParams((await page.locator("[data-outbox-row] a").first().getAttribute("href"))!.replace(/^.*\?/, "")).get("id")!;
+  await page.goto(`/manage/outbox?before=${firstId}`);
+  await expect(page.locator(`[data-outbox-row] a[href*="id=${firstId}"]`)).toHaveCount(0);
+  await page.getByRole("link", { name: "Zu den neuesten" }).click();
+  await expect(page.locator(`[data-outbox-row] a[href*="id=${firstId}"]`)).toHaveCount(1);
+  for (const query of ["?before=..", "?before=%00", `?before=${"a".repeat(10_000)}`, "?id=x%00", "?status=queued"]) expect((await page.request.get(`/manage/outbox${query}`)).status(), query.slice(0, 30)).toBe(400);
+  expect((await page.request.get("/manage/outbox?before=0b6e8a8e-3c1f-4f7e-9d2a-1c2b3d4e5f60")).status()).toBe(404);
+});
+
+test("an editor who is no superuser edits content but is refused deleting it (403)", async ({ page, browser, baseURL }) => {
+  // A fresh item to try it on, and an editor invited by the superuser.
+  await signIn(page, `${PRACTITIONERS}/new`);
+  await waitForFormEngine(page);
+  await field(page, "name").fill("Bleibt Bestehen");
+  await field(page, "city").fill("Ulm");
+  await page.getByRole("button", { name: "Anlegen" }).click();
+  await expect(page).toHaveURL(new RegExp(`${PRACTITIONERS}/(?!new)[^/]+$`));
+  const itemUrl = new URL(page.url()).pathname;
+  const { context, editor } = await inviteEditor(page, browser, baseURL, "content-editor", itemUrl);
+  // The editor sees the item but has no delete button and is refused a delete.
+  await expect(editor.getByRole("heading", { level: 1 })).toHaveText("Bleibt Bestehen");
+  await expect(editor.getByRole("button", { name: "Löschen" })).toHaveCount(0);
+  const version = await editor.locator("[data-item-version]").innerText();
+  const origin = { Origin: new URL(editor.url()).origin };
+  const refused = await editor.request.post(itemUrl, { form: { intent: "delete", version }, headers: origin });
+  expect(refused.status()).toBe(403);
+  // The design collections are content too: deleting a colour or a theme is for superusers.
+  for (const form of [{ intent: "delete-color", id: "color-petrol" }, { intent: "delete-theme", id: "theme-standard" }]) expect((await editor.request.post("/manage/colors", { form, headers: origin })).status()).toBe(403);
+  await editor.reload();
+  await expect(editor.locator("[data-item-version]")).toHaveText(version);
+  await context.close();
+
+  // The superuser may (and tidies up).
+  await page.goto(itemUrl);
+  await waitForHydration(page);
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Löschen" }).click();
+  await expect(notice(page)).toHaveText("Eintrag gelöscht.");
 });

@@ -71,6 +71,43 @@ test("the theme preview shows the shades of what is typed", async ({ page }) => 
   await expect(strip).toContainText("Bad Hex");
 });
 
+test("a superuser adds a theme, previews it and deletes it; bad pages and stale forms are refused", async ({ page }) => {
+  await signIn(page, "/manage/colors");
+  await waitForHydration(page);
+  const name = `E2E Theme ${Date.now().toString(36)}`;
+  const fresh = page.locator('[data-theme-editor="new"]');
+  // A new theme starts from the default colours.
+  await expect(fresh.getByLabel(/^(Hauptfarbe|Main colour)$/)).toHaveValue("#0f5e63");
+  await fresh.getByLabel(/^Name$/).fill(name);
+  await fresh.getByLabel(/^(Akzentfarbe|Accent colour)$/).fill("#123456");
+  const [created] = await Promise.all([page.waitForResponse(isPost("/manage/colors")), fresh.getByRole("button", { name: /Hinzufügen|Add/ }).click()]);
+  expect(created.status()).toBe(201);
+  const theme = page.locator("[data-theme-editor]").filter({ has: page.getByRole("heading", { name }) });
+  await expect(theme).toHaveCount(1);
+  await expect(theme.getByLabel(/^(Akzentfarbe|Accent colour)$/)).toHaveValue("#123456");
+  await expect(fresh.getByLabel(/^Name$/)).toHaveValue("");
+  await expectNoAxeViolations(page);
+  const id = (await theme.getAttribute("data-theme-editor"))!;
+
+  // A change without the version the editor saw would overwrite blindly: refused.
+  const blind = await postForm(page, "/manage/colors", { intent: "save-theme", id, name, colorMain: "#111", colorSupport: "#222", colorAccent: "#333", colorNeutral: "#444", colorBlack: "#000", colorWhite: "#fff" });
+  expect(blind.status()).toBe(400);
+  expect(await blind.text()).toContain("Version");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  const [deleted] = await Promise.all([page.waitForResponse(isPost("/manage/colors")), theme.getByRole("button", { name: /Löschen|Delete/ }).click()]);
+  expect(deleted.status()).toBe(200);
+  await expect(page.locator(`[data-theme-editor="${id}"]`)).toHaveCount(0);
+  expect(auditOf("core-theme-settings", id).map((a) => a.action)).toEqual(["create-content", "delete-content"]);
+
+  // Page numbers that are none were a 500.
+  for (const path of ["/manage/colors?page=1e20", "/manage/colors?themes=-1", "/manage/text-styles?page=99999999999", "/manage/squidex/icons?page=abc"]) {
+    const res = await page.request.get(path);
+    expect(res.status(), path).toBe(400);
+    expect(await res.text()).toContain("Seitenzahl");
+  }
+});
+
 test("a text style with a refused class token is refused and the token named; a clean one saves and previews", async ({ page }) => {
   await signIn(page, "/manage/text-styles");
   await waitForHydration(page);

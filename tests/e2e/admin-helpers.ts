@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { waitForFormEngine, waitForHydration } from "./helpers";
 
 /** The demo superuser the e2e server creates on its fresh store (app/auth/auth.server.ts DEMO_ADMIN). */
@@ -27,4 +27,29 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
     .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}`).join("\n")}`)
     .join("\n");
   expect(text, `axe violations on ${page.url()}`).toBe("");
+}
+
+/**
+ * An editor (no superuser) made the way people are: `page` (signed in as the superuser) invites
+ * them on /manage/users, they set a password through the link in a context of their own and sign
+ * in, landing on `landing`. The caller closes the returned context.
+ */
+export async function inviteEditor(page: Page, browser: Browser, baseURL: string | undefined, label: string, landing = "/manage"): Promise<{ context: BrowserContext; editor: Page; email: string; password: string }> {
+  await page.goto("/manage/users");
+  const email = `${label}-${Date.now()}@example.org`;
+  const password = "ein-gutes-passwort";
+  await page.getByLabel(/E-Mail-Adresse|Email address/).fill(email);
+  await page.getByRole("button", { name: /Einladen|Invite/ }).click();
+  await expect(page.locator("[data-save-result=ok]")).toContainText(email);
+  const link = new URL((await page.locator("[data-set-password-link]").textContent())!);
+  const context = await browser.newContext({ baseURL });
+  const editor = await context.newPage();
+  await editor.goto(link.pathname + link.search);
+  await waitForFormEngine(editor);
+  await editor.getByLabel(/Neues Passwort|New password/).fill(password);
+  await editor.getByLabel(/Passwort wiederholen|Repeat password/).fill(password);
+  await editor.getByRole("button", { name: /Passwort speichern|Save password/ }).click();
+  await editor.waitForURL("**/login?password=set");
+  await signIn(editor, landing, { email, password });
+  return { context, editor, email, password };
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { expectNoAxeViolations, signIn } from "./admin-helpers";
+import { expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
 import { waitForFormEngine } from "./helpers";
 
 /**
@@ -105,6 +105,13 @@ test("the stored page shows every language, status and version as text", async (
   // A German slug in the address leads to the same page.
   await page.goto("/manage/squidex/ueber-uns");
   await expect(page).toHaveURL(/\/manage\/squidex\/page-about$/);
+  // Names no page can have are a 404 (a NUL was a 500), list parameters that are none a 400.
+  for (const path of ["/manage/squidex/%00", "/manage/pages/a%00b", `/manage/pages/${"x".repeat(5000)}`]) expect((await page.request.get(path)).status(), path.slice(0, 40)).toBe(404);
+  for (const query of ["?page=-1", "?page=1e20", "?q=%00"]) {
+    const res = await page.request.get(`/manage/pages${query}`);
+    expect(res.status(), query).toBe(400);
+    expect(await res.text()).toMatch(/Seitenzahl|Suchbegriff/);
+  }
 });
 
 test("the page list renames and deletes a page", async ({ page }) => {
@@ -145,20 +152,8 @@ test("the block screens list the schemas and refuse a field without default or k
 });
 
 test("an editor who is no superuser cannot delete pages (403)", async ({ page, browser, baseURL }) => {
-  await signIn(page, "/manage/users");
-  const email = `pages-editor-${Date.now()}@example.org`;
-  await page.getByLabel(/E-Mail-Adresse|Email address/).fill(email);
-  await page.getByRole("button", { name: /Einladen|Invite/ }).click();
-  const link = new URL((await page.locator("[data-set-password-link]").textContent())!);
-  const context = await browser.newContext();
-  const editor = await context.newPage();
-  await editor.goto(link.pathname + link.search);
-  await waitForFormEngine(editor);
-  await editor.getByLabel(/Neues Passwort|New password/).fill("ein-gutes-passwort");
-  await editor.getByLabel(/Passwort wiederholen|Repeat password/).fill("ein-gutes-passwort");
-  await editor.getByRole("button", { name: /Passwort speichern|Save password/ }).click();
-  await editor.waitForURL("**/login?password=set");
-  await signIn(editor, "/manage/pages", { email, password: "ein-gutes-passwort" });
+  await signIn(page, "/manage");
+  const { context, editor } = await inviteEditor(page, browser, baseURL, "pages-editor", "/manage/pages");
   await expect(editor.locator("tr[data-page=page-about]")).toBeVisible();
   await expect(editor.getByRole("button", { name: /Löschen|Delete/ })).toHaveCount(0);
   const status = await editor.evaluate(async () => (await fetch("/manage/pages", { method: "POST", body: new URLSearchParams({ intent: "delete", id: "page-about", version: "0" }) })).status);
