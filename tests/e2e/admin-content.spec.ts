@@ -60,12 +60,21 @@ test("the item editor saves, checks on the server, publishes and unpublishes", a
   const url = page.url();
   const version = Number(await page.locator("[data-item-version]").innerText());
   await expect(field(page, "name")).toHaveValue("Sören Müller");
-  // Localised fields: one input per language; geolocations are shown read only.
+  // Localised fields: one input per language; a place as latitude and longitude.
   await expect(field(page, "speciality__de")).toBeVisible();
   await expect(field(page, "speciality__en")).toBeVisible();
-  await expect(page.locator('[data-readonly-field="coords"] pre')).toContainText("latitude");
+  await expect(field(page, "coords__latitude")).toHaveValue(/^\d+\.\d+$/);
+  await expect(page.locator("[data-readonly-field]")).toHaveCount(0);
   await expectNoAxeViolations(page);
 
+  const latitude = await field(page, "coords__latitude").inputValue();
+  const longitude = await field(page, "coords__longitude").inputValue();
+  // Half a place is refused beside its input; nothing is written.
+  await field(page, "coords__latitude").fill("");
+  await page.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.locator('[data-field="coords__latitude"]')).toContainText("Bitte Breiten- und Längengrad angeben");
+  await expect(page.locator("[data-item-version]")).toHaveText(String(version));
+  await field(page, "coords__latitude").fill(String(Number(latitude) + 0.001));
   await field(page, "adress2").fill("Hinterhaus, 2. OG");
   await page.getByRole("button", { name: "Speichern" }).click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
@@ -73,9 +82,11 @@ test("the item editor saves, checks on the server, publishes and unpublishes", a
   await expect(page.locator("[data-item-version]")).toHaveText(String(version + 1));
   await page.reload();
   await expect(field(page, "adress2")).toHaveValue("Hinterhaus, 2. OG");
+  await expect(field(page, "coords__latitude")).toHaveValue(String(Number(latitude) + 0.001));
+  await expect(field(page, "coords__longitude")).toHaveValue(longitude);
 
   // The server checks with the same rules: an empty name and a bad postcode come back per field.
-  const refused = await page.request.post(url, { form: { intent: "save", version: String(version + 1), name: "", city: "Hamburg", zip: "12" }, headers: { Origin: new URL(url).origin } });
+  const refused = await page.request.post(url, { form: { intent: "save", version: String(version + 1), name: "", city: "Hamburg", zip: "12", coords__latitude: latitude, coords__longitude: longitude }, headers: { Origin: new URL(url).origin } });
   expect(refused.status()).toBe(400);
   const refusedPage = await refused.text();
   expect(refusedPage).toContain("Name ist erforderlich");
@@ -235,4 +246,34 @@ test("an editor who is no superuser edits content but is refused deleting it (40
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Löschen" }).click();
   await expect(notice(page)).toHaveText("Eintrag gelöscht.");
+});
+
+test("a list inside an item (the admin menu's sub-items) is edited as JSON, checked on the server", async ({ page }) => {
+  const url = "/manage/content/core-backend-navigation/nav-content";
+  await signIn(page, url);
+  await waitForHydration(page);
+  const children = field(page, "children__de");
+  const original = await children.inputValue();
+  expect(JSON.parse(original)).toContainEqual({ label: "Behandelnde", slug: "/manage/content/gm-content-practitioners" });
+  await expectNoAxeViolations(page);
+  try {
+    await children.fill('[{"label": "Kaputt"');
+    await page.getByRole("button", { name: "Speichern" }).click();
+    await expect(page.locator('[data-field="children__de"]')).toContainText("Kein gültiges JSON");
+    // The store checks what the JSON holds: a list of entries, not of words.
+    await children.fill('["Protokoll"]');
+    await page.getByRole("button", { name: "Speichern" }).click();
+    await expect(page.locator('[data-field="children__de"]')).toContainText("expected array of objects");
+    await children.fill(JSON.stringify([...JSON.parse(original), { label: "Protokoll (Test)", slug: "/manage/audit" }], null, 2));
+    await page.getByRole("button", { name: "Speichern" }).click();
+    await expect(notice(page)).toHaveText("Gespeichert.");
+    // The admin menu is made from these items: the new sub-item is there.
+    await expect(page.locator('#admin-navigation a[href="/manage/audit"]', { hasText: /^Protokoll \(Test\)$/ })).toHaveCount(1);
+  } finally {
+    await page.goto(url);
+    await waitForHydration(page);
+    await field(page, "children__de").fill(original);
+    await page.getByRole("button", { name: "Speichern" }).click();
+    await expect(notice(page)).toHaveText("Gespeichert.");
+  }
 });

@@ -5,7 +5,7 @@ import type { ContentStore } from "~/content/store";
 import type { Schema } from "~/content/types";
 import { validateSubmission } from "~/forms/engine";
 import { sqliteStoreBackend, type StoreBackend } from "../../../tests/support/store-backends";
-import { adminItemForm, dataFromValues, storeErrorsByField, valuesFromData } from "./item-form";
+import { adminItemForm, dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "./item-form";
 import { listQuery, PAGE_SIZE, parseListParams, pageHref } from "./list-query";
 import { approveRegistration, listRegistrations } from "./registrations.server";
 
@@ -107,30 +107,94 @@ describe("on a store", () => {
     await expect(approveRegistration(store, "missing", { actor: "subject:t" })).rejects.toMatchObject({ statusCode: 404 });
   });
 
-  it("makes the item form from the schema: one input per language, skipped fields listed", async () => {
-    const { definition, skipped } = adminItemForm(schema);
+  it("makes the item form from the schema: one input per language, places as latitude and longitude", async () => {
+    const { definition, readOnly, inputs } = adminItemForm(schema);
     const names = definition.fields.map((f) => f.name);
-    expect(names).toEqual(expect.arrayContaining(["name", "city", "display", "speciality__de", "speciality__en", "description__de", "description__en"]));
-    expect(skipped).toEqual(["coords", "coords2"]);
+    expect(names).toEqual(expect.arrayContaining(["name", "city", "display", "speciality__de", "speciality__en", "description__de", "description__en", "coords__latitude", "coords__longitude", "coords2__latitude"]));
+    expect(readOnly).toEqual([]);
+    expect(inputs.get("coords__latitude")).toMatchObject({ partition: "iv", kind: "latitude" });
     expect(definition.fields.find((f) => f.name === "description__en")?.type).toBe("textarea");
     expect(adminItemForm(schema)).toBe(adminItemForm(schema));
-    const refused = await validateSubmission(definition, { name: "", city: "Köln", zip: "12" }, "en");
-    expect(Object.keys(refused.errors).sort()).toEqual(["name", "zip"]);
+    expect(adminItemForm(schema, "en")).not.toBe(adminItemForm(schema, "de"));
+    expect(adminItemForm(schema, "en").definition.fields.find((f) => f.name === "coords__longitude")?.label).toMatch(/longitude$/);
+    const refused = await validateSubmission(definition, { name: "", city: "Köln", zip: "12", coords__latitude: "91", coords__longitude: "13.4" }, "en");
+    expect(Object.keys(refused.errors).sort()).toEqual(["coords__latitude", "name", "zip"]);
   });
 
   it("turns form values into data, keeping fields outside the form", async () => {
-    const stored = { name: { iv: "Old" }, coords: { iv: { latitude: 52.5, longitude: 13.4 } }, speciality: { de: "Osteopathie", en: "Osteopathy" }, languages: { iv: ["de"] } };
-    expect(valuesFromData(schema, stored)).toMatchObject({ name: "Old", speciality__de: "Osteopathie", speciality__en: "Osteopathy", languages: "de" });
-    const data = dataFromValues(schema, { name: "New", city: "Bonn", speciality__de: "Physio", speciality__en: "", languages: "de, en", display: true }, stored);
-    expect(data).toMatchObject({ name: { iv: "New" }, city: { iv: "Bonn" }, coords: stored.coords, speciality: { de: "Physio" }, languages: { iv: ["de", "en"] }, display: { iv: true } });
+    const stored = { name: { iv: "Old" }, coords: { iv: { latitude: 52.5, longitude: 13.4 } }, speciality: { de: "Osteopathie", en: "Osteopathy" }, languages: { iv: ["de"] }, websites: { iv: ["PRAXISNETZ"] } };
+    expect(valuesFromData(schema, stored)).toMatchObject({ name: "Old", speciality__de: "Osteopathie", speciality__en: "Osteopathy", languages: "de", coords__latitude: "52.5", coords__longitude: "13.4" });
+    const data = dataFromValues(schema, { name: "New", city: "Bonn", speciality__de: "Physio", speciality__en: "", languages: "de, en", display: true, coords__latitude: "53.55", coords__longitude: "9.99" }, stored);
+    expect(data).toMatchObject({ name: { iv: "New" }, city: { iv: "Bonn" }, coords: { iv: { latitude: 53.55, longitude: 9.99 } }, speciality: { de: "Physio" }, languages: { iv: ["de", "en"] }, display: { iv: true } });
     expect(data.speciality).not.toHaveProperty("en");
+    expect(data).not.toHaveProperty("coords2");
     const created = await store.create(PRACTITIONERS, data);
     expect(created.data.name).toEqual({ iv: "New" });
+    // Both halves of a place emptied remove it; one half alone is refused at that input.
+    expect(dataFromValues(schema, { name: "N", coords__latitude: "", coords__longitude: "" }, stored)).not.toHaveProperty("coords");
+    expect(() => dataFromValues(schema, { name: "N", coords__latitude: "", coords__longitude: "9" }, stored, undefined, "de")).toThrow(ItemInputError);
+    try {
+      dataFromValues(schema, { name: "N", coords__latitude: "", coords__longitude: "9" }, stored, undefined, "de");
+    } catch (error) {
+      expect((error as ItemInputError).errors).toEqual({ coords__latitude: ["Bitte Breiten- und Längengrad angeben (oder beide leer lassen)."] });
+    }
   });
 
   it("places the store's messages beside the inputs", () => {
-    const { errors, rest } = storeErrorsByField(schema, ["name.iv: Field is required.", "speciality.en: Too long.", "coords.iv: Bad.", "nonsense"]);
-    expect(errors).toEqual({ name: ["Field is required."], speciality__en: ["Too long."] });
-    expect(rest).toEqual(["coords.iv: Bad.", "nonsense"]);
+    const { errors, rest } = storeErrorsByField(schema, ["name.iv: Field is required.", "speciality.en: Too long.", "coords.iv: Latitude must be between -90 and 90.", "nonsense"]);
+    expect(errors).toEqual({ name: ["Field is required."], speciality__en: ["Too long."], coords__latitude: ["Latitude must be between -90 and 90."] });
+    expect(rest).toEqual(["nonsense"]);
+  });
+});
+
+describe("lists, components and references as JSON", () => {
+  let backend: StoreBackend;
+  let store: ContentStore;
+  const NAVIGATION = "core-backend-navigation";
+
+  beforeAll(async () => {
+    backend = sqliteStoreBackend("admin-content-json", 4096);
+    store = await backend.openStore();
+    await store.migrate();
+    for (const s of demoSchemas) await store.upsertSchema(s);
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await backend.dispose();
+  });
+
+  it("edits a localised list of entries as JSON per language, checked by the store", async () => {
+    const schema = (await store.getSchema(NAVIGATION))!;
+    const form = adminItemForm(schema, "de");
+    const children = form.definition.fields.find((f) => f.name === "children__de")!;
+    expect(children).toMatchObject({ type: "textarea" });
+    expect(children.help).toContain("label");
+    const stored = { children: { de: [{ label: "Alt" }] } } as const;
+    expect(valuesFromData(schema, stored, form).children__de).toBe(JSON.stringify([{ label: "Alt" }], null, 2));
+    const data = dataFromValues(schema, { children__de: '[{"label": "Neu", "slug": "neu"}]', children__en: "" }, stored, form, "de");
+    expect(data.children).toEqual({ de: [{ label: "Neu", slug: "neu" }] });
+    // JSON that does not parse is refused at its input, in the editor's language.
+    expect(() => dataFromValues(schema, { children__de: "[{label: 1}" }, stored, form, "en")).toThrow(ItemInputError);
+    try {
+      dataFromValues(schema, { children__de: "[{label: 1}" }, stored, form, "en");
+    } catch (error) {
+      expect((error as ItemInputError).errors.children__de?.[0]).toMatch(/^Not valid JSON: /);
+    }
+    // The store's message about one entry lands beside that language's input, with the entry's path.
+    const { errors } = storeErrorsByField(schema, ["children.de[2].label: Field is required."], form);
+    expect(errors).toEqual({ children__de: ["[2].label: Field is required."] });
+  });
+
+  it("shows a JSON value too long for an input read-only and keeps it on save", async () => {
+    const schema = (await store.getSchema(NAVIGATION))!;
+    const long = Array.from({ length: 400 }, (_, i) => ({ label: `Eintrag ${i}`, slug: `eintrag-${i}` }));
+    const stored = { children: { de: long, en: [{ label: "Short" }] } };
+    const form = itemForm(schema, "de", stored);
+    expect(form.readOnly).toContain("children");
+    expect(form.definition.fields.map((f) => f.name)).not.toContain("children__de");
+    expect(form.definition.fields.map((f) => f.name)).not.toContain("children__en");
+    expect(dataFromValues(schema, { label__de: "Menü" }, stored, form).children).toEqual(stored.children);
+    expect(itemForm(schema, "de", { children: { de: [{ label: "kurz" }] } })).toBe(adminItemForm(schema, "de"));
   });
 });

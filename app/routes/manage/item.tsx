@@ -1,14 +1,14 @@
 import { data, Link, useActionData, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/item";
 import { actorOf, admin, done, mutate, readAdminForm, refused, type AdminResult } from "~/admin/admin.server";
-import { adminItemForm, dataFromValues, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
+import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
 import { listColumns, requireCollection } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
 import { AdminPage, buttonClass, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import { isValidId } from "~/content/ids";
-import type { ContentItem, Schema } from "~/content/types";
+import type { ContentData, ContentItem, Schema } from "~/content/types";
 import type { FormValues } from "~/forms/definition";
 import { EngineForm } from "~/forms/react";
 import { FormRejected, requireValid } from "~/forms/submission.server";
@@ -31,7 +31,7 @@ const texts = {
     modified: "Zuletzt geändert",
     by: "von",
     skippedTitle: "Weitere Felder (nur lesbar)",
-    skippedNote: "Diese Felder lassen sich hier nicht bearbeiten (Verweise, Orte, Bausteine); beim Speichern bleiben sie unverändert.",
+    skippedNote: "Diese Felder lassen sich hier nicht bearbeiten (verborgene Felder, JSON über 10 000 Zeichen); beim Speichern bleiben sie unverändert.",
     emptyValue: "(leer)",
     created: "Eintrag angelegt.",
     updated: "Gespeichert.",
@@ -51,7 +51,7 @@ const texts = {
     modified: "Last modified",
     by: "by",
     skippedTitle: "More fields (read only)",
-    skippedNote: "These fields cannot be edited here (references, places, components); saving keeps them as they are.",
+    skippedNote: "These fields cannot be edited here (hidden fields, JSON over 10,000 characters); saving keeps them as they are.",
     emptyValue: "(empty)",
     created: "Item created.",
     updated: "Saved.",
@@ -82,15 +82,15 @@ export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const schema = await requireCollection(services.store, args.params.schema);
   const item = args.params.itemid === "new" ? null : await requireItem(args, schema);
-  const { definition, skipped } = adminItemForm(schema);
+  const form = itemForm(schema, language, item?.data);
   const title = item ? titleOf(schema, item) : null;
   return {
     language,
     superuser: user.superuser,
     schema: { name: schema.name, label: schema.properties.label || schema.name },
-    definition,
-    initial: item ? valuesFromData(schema, item.data) : {},
-    skipped: skipped.map((name) => {
+    definition: form.definition,
+    initial: item ? valuesFromData(schema, item.data, form) : {},
+    skipped: form.readOnly.map((name) => {
       const field = schema.fields.find((f) => f.name === name)!;
       const json = item?.data[name] === undefined ? null : JSON.stringify(item.data[name], null, 2);
       return { name, label: field.properties.label || name, json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
@@ -130,13 +130,19 @@ export async function action(args: Route.ActionArgs) {
   const write = { actor: actorOf(user), ...(version !== undefined ? { expectedVersion: version } : {}) };
 
   if (fields.intent === "save") {
-    const { definition } = adminItemForm(schema);
+    // The item as the editor saw it decides the form (a JSON value too long for an input is not in it).
+    const stored = isNew ? undefined : await store.get(schema.name, args.params.itemid, { unpublished: true });
+    if (!isNew && !stored) return refused(text.gone, 404);
+    const form = itemForm(schema, language, stored?.data);
+    const { definition } = form;
     const sent = Object.fromEntries(definition.fields.filter((f) => Object.hasOwn(fields, f.name)).map((f) => [f.name, fields[f.name]!]));
-    let values: FormValues;
+    let data: ContentData;
     try {
-      values = await requireValid(definition, fields, language);
+      const values = await requireValid(definition, fields, language);
+      data = dataFromValues(schema, values, stored?.data, form, language);
     } catch (error) {
       if (error instanceof FormRejected) return refusedInput(error.message, 400, error.errors, sent);
+      if (error instanceof ItemInputError) return refusedInput(t.saveFailed(400), 400, error.errors, sent);
       throw error;
     }
     // The store checks again (its own rules); its messages are placed beside the fields.
@@ -149,26 +155,21 @@ export async function action(args: Route.ActionArgs) {
         throw error;
       }
     };
-    const answer = isNew
+    const answer = stored
       ? await mutate(
           ctx,
-          (r) => ({ action: "create-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
-          () => checked(() => store.create(schema.name, dataFromValues(schema, values), { actor: write.actor })),
-          (r) => done(text.created, 201, { id: (r as ContentItem).id }),
+          (r) => ({ action: "update-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
+          () => checked(() => store.update(schema.name, stored.id, data, write)),
+          (r) => done(text.updated, 200, { id: (r as ContentItem).id }),
         )
       : await mutate(
           ctx,
-          (r) => ({ action: "update-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
-          async () => {
-            // Read inside the mutation: gone meanwhile is a 404 refusal, not an error page.
-            const stored = await store.get(schema.name, args.params.itemid, { unpublished: true });
-            if (!stored) throw new ContentError(404, text.gone);
-            return checked(() => store.update(schema.name, stored.id, dataFromValues(schema, values, stored.data), write));
-          },
-          (r) => done(text.updated, 200, { id: (r as ContentItem).id }),
+          (r) => ({ action: "create-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
+          () => checked(() => store.create(schema.name, data, { actor: write.actor })),
+          (r) => done(text.created, 201, { id: (r as ContentItem).id }),
         );
     if (invalid) {
-      const { errors, rest } = storeErrorsByField(schema, invalid);
+      const { errors, rest } = storeErrorsByField(schema, invalid, form);
       return refusedInput([t.saveFailed(400), ...rest].join(" "), 400, errors, sent);
     }
     return localiseConflict(answer, text.conflict);
