@@ -23,6 +23,12 @@ describe("outbox parameters", () => {
     expect((thrown as ContentError).statusCode).toBe(400);
   });
 
+  it("says what is wrong in the editor's language", () => {
+    expect(() => parseOutboxParams(new URLSearchParams("status=queued"), "en")).toThrow("Unknown status; use pending, sent or failed.");
+    expect(() => parseOutboxParams(new URLSearchParams("status=queued"), "de")).toThrow("Unbekannter Status; erlaubt sind pending, sent und failed.");
+    expect(() => parseOutboxParams(new URLSearchParams("id=x"), "de")).toThrow("Das ist keine Nachrichten-ID.");
+  });
+
   it("keeps the other parameters in links", () => {
     expect(outboxHref({ status: "sent", before: null, id: null }, { before: ID })).toBe(`?status=sent&before=${ID}`);
     expect(outboxHref({ status: "", before: ID, id: "a" }, { id: null })).toBe(`?before=${ID}`);

@@ -1,4 +1,5 @@
 import { ContentError } from "~/content/errors";
+import type { Language } from "~/i18n/languages";
 import type { OutboxStatus } from "~/mail/outbox";
 
 /**
@@ -21,14 +22,20 @@ export interface OutboxParams {
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isMessageId = (id: unknown): id is string => typeof id === "string" && MESSAGE_ID.test(id);
 
-/** Throws a 400 ContentError for a status or message id that cannot be one. */
-export function parseOutboxParams(params: URLSearchParams): OutboxParams {
+const problems = {
+  de: { status: "Unbekannter Status; erlaubt sind pending, sent und failed.", id: "Das ist keine Nachrichten-ID.", before: "Der Seitenanfang ist keine Nachrichten-ID." },
+  en: { status: "Unknown status; use pending, sent or failed.", id: "That is not a message id.", before: "The page start is not a message id." },
+} satisfies Record<Language, Record<string, string>>;
+
+/** Throws a 400 ContentError, in the editor's language, for a status or message id that cannot be one. */
+export function parseOutboxParams(params: URLSearchParams, language: Language = "de"): OutboxParams {
+  const problem = problems[language];
   const status = params.get("status") ?? "";
-  if (status !== "" && !(OUTBOX_STATUSES as readonly string[]).includes(status)) throw new ContentError(400, "status: pending, sent or failed");
+  if (status !== "" && !(OUTBOX_STATUSES as readonly string[]).includes(status)) throw new ContentError(400, problem.status);
   const id = params.get("id");
-  if (id !== null && !isMessageId(id)) throw new ContentError(400, "id: not a message id");
+  if (id !== null && !isMessageId(id)) throw new ContentError(400, problem.id);
   const before = params.get("before");
-  if (before !== null && !isMessageId(before)) throw new ContentError(400, "before: not a message id");
+  if (before !== null && !isMessageId(before)) throw new ContentError(400, problem.before);
   return { status: status as OutboxStatus | "", before, id };
 }
 

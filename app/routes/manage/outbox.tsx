@@ -85,7 +85,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { language, services } = admin(args);
   let params: OutboxParams;
   try {
-    params = parseOutboxParams(new URL(args.request.url).searchParams);
+    params = parseOutboxParams(new URL(args.request.url).searchParams, language);
   } catch (error) {
     const problem = clientProblem(error);
     if (!problem) throw error;
