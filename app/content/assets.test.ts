@@ -45,7 +45,7 @@ describe("asset folders", () => {
   it("creates, lists by parent, and walks the path (breadcrumbs)", async () => {
     const top = await store.assets.createFolder({ folderName: "  Praxis  ", id: "f-top", actor: "subject:u1" });
     expect(top).toMatchObject({ id: "f-top", parentId: ROOT_FOLDER, folderName: "Praxis", version: 0, createdBy: "subject:u1", lastModifiedBy: "subject:u1" });
-    expect(changes).toEqual([{ kind: "asset", id: "f-top" }]);
+    expect(changes).toEqual([{ kind: "asset-folder", id: "f-top" }]);
     const child = await store.assets.createFolder({ folderName: "Team", parentId: "f-top", id: "f-child" });
     await store.assets.createFolder({ folderName: "Anfahrt", parentId: "f-top", id: "f-child-2" });
     // "" and the empty GUID both name the root.
@@ -74,7 +74,7 @@ describe("asset folders", () => {
     const before = (await store.assets.getFolder("f-child"))!;
     const renamed = await store.assets.renameFolder("f-child", "Team 2025", { expectedVersion: before.version, actor: "subject:u2" });
     expect(renamed).toMatchObject({ folderName: "Team 2025", version: before.version + 1, lastModifiedBy: "subject:u2", created: before.created });
-    expect(changes).toEqual([{ kind: "asset", id: "f-child" }]);
+    expect(changes).toEqual([{ kind: "asset-folder", id: "f-child" }]);
     await expect(store.assets.renameFolder("f-child", "Alt", { expectedVersion: before.version })).rejects.toMatchObject({ statusCode: 412, errorCode: "OBJECT_VERSION_CONFLICT" });
     await expect(store.assets.renameFolder("f-child", "a/b")).rejects.toMatchObject({ statusCode: 400 });
     await expect(store.assets.renameFolder("nope", "X")).rejects.toMatchObject({ statusCode: 404 });
@@ -111,7 +111,7 @@ describe("asset folders", () => {
     await store.assets.deleteFolder("f-child-2");
     expect(changes).toEqual([
       { kind: "asset", id: "asset-in-folder" },
-      { kind: "asset", id: "f-child-2" },
+      { kind: "asset-folder", id: "f-child-2" },
     ]);
     expect(await store.assets.getFolder("f-child-2")).toBeUndefined();
     await expect(store.assets.deleteFolder("f-child-2")).rejects.toMatchObject({ statusCode: 404 });

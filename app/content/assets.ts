@@ -402,7 +402,7 @@ export class AssetStore {
       if (await this.getFolder(id)) throw alreadyExists(`An asset folder with id "${id}" already exists.`);
       throw e;
     }
-    this.emit({ kind: "asset", id });
+    this.emit({ kind: "asset-folder", id });
     return this.toFolder(row);
   }
 
@@ -459,7 +459,7 @@ export class AssetStore {
         throw new ContentError(409, `The folder "${row.folder_name}" is not empty: move or delete its ${asset ? "files" : "folders"} first.`, undefined, "OBJECT_CONFLICT");
       await trx.deleteFrom("asset_folders").where("id", "=", folderId).execute();
     });
-    this.emit({ kind: "asset", id: folderId });
+    this.emit({ kind: "asset-folder", id: folderId });
   }
 
   private async updateFolder(
@@ -480,7 +480,7 @@ export class AssetStore {
         return Number(res.numUpdatedRows) === 1 ? { ...row, ...set, ...stamp } : undefined;
       });
       if (written) {
-        this.emit({ kind: "asset", id: folderId });
+        this.emit({ kind: "asset-folder", id: folderId });
         return this.toFolder(written);
       }
       if (opts.expectedVersion !== undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TaggedLru } from "./read-tags";
+import { ASSETS_TAG, TaggedLru } from "./read-tags";
 
 const entry = (...tags: string[]) => ({ tags: new Set(tags) });
 const change = (schemaName: string) => ({ kind: "content" as const, schemaName, id: "x" });
@@ -17,6 +17,10 @@ describe("TaggedLru", () => {
     lru.drop(change("practitioners"));
     expect(["home", "profile", "list", "plain"].filter((k) => lru.get(k))).toEqual(["home", "plain"]);
     expect(lru.keysOf("practitioners")).toEqual([]);
+    // Assets and their folders drop what read the asset list, nothing else.
+    lru.set("media", entry(ASSETS_TAG));
+    lru.drop({ kind: "asset-folder", id: "f" });
+    expect(["home", "media", "plain"].filter((k) => lru.get(k))).toEqual(["home", "plain"]);
     lru.drop({ kind: "schema", id: "pages" });
     expect(lru.size).toBe(0);
     expect(lru.keysOf("pages")).toEqual([]);

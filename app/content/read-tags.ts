@@ -36,7 +36,7 @@ export function runWithReadTags(tags: Set<string>, fn: () => void): void {
  */
 export function changedTags(change: ContentChange): Set<string> | "all" {
   if (change.kind === "schema") return "all";
-  if (change.kind === "asset") return new Set([ASSETS_TAG]);
+  if (change.kind === "asset" || change.kind === "asset-folder") return new Set([ASSETS_TAG]);
   return change.schemaName ? new Set([change.schemaName]) : "all";
 }
 

@@ -212,7 +212,7 @@ export interface Asset {
 
 /** What changed in the store: told to caches (and, through the change feed, to the other app nodes). */
 export interface ContentChange {
-  kind: "schema" | "content" | "asset";
+  kind: "schema" | "content" | "asset" | "asset-folder";
   schemaName?: string;
   id: string;
   /** Reported by another app node (see change-feed.ts), not made here. */
