@@ -132,8 +132,12 @@ test("the page list renames and deletes a page", async ({ page }) => {
 test("the block screens list the schemas and refuse a field without default or known tag", async ({ page }) => {
   await signIn(page, "/manage/blocks");
   await expect(page.locator("tr[data-block-schema=core-settings-blocks]")).toBeVisible();
+  // The palette's entries are listed with the block schema each names; every demo block is in it.
+  await expect(page.locator("[data-palette-entry=block-cta]")).toBeVisible();
+  await expect(page.locator("[data-unknown-schema]")).toHaveCount(0);
+  await expect(page.locator("[data-not-in-palette]")).toHaveCount(0);
   await expectNoAxeViolations(page);
-  await page.getByRole("link", { name: "block-cta", exact: true }).click();
+  await page.locator("tr[data-block-schema=block-cta]").getByRole("link", { name: "block-cta", exact: true }).click();
   await page.waitForURL("**/manage/blocks/block-cta");
   await expectNoAxeViolations(page);
 

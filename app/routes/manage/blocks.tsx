@@ -2,8 +2,9 @@ import { Link } from "react-router";
 import type { Route } from "./+types/blocks";
 import { admin } from "~/admin/admin.server";
 import { fieldsWithoutStart, isBlockSchemaName, PALETTE_SCHEMA } from "~/admin/pages/block-rules";
-import { AdminPage, EmptyState } from "~/admin/ui";
+import { AdminPage, EmptyState, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
+import { ContentError } from "~/content/errors";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -26,6 +27,19 @@ const texts = {
     broken: (names: string[]) => `ohne Standardwert/Tag: ${names.join(", ")}`,
     palette: "Palette",
     empty: "Keine Block-Schemas vorhanden.",
+    inPalette: "in der Palette",
+    notInPalette: "nicht in der Palette",
+    paletteTitle: "Einträge der Palette",
+    paletteIntro: "Welche Blöcke Redakteur:innen im Bearbeitungsmodus einfügen können; ein Eintrag nennt ein Block-Schema.",
+    entry: "Eintrag",
+    schema: "Block-Schema",
+    active: "Aktiv",
+    yes: "ja",
+    no: "nein",
+    unknownSchema: "unbekanntes Schema",
+    paletteEmpty: "Die Palette ist leer.",
+    newEntry: "Neuer Eintrag",
+    allEntries: (n: number) => `Alle ${n} Einträge`,
   },
   en: {
     title: "Blocks",
@@ -38,20 +52,55 @@ const texts = {
     broken: (names: string[]) => `without default/tag: ${names.join(", ")}`,
     palette: "Palette",
     empty: "No block schemas yet.",
+    inPalette: "in the palette",
+    notInPalette: "not in the palette",
+    paletteTitle: "Palette entries",
+    paletteIntro: "Which blocks editors can insert in edit mode; an entry names a block schema.",
+    entry: "Entry",
+    schema: "Block schema",
+    active: "Active",
+    yes: "yes",
+    no: "no",
+    unknownSchema: "unknown schema",
+    paletteEmpty: "The palette is empty.",
+    newEntry: "New entry",
+    allEntries: (n: number) => `All ${n} entries`,
   },
 } satisfies Record<Language, unknown>;
 
+const PALETTE_LIST = `/manage/content/${PALETTE_SCHEMA}`;
+
+/** Palette entries shown here; a longer palette is paged in its collection's list (linked). */
+const PALETTE_SHOWN = 100;
+
 export async function loader(args: Route.LoaderArgs) {
   const { language, services } = admin(args);
-  const schemas = (await services.store.listSchemas()).filter((s) => isBlockSchemaName(s.name)).sort((a, b) => Number(b.name === PALETTE_SCHEMA) - Number(a.name === PALETTE_SCHEMA) || a.name.localeCompare(b.name));
+  const [all, palette] = await Promise.all([
+    services.store.listSchemas(),
+    services.store.query(PALETTE_SCHEMA, { sort: [{ path: "data.name.iv" }, { path: "id" }], take: PALETTE_SHOWN }, { unpublished: true }).catch((error: unknown) => {
+      // A site without a palette schema: no entries, not an error page.
+      if (error instanceof ContentError && error.statusCode === 404) return { total: 0, items: [] };
+      throw error;
+    }),
+  ]);
+  const schemas = all.filter((s) => isBlockSchemaName(s.name)).sort((a, b) => Number(b.name === PALETTE_SCHEMA) - Number(a.name === PALETTE_SCHEMA) || a.name.localeCompare(b.name));
+  const entries = palette.items.map((item) => {
+    const cell = (name: string) => item.data[name];
+    const text = (v: unknown) => (typeof v === "string" ? v : "");
+    return { id: item.id, name: text(cell("name")?.iv), label: text(cell("label")?.[language] ?? cell("label")?.de), active: cell("active")?.iv !== false, status: item.status, newStatus: item.newStatus ?? null };
+  });
+  const named = new Set(entries.map((e) => e.name));
+  const blockNames = new Set(schemas.map((s) => s.name));
   return {
     language,
-    schemas: schemas.map((s) => ({ name: s.name, label: s.properties.label ?? "", fields: s.fields.length, broken: fieldsWithoutStart(s) })),
+    schemas: schemas.map((s) => ({ name: s.name, label: s.properties.label ?? "", fields: s.fields.length, broken: fieldsWithoutStart(s), inPalette: s.name === PALETTE_SCHEMA ? null : palette.total > PALETTE_SHOWN ? null : named.has(s.name) })),
+    palette: { total: palette.total, entries: entries.map((e) => ({ ...e, known: blockNames.has(e.name) })) },
   };
 }
 
 export default function Blocks({ loaderData }: Route.ComponentProps) {
-  const { language, schemas } = loaderData;
+  const { language, schemas, palette } = loaderData;
+  const { t } = useAdmin();
   const text = texts[language];
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
@@ -76,6 +125,11 @@ export default function Blocks({ loaderData }: Route.ComponentProps) {
                       {s.name}
                     </Link>
                     {s.name === PALETTE_SCHEMA ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs">{text.palette}</span> : null}
+                    {s.inPalette === false ? (
+                      <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" data-not-in-palette>
+                        {text.notInPalette}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="p-2">{s.label}</td>
                   <td className="p-2">{s.fields}</td>
@@ -86,6 +140,64 @@ export default function Blocks({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
+      <section aria-labelledby="palette-entries" className="space-y-2" data-palette>
+        <h2 id="palette-entries" className="text-lg font-bold">
+          {text.paletteTitle}
+        </h2>
+        <p className="text-sm text-slate-700">{text.paletteIntro}</p>
+        {palette.entries.length === 0 ? (
+          <EmptyState>{text.paletteEmpty}</EmptyState>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full border-collapse bg-white text-left text-sm">
+              <thead>
+                <tr className="border-b border-slate-400">
+                  <th scope="col" className="p-2">{text.entry}</th>
+                  <th scope="col" className="p-2">{text.schema}</th>
+                  <th scope="col" className="p-2">{text.active}</th>
+                  <th scope="col" className="p-2">{t.status}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {palette.entries.map((e) => (
+                  <tr key={e.id} className="border-b border-slate-200" data-palette-entry={e.name}>
+                    <td className="p-2">
+                      <Link className="font-semibold text-[#0f5e63] underline" to={`${PALETTE_LIST}/${encodeURIComponent(e.id)}`}>
+                        {e.label || e.id}
+                      </Link>
+                    </td>
+                    <td className="p-2">
+                      {e.known ? (
+                        <Link className="underline" to={`/manage/blocks/${encodeURIComponent(e.name)}`}>
+                          {e.name}
+                        </Link>
+                      ) : (
+                        <span className="font-semibold text-red-800" data-unknown-schema>
+                          {e.name} ({text.unknownSchema})
+                        </span>
+                      )}
+                    </td>
+                    <td className="p-2">{e.active ? text.yes : text.no}</td>
+                    <td className="p-2">
+                      <StatusBadge status={e.status} newStatus={e.newStatus} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <p className="flex flex-wrap gap-4 text-sm">
+          <Link className="underline" to={`${PALETTE_LIST}/new`}>
+            {text.newEntry}
+          </Link>
+          {palette.total > palette.entries.length ? (
+            <Link className="underline" to={PALETTE_LIST}>
+              {text.allEntries(palette.total)}
+            </Link>
+          ) : null}
+        </p>
+      </section>
     </AdminPage>
   );
 }
