@@ -175,6 +175,33 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         expect(idsByName).toEqual({ a: 1, b: 2, c: 3 });
       });
 
+      it("checks the fields of an Array's entries and keeps their ids by name", async () => {
+        const entry = (name: string, fieldId?: number) => ({ name, ...(fieldId ? { fieldId } : {}), properties: { fieldType: "String" as const } });
+        const err = await expectContentError(
+          store.upsertSchema({
+            name: "test-nested-bad",
+            fields: [
+              { name: "list", partitioning: "invariant", properties: { fieldType: "Array" }, nested: [entry("a b", 1), entry("x", 2), entry("x", 3), { name: "y", fieldId: 4, properties: {} as never }] },
+              { name: "text", partitioning: "invariant", properties: { fieldType: "String" }, nested: [entry("z", 1)] },
+            ],
+          }),
+          400,
+        );
+        expect(err.details).toEqual([
+          'fields[1].nested[1].name: "a b" is not a valid field name.',
+          'fields[1].nested[3].name: Duplicate field "x".',
+          "fields[1].nested[4].properties.fieldType: Field is required.",
+          "fields[2].nested: Only Array fields have nested fields.",
+        ]);
+        const s0 = await store.upsertSchema({ name: "test-nested", fields: [{ name: "list", partitioning: "invariant", properties: { fieldType: "Array" }, nested: [entry("a", 1), entry("b", 2)] }] });
+        const s1 = await store.upsertSchema({
+          name: "test-nested",
+          fields: [{ name: "list", partitioning: "invariant", properties: { fieldType: "Array" }, nested: [entry("b"), entry("c"), entry("a")] }],
+        });
+        expect(s0.fields[0]!.nested!.map((n) => [n.name, n.fieldId])).toEqual([["a", 1], ["b", 2]]);
+        expect(s1.fields[0]!.nested!.map((n) => [n.name, n.fieldId])).toEqual([["b", 2], ["c", 3], ["a", 1]]);
+      });
+
       it("hides unpublished and component schemas from content reads", async () => {
         await store.upsertSchema({
           name: "test-hidden",

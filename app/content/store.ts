@@ -16,6 +16,7 @@ import type {
   ContentData,
   FilterNode,
   ContentItem,
+  NestedField,
   ContentQuery,
   CreateOptions,
   ReadOptions,
@@ -213,16 +214,22 @@ export class ContentStore {
         else if (ids.has(f.fieldId)) errors.push(`fields[${i + 1}].fieldId: Duplicate id ${f.fieldId}.`);
         ids.add(f.fieldId);
       }
+      if (f.nested !== undefined) checkNestedFields(f.nested, `fields[${i + 1}]`, f.properties?.fieldType, errors);
     });
     if (errors.length) throw validationError(errors);
     const existing = await this.getSchema(input.name);
     const now = new Date().toISOString();
     const actor = opts.actor ?? SYSTEM_ACTOR;
-    const fields: SchemaField[] = input.fields.map((f, i) => ({
-      ...f,
-      fieldId: f.fieldId ?? existing?.fields.find((e) => e.name === f.name)?.fieldId ?? Math.max(0, ...(existing?.fields ?? []).map((e) => e.fieldId)) + i + 1,
-      properties: { ...f.properties },
-    }));
+    const fields: SchemaField[] = input.fields.map((f, i) => {
+      const before = existing?.fields.find((e) => e.name === f.name);
+      const { nested, ...rest } = f;
+      return {
+        ...rest,
+        fieldId: f.fieldId ?? before?.fieldId ?? Math.max(0, ...(existing?.fields ?? []).map((e) => e.fieldId)) + i + 1,
+        properties: { ...f.properties },
+        ...(nested ? { nested: withNestedIds(nested, before?.nested ?? []) } : {}),
+      };
+    });
     const definition = JSON.stringify({ properties: input.properties ?? {}, fields });
     if (existing) {
       if (opts.expectedVersion !== undefined && opts.expectedVersion !== existing.version)
@@ -931,4 +938,26 @@ function referencedSchemas(node: FilterNode | undefined): string[] {
 
 function assertEditable(row: ContentRow) {
   if (row.status === "Archived") throw badRequest("Archived items cannot be changed; move them to Draft first.");
+}
+
+/** The nested fields of an Array field: names valid and each once, a field type each, whole ids. */
+function checkNestedFields(nested: unknown, path: string, fieldType: string | undefined, errors: string[]) {
+  if (!Array.isArray(nested)) return void errors.push(`${path}.nested: Must be an array.`);
+  if (fieldType !== "Array" && nested.length) errors.push(`${path}.nested: Only Array fields have nested fields.`);
+  const names = new Set<string>();
+  nested.forEach((n: Partial<NestedField> | null, j) => {
+    const at = `${path}.nested[${j + 1}]`;
+    if (!n || typeof n !== "object") return void errors.push(`${at}: Must be a field.`);
+    if (!FIELD_NAME.test(n.name ?? "")) errors.push(`${at}.name: "${n.name}" is not a valid field name.`);
+    else if (names.has(n.name!)) errors.push(`${at}.name: Duplicate field "${n.name}".`);
+    names.add(n.name!);
+    if (!n.properties?.fieldType) errors.push(`${at}.properties.fieldType: Field is required.`);
+    if (n.fieldId !== undefined && (!Number.isSafeInteger(n.fieldId) || n.fieldId < 1)) errors.push(`${at}.fieldId: Must be a whole number from 1.`);
+  });
+}
+
+/** Nested fields with ids: given, else the id the same name had, else the next free one. */
+function withNestedIds(nested: Array<Omit<NestedField, "fieldId"> & { fieldId?: number }>, before: readonly NestedField[]): NestedField[] {
+  let next = Math.max(0, ...before.map((n) => n.fieldId), ...nested.map((n) => n.fieldId ?? 0));
+  return nested.map((n) => ({ ...n, fieldId: n.fieldId ?? before.find((b) => b.name === n.name)?.fieldId ?? ++next, properties: { ...n.properties } }));
 }

@@ -80,7 +80,8 @@ export interface SchemaInput {
   type?: SchemaType;
   isPublished?: boolean;
   properties?: SchemaProperties;
-  fields: Array<Omit<SchemaField, "fieldId"> & { fieldId?: number }>;
+  /** Ids may be left out: the store keeps the id a field (or an entry's field) of the same name had, else gives the next free one. */
+  fields: Array<Omit<SchemaField, "fieldId" | "nested"> & { fieldId?: number; nested?: Array<Omit<NestedField, "fieldId"> & { fieldId?: number }> }>;
 }
 
 export interface Schema {

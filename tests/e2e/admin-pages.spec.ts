@@ -141,7 +141,7 @@ test("the block screens list the schemas and refuse a field without default or k
   await page.waitForURL("**/manage/blocks/block-cta");
   await expectNoAxeViolations(page);
 
-  const fresh = page.locator("[data-block-field-new]");
+  const fresh = page.locator('[data-block-field-new="new"]');
   await fresh.getByLabel(/^(Feldname|Field name)$/).fill("subtitle");
   await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "error");
@@ -153,6 +153,28 @@ test("the block screens list the schemas and refuse a field without default or k
   await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
   await expect(page.locator("[data-block-field=subtitle]")).toBeVisible();
+});
+
+test("the fields of a list's entries (the accordion's questions) are edited and added on the block screen", async ({ page }) => {
+  await signIn(page, "/manage/blocks/block-accordion");
+  const entries = page.locator("[data-nested-fields=items]");
+  await expect(entries.locator("[data-nested-field]")).toHaveCount(2);
+  await expectNoAxeViolations(page);
+  const question = entries.locator("[data-nested-field=question]");
+  await question.getByLabel(/^(Bezeichnung|Label)$/).fill("Frage (geändert)");
+  await entries.locator("[data-block-field-new]").getByLabel(/^(Feldname|Field name)$/).fill("hint");
+  await entries.locator("[data-block-field-new]").getByLabel(/^Standardwert|^Default value/).fill('"kein JSON');
+  await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
+  // Bad JSON is refused at its input, and nothing is saved.
+  await expect(notice(page)).toHaveAttribute("data-save-result", "error");
+  await expect(entries.locator("[data-block-field-new]")).toContainText(/Kein gültiges JSON|Not valid JSON/);
+  await entries.locator("[data-block-field-new]").getByLabel(/^Standardwert|^Default value/).fill('""');
+  await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await page.reload();
+  await expect(entries.locator("[data-nested-field]")).toHaveCount(3);
+  await expect(entries.locator("[data-nested-field=question]").getByLabel(/^(Bezeichnung|Label)$/)).toHaveValue("Frage (geändert)");
+  await expect(entries.locator("[data-nested-field=hint]")).toBeVisible();
 });
 
 test("an editor who is no superuser cannot delete pages (403)", async ({ page, browser, baseURL }) => {

@@ -63,17 +63,62 @@ describe("the block form", () => {
   });
 });
 
+describe("the block form for entries with fields of their own (Array)", () => {
+  const accordionSchema = BLOCK_SCHEMAS.find((s) => s.name === "block-accordion")!;
+  const accordion = { ...accordionSchema, id: "s2", type: "Component", isPublished: true, properties: accordionSchema.properties ?? {}, fields: accordionSchema.fields.map((f, i) => ({ ...f, fieldId: i + 1 })) } as Schema;
+  const items = 1;
+
+  it("keeps the entries' fields as they were when nothing changes", () => {
+    const { input, errors } = schemaFromForm(accordion, formOf(accordion));
+    expect(errors).toEqual([]);
+    expect(input.fields).toEqual(accordion.fields);
+  });
+
+  it("edits an entry field's properties and adds one with the next id", () => {
+    const { input, errors } = schemaFromForm(accordion, {
+      ...formOf(accordion),
+      [`field.${items}.nested.0.label`]: "Die Frage",
+      [`field.${items}.nested.1.isRequired`]: "",
+      [`field.${items}.nested.new.name`]: "open",
+      [`field.${items}.nested.new.fieldType`]: "Boolean",
+      [`field.${items}.nested.new.defaultValue`]: "false",
+    });
+    expect(errors).toEqual([]);
+    const nested = input.fields[items]!.nested!;
+    expect(nested.map((n) => [n.fieldId, n.name])).toEqual([[1, "question"], [2, "answer"], [3, "open"]]);
+    expect(nested[0]!.properties.label).toBe("Die Frage");
+    expect(nested[1]!.properties.isRequired).toBeUndefined();
+    expect(nested[2]!.properties).toEqual({ fieldType: "Boolean", defaultValue: false });
+  });
+
+  it("reports an entry field's bad input at that input", () => {
+    const { errors } = schemaFromForm(accordion, { ...formOf(accordion), [`field.${items}.nested.0.defaultValue`]: "kein JSON", [`field.${items}.nested.new.name`]: "x", [`field.${items}.nested.new.minLength`]: "1.5" });
+    expect(errors).toEqual([
+      { input: `field.${items}.nested.0.defaultValue`, problem: "json" },
+      { input: `field.${items}.nested.new.minLength`, problem: "count" },
+    ]);
+  });
+});
+
 /** The form as the screen sends it for the hero schema unchanged. */
 function heroForm(): Record<string, string> {
+  return formOf(stored);
+}
+
+/** The form as the screen sends it for a schema unchanged, the entries' fields of Array fields too. */
+function formOf(schema: Schema): Record<string, string> {
   const form: Record<string, string> = {};
-  stored.fields.forEach((f, i) => {
-    const p = f.properties;
-    form[`field.${i}.fieldType`] = p.fieldType;
-    if (p.label) form[`field.${i}.label`] = p.label;
-    if (p.editor) form[`field.${i}.editor`] = p.editor;
-    if (p.tags) form[`field.${i}.tags`] = p.tags.join(", ");
-    if (p.defaultValue !== undefined) form[`field.${i}.defaultValue`] = JSON.stringify(p.defaultValue);
-    if (p.isRequired) form[`field.${i}.isRequired`] = "on";
+  const put = (prefix: string, p: Schema["fields"][number]["properties"]) => {
+    form[`${prefix}.fieldType`] = p.fieldType;
+    if (p.label) form[`${prefix}.label`] = p.label;
+    if (p.editor) form[`${prefix}.editor`] = p.editor;
+    if (p.tags) form[`${prefix}.tags`] = p.tags.join(", ");
+    if (p.defaultValue !== undefined) form[`${prefix}.defaultValue`] = JSON.stringify(p.defaultValue);
+    if (p.isRequired) form[`${prefix}.isRequired`] = "on";
+  };
+  schema.fields.forEach((f, i) => {
+    put(`field.${i}`, f.properties);
+    f.nested?.forEach((n, j) => put(`field.${i}.nested.${j}`, n.properties));
   });
   return form;
 }

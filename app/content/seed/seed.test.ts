@@ -28,7 +28,7 @@ function str(item: DemoItem, field: string, partition = "iv"): string {
 
 /* A small validator for the store shape, driven by the schemas: every problem becomes one message. */
 
-function checkValue(props: FieldProperties, nested: NestedField[] | undefined, value: unknown, path: string, errors: string[]): void {
+function checkValue(props: FieldProperties, nested: Omit<NestedField, "fieldId">[] | undefined, value: unknown, path: string, errors: string[]): void {
   const fail = (msg: string): void => {
     errors.push(`${path}: ${msg}`);
   };

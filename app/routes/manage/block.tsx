@@ -35,6 +35,8 @@ const texts = {
     newField: "Neues Feld",
     newName: "Feldname",
     newNameHelp: "Buchstaben, Ziffern und Bindestriche; leer lassen, um kein Feld hinzuzufügen.",
+    nestedTitle: (field: string) => `Felder jedes Eintrags von „${field}“`,
+    newNested: "Neues Feld der Einträge",
     saved: "Block-Schema gespeichert.",
     noStart: (names: string[]) => `Ein Block lässt sich nicht anlegen: Feld ${names.join(", ")} hat weder einen Standardwert noch ein bekanntes Tag.`,
     problems: { fieldType: "Unbekannter Feldtyp.", json: "Kein gültiges JSON (Text in Anführungszeichen).", count: "Bitte eine ganze Zahl ab 0." } satisfies Record<FieldProblem, string>,
@@ -57,6 +59,8 @@ const texts = {
     newField: "New field",
     newName: "Field name",
     newNameHelp: "Letters, digits and hyphens; leave empty to add no field.",
+    nestedTitle: (field: string) => `Fields of each entry of “${field}”`,
+    newNested: "New field of the entries",
     saved: "Block schema saved.",
     noStart: (names: string[]) => `A block could not be created: field ${names.join(", ")} has neither a default value nor a known tag.`,
     problems: { fieldType: "Unknown field type.", json: "Not valid JSON (text in quotes).", count: "Please enter a whole number from 0." } satisfies Record<FieldProblem, string>,
@@ -77,7 +81,13 @@ async function requireBlockSchema(args: Route.LoaderArgs | Route.ActionArgs, ser
 export async function loader(args: Route.LoaderArgs) {
   const { language, services } = admin(args);
   const schema = await requireBlockSchema(args, services);
-  return { language, schema: { name: schema.name, label: schema.properties.label ?? "", version: schema.version, fields: schema.fields.map((f) => ({ name: f.name, properties: f.properties })) } };
+  return { language, schema: {
+      name: schema.name,
+      label: schema.properties.label ?? "",
+      version: schema.version,
+      fields: schema.fields.map((f) => ({ name: f.name, properties: f.properties, nested: f.nested?.map((n) => ({ name: n.name, properties: n.properties })) ?? [] })),
+    },
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -94,10 +104,15 @@ export async function action(args: Route.ActionArgs) {
     services.logger.warn({ schema: schema.name, fields: without, user: user.id, requestId: args.context.requestId }, "block field without default value or known tag: block cannot be created");
     return refused(text.noStart(without), 400, Object.fromEntries(without.map((name) => [name, [text.noStart([name])]])));
   }
-  const added = input.fields.length > schema.fields.length ? input.fields.at(-1)!.name : undefined;
+  // New fields (and new fields of a list's entries) are named in the audit log.
+  const added = input.fields.flatMap((f) => {
+    const before = schema.fields.find((b) => b.name === f.name);
+    if (!before) return [f.name];
+    return (f.nested ?? []).filter((n) => !before.nested?.some((b) => b.name === n.name)).map((n) => `${f.name}.${n.name}`);
+  });
   return mutate(
     { ...args, user },
-    { action: "update-block-schema", schema: schema.name, version: expectedVersion, detail: added ? `added field ${added}` : null },
+    { action: "update-block-schema", schema: schema.name, version: expectedVersion, detail: added.length ? `added field ${added.join(", ")}` : null },
     () => services.store.upsertSchema(input, { actor: actorOf(user), expectedVersion }),
     () => done(text.saved),
   );
@@ -168,13 +183,50 @@ function PropertyInputs({ prefix, properties, text, errors }: { prefix: string; 
   );
 }
 
+/** A new field: its name (empty adds none) and its properties. */
+function NewField({ prefix, legend, text, errors }: { prefix: string; legend: string; text: Text; errors?: Record<string, string[]> }) {
+  const nameId = useId();
+  return (
+    <fieldset className="rounded border border-dashed border-slate-400 bg-white p-4" data-block-field-new={prefix}>
+      <legend className="px-1 font-bold">{legend}</legend>
+      <div className="mb-3 max-w-sm">
+        <label htmlFor={nameId} className="mb-1 block text-sm font-semibold">
+          {text.newName}
+        </label>
+        <input id={nameId} name={`${prefix}.name`} className={inputClass} aria-describedby={`${nameId}-help`} />
+        <p id={`${nameId}-help`} className="mt-1 text-sm text-slate-700">
+          {text.newNameHelp}
+        </p>
+      </div>
+      <PropertyInputs prefix={prefix} properties={{ fieldType: "String" }} text={text} errors={errors} />
+    </fieldset>
+  );
+}
+
+/** The fields each entry of an Array field has, editable like the block's own, and a new one. */
+function NestedFields({ prefix, field, nested, text, errors }: { prefix: string; field: string; nested: { name: string; properties: FieldProperties }[]; text: Text; errors?: Record<string, string[]> }) {
+  return (
+    <section className="mt-4 space-y-3 border-l-4 border-slate-200 pl-4" data-nested-fields={field}>
+      <h2 className="font-semibold">{text.nestedTitle(field)}</h2>
+      {nested.map((n, j) => (
+        <fieldset key={n.name} className="rounded border border-slate-300 p-3" data-nested-field={n.name}>
+          <legend className="px-1 font-mono font-bold">
+            {field} › {n.name}
+          </legend>
+          <PropertyInputs prefix={`${prefix}.${j}`} properties={n.properties} text={text} errors={errors} />
+        </fieldset>
+      ))}
+      <NewField prefix={`${prefix}.new`} legend={text.newNested} text={text} errors={errors} />
+    </section>
+  );
+}
+
 export default function BlockSchema({ loaderData }: Route.ComponentProps) {
   const { language, schema } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
   const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]> } | undefined;
   const busy = useNavigation().state === "submitting";
-  const newNameId = useId();
   return (
     <AdminPage
       title={schema.label ? `${schema.label} (${schema.name})` : schema.name}
@@ -196,21 +248,10 @@ export default function BlockSchema({ loaderData }: Route.ComponentProps) {
           <fieldset key={f.name} className={`rounded border bg-white p-4 ${result?.errors?.[f.name] ? "border-red-700" : "border-slate-300"}`} data-block-field={f.name}>
             <legend className="px-1 font-mono font-bold">{f.name}</legend>
             <PropertyInputs prefix={`field.${i}`} properties={f.properties} text={text} errors={result?.errors} />
+            {f.properties.fieldType === "Array" ? <NestedFields prefix={`field.${i}.nested`} field={f.name} nested={f.nested} text={text} errors={result?.errors} /> : null}
           </fieldset>
         ))}
-        <fieldset className="rounded border border-dashed border-slate-400 bg-white p-4" data-block-field-new>
-          <legend className="px-1 font-bold">{text.newField}</legend>
-          <div className="mb-3 max-w-sm">
-            <label htmlFor={newNameId} className="mb-1 block text-sm font-semibold">
-              {text.newName}
-            </label>
-            <input id={newNameId} name="new.name" className={inputClass} aria-describedby={`${newNameId}-help`} />
-            <p id={`${newNameId}-help`} className="mt-1 text-sm text-slate-700">
-              {text.newNameHelp}
-            </p>
-          </div>
-          <PropertyInputs prefix="new" properties={{ fieldType: "String" }} text={text} errors={result?.errors} />
-        </fieldset>
+        <NewField prefix="new" legend={text.newField} text={text} errors={result?.errors} />
         <button type="submit" className={buttonClass()} disabled={busy}>
           {t.save}
         </button>
