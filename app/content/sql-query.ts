@@ -58,6 +58,11 @@ export interface CompileContext {
   index?: { alias: string; spec: IndexSpec };
   /** Side tables by schema name, for `refersTo` targets. */
   indexes?: ReadonlyMap<string, IndexSpec>;
+  /**
+   * Editors' reads (not published) of a schema with a side table: its search text answers a full
+   * text search over exactly its search fields for the items whose live data is their data.
+   */
+  searchIndex?: IndexSpec;
 }
 
 export class SqlCompiler {
@@ -403,30 +408,51 @@ export class SqlCompiler {
     const words = searchWords(text);
     if (!words.length) return this.true();
     const index = this.ctx.index;
-    if (index && this.ctx.published && fields && sameSet(fields, index.spec.searchFields)) {
-      if (this.pg) {
-        // The side table's search column (field-index.ts): the trigram index finds words of three or
-        // more characters; the planner tests the others on the rows it reads.
-        const search = sql.ref(`${index.alias}.search`);
-        return sql`(${sql.join(words.map((w) => sql`${search} like ${`%${w.replace(/[\\%_]/g, "\\$&")}%`}`), sql` and `)})`;
-      }
-      const text = sql.table(index.spec.textTable);
-      const rowid = sql.ref(`${index.alias}.rowid`);
-      return sql`(${sql.join(
-        words.map((w) => {
-          // The trigram index finds words of three or more characters; shorter ones are read per row.
-          const inText = sql`exists (select 1 from ${text} as t where t.rowid = ${rowid} and instr(t.search, ${w}) > 0)`;
-          if ([...w].length >= 3) {
-            // Rows written since the last flush (field-index.ts, pendingTable) are read as text.
-            const fts = sql.table(index.spec.ftsTable);
-            const pending = sql`(select r from ${sql.table(index.spec.pendingTable)})`;
-            return sql`((${rowid} in (select rowid from ${fts} where ${fts} match ${`"${w.replace(/"/g, '""')}"`}) and ${rowid} not in ${pending}) or (${rowid} in ${pending} and ${inText}))`;
-          }
-          return inText;
-        }),
-        sql` and `,
-      )})`;
+    if (index && this.ctx.published && fields && sameSet(fields, index.spec.searchFields)) return this.indexedWords(words, index.spec, index.alias);
+    const side = this.ctx.searchIndex;
+    if (side && !this.ctx.published && fields && sameSet(fields, side.searchFields)) {
+      // Editors' data: a published item without a pending draft holds its live data, which the side
+      // table's search text covers; only drafts and changed items are read as JSON.
+      const status = sql.ref(`${this.ctx.alias}.status`);
+      const draft = sql.ref(`${this.ctx.alias}.new_status`);
+      const live = sql`(${status} = 'Published' and ${draft} is null)`;
+      const found = sql`${sql.ref(`${this.ctx.alias}.id`)} in (select s.id from ${sql.table(side.table)} as s where ${this.indexedWords(words, side, "s")})`;
+      return sql`((${live} and ${found}) or (not ${live} and ${this.scannedWords(words, fields)}))`;
     }
+    return this.scannedWords(words, fields);
+  }
+
+  /**
+   * Every word in the search text of a side-table row (alias `alias`): one test of its search column
+   * per word (its lines are the strings of the search fields, searchFold-ed).
+   */
+  private indexedWords(words: string[], spec: IndexSpec, alias: string): Sql {
+    if (this.pg) {
+      // The side table's search column (field-index.ts): the trigram index finds words of three or
+      // more characters; the planner tests the others on the rows it reads.
+      const search = sql.ref(`${alias}.search`);
+      return sql`(${sql.join(words.map((w) => sql`${search} like ${`%${w.replace(/[\\%_]/g, "\\$&")}%`}`), sql` and `)})`;
+    }
+    const text = sql.table(spec.textTable);
+    const rowid = sql.ref(`${alias}.rowid`);
+    return sql`(${sql.join(
+      words.map((w) => {
+        // The trigram index finds words of three or more characters; shorter ones are read per row.
+        const inText = sql`exists (select 1 from ${text} as t where t.rowid = ${rowid} and instr(t.search, ${w}) > 0)`;
+        if ([...w].length >= 3) {
+          // Rows written since the last flush (field-index.ts, pendingTable) are read as text.
+          const fts = sql.table(spec.ftsTable);
+          const pending = sql`(select r from ${sql.table(spec.pendingTable)})`;
+          return sql`((${rowid} in (select rowid from ${fts} where ${fts} match ${`"${w.replace(/"/g, '""')}"`}) and ${rowid} not in ${pending}) or (${rowid} in ${pending} and ${inText}))`;
+        }
+        return inText;
+      }),
+      sql` and `,
+    )})`;
+  }
+
+  /** Every word in some string of the JSON document (or of the given fields), read row by row. */
+  private scannedWords(words: string[], fields?: ReadonlySet<string>): Sql {
     const folded = (value: Sql) => sql`replace(replace(replace(pn_fold(${value}), 'ae', 'a'), 'oe', 'o'), 'ue', 'u')`;
     const doc = this.doc();
     const names = fields ? [...fields].filter((f) => SEGMENT.test(f)) : undefined;

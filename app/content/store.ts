@@ -383,6 +383,7 @@ export class ContentStore {
     const published = !opts.unpublished;
     const indexes = await this.indexSpecs();
     const spec = published ? indexes.get(schema.name) : undefined;
+    const searchIndex = published ? undefined : indexes.get(schema.name);
     const compiler = new SqlCompiler({
       dialect: this.dialect,
       alias: "c",
@@ -390,6 +391,7 @@ export class ContentStore {
       language: opts.language ?? MASTER_LANGUAGE,
       indexes,
       ...(spec ? { index: { alias: "x", spec } } : {}),
+      ...(searchIndex ? { searchIndex } : {}),
     });
     checkQueryShape(query);
     const ids = query.ids ? [...new Set(checkIds(query.ids))] : undefined;
@@ -428,6 +430,15 @@ export class ContentStore {
     // A page that is not full (or everything) tells the total itself: count only when it cannot.
     const total = rows.length < take && (rows.length > 0 || skip === 0) ? skip + rows.length : await count();
     return { total, items: rows.map((r) => this.toItem(r, schema, published)) };
+  }
+
+  /**
+   * The fields a full-text search of the schema finds fast (its side table's search text: every
+   * field visitors may see), or undefined when it has no side table. Editors' searches over exactly
+   * these fields read the search text for live items and only drafts as JSON.
+   */
+  async indexedSearchFields(schemaName: string): Promise<ReadonlySet<string> | undefined> {
+    return (await this.indexSpecs()).get(schemaName)?.searchFields;
   }
 
   /** A count, through `cache` when given (outside transactions: their writes are not others' yet). */

@@ -47,12 +47,23 @@ const texts = {
   },
 } satisfies Record<Language, unknown>;
 
+/** Apart from `texts`, which travel in loader data as plain strings. */
+const notSearchedText: Record<Language, (names: string) => string> = {
+  de: (names) => `Private Felder werden nicht durchsucht: ${names}.`,
+  en: (names) => `Private fields are not searched: ${names}.`,
+};
+
 export async function loader(args: Route.LoaderArgs) {
   const { language, services } = admin(args);
   const schema = await requireCollection(services.store, args.params.schema);
   const columns = listColumns(schema);
+  // A collection with a side table is searched through its search text (every field but private
+  // ones), drafts as JSON: fast at 100 000 items. Others are searched in every field.
+  const searchFields = await services.store.indexedSearchFields(schema.name);
+  const notSearched = searchFields ? schema.fields.filter((f) => !searchFields.has(f.name)).map((f) => f.properties.label || f.name) : [];
   const base = {
     text: texts[language],
+    notSearched,
     language,
     schema: { name: schema.name, label: schema.properties.label || schema.name },
     columns: columns.map((name) => ({ name, label: schema.fields.find((f) => f.name === name)?.properties.label || name })),
@@ -67,7 +78,7 @@ export async function loader(args: Route.LoaderArgs) {
     return data({ ...empty, problem: problem.message }, { status: problem.status });
   }
   try {
-    const { total, items } = await services.store.query(schema.name, listQuery(params), { unpublished: true, language });
+    const { total, items } = await services.store.query(schema.name, listQuery(params), { unpublished: true, language, ...(searchFields ? { searchFields } : {}) });
     const rows: Row[] = items.map((item) => {
       const flat = flattenItem(item, language, schema);
       return {
@@ -101,7 +112,7 @@ function cellText(value: unknown): string {
 }
 
 export default function Collection({ loaderData }: Route.ComponentProps) {
-  const { text, schema, columns, params, total, items, problem, language } = loaderData;
+  const { text, schema, columns, params, total, items, problem, language, notSearched } = loaderData;
   const { t } = useAdmin();
   const navigation = useNavigation();
   const location = useLocation();
@@ -129,7 +140,21 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
           <label htmlFor="list-search" className="mb-1 block font-semibold">
             {text.search}
           </label>
-          <input id="list-search" name="q" type="search" defaultValue={params.search} maxLength={200} className={inputClass} key={params.search} />
+          <input
+            id="list-search"
+            name="q"
+            type="search"
+            defaultValue={params.search}
+            maxLength={200}
+            className={inputClass}
+            key={params.search}
+            aria-describedby={notSearched.length ? "list-search-help" : undefined}
+          />
+          {notSearched.length ? (
+            <p id="list-search-help" className="mt-1 text-sm text-slate-700">
+              {notSearchedText[language](notSearched.join(", "))}
+            </p>
+          ) : null}
         </div>
         <div>
           <label htmlFor="list-status" className="mb-1 block font-semibold">
