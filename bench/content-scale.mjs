@@ -364,6 +364,20 @@ async function squidexToken(base, dataDir) {
 
 const LETTERS = "abcdefghijklmnoprstuwz";
 
+/** Signs in as the demo superuser the server creates when ADMIN_EMAIL is unset; the session cookie. */
+async function signIn(base) {
+  const res = await fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: "admin@praxisnetz.localhost", password: "praxisnetz-demo" }),
+  });
+  await res.text();
+  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("pn_session="));
+  if (!cookie) throw new Error(`sign-in: HTTP ${res.status}, no session cookie`);
+  return cookie;
+}
+
 /**
  * Measures one started server, filling `row` (one table row) as it goes, so a server that dies
  * half-way still leaves what was measured before.
@@ -467,6 +481,29 @@ async function measure(server, { dataDir, n, meta, settings, log }, row) {
   });
   row["map ms"] = latency(map);
   log(`map: world ${ms(world.ms)} ms (${worldTotal} of ${places} places), views ${latency(map)} ms, ${(map.results.reduce((s, r) => s + r.bytes, 0) / Math.max(1, map.results.length) / 1024).toFixed(1)} KB each`);
+
+  // The admin lists an editor pages through (signed in as the demo superuser): the practitioners'
+  // list at distinct pages, its status filter, a full-text search over editors' data (drafts
+  // included), and the new registrations. HTML size must not grow with N.
+  const cookie = await signIn(base);
+  const adminGet = async (pathAndQuery) => {
+    const r = await timed(`${base}${pathAndQuery}`, { headers: { cookie } });
+    if (r.status !== 200) throw new Error(`${pathAndQuery}: HTTP ${r.status}`);
+    return { ms: r.ms, bytes: Buffer.byteLength(r.body) };
+  };
+  const list = "/manage/content/gm-content-practitioners";
+  const pages = Math.max(1, Math.floor(n / 25));
+  const adminList = await sequential(samples, budgetMs, (i) => adminGet(`${list}?page=${1 + Math.floor((i * 7919) % pages)}`));
+  const adminKb = adminList.results.reduce((sum, r) => sum + r.bytes, 0) / Math.max(1, adminList.results.length) / 1024;
+  const adminStatus = await sequential(Math.min(samples, 40), budgetMs, (i) => adminGet(`${list}?status=${["Draft", "Published", "Changed"][i % 3]}&page=${1 + (i % 5)}`));
+  const adminSearch = await sequential(Math.min(samples, 20), budgetMs, (i) => adminGet(`${list}?q=${encodeURIComponent(`${CITIES[i % CITIES.length].name} ${LAST[i % LAST.length]}`)}`));
+  const registrations = await sequential(Math.min(samples, 40), budgetMs, (i) => adminGet(`/manage/registrations?page=${1 + (i % 20)}`));
+  row["admin list ms"] = latency(adminList);
+  row["admin KB"] = adminKb.toFixed(0);
+  row["admin status ms"] = latency(adminStatus);
+  row["admin search ms"] = latency(adminSearch);
+  row["registrations ms"] = latency(registrations);
+  log(`admin: list ${latency(adminList)} ms (${adminKb.toFixed(0)} KB), status ${latency(adminStatus)} ms, search ${latency(adminSearch)} ms, registrations ${latency(registrations)} ms`);
 
   // Creates through the API, 8 at a time (before the load runs, which leave the server busy).
   let created = 0;
@@ -667,6 +704,7 @@ export async function runContentScale(settings = scaleSettings()) {
   console.log(
     "\nfound: the directory's own count / visible practitioners in the store. directory: distinct ?q=city+letter and ?page=k." +
       "\ndir after change: an appointment PATCHed through the API just before each request (what read appointments is dropped)." +
+      "\nadmin: signed in; the practitioners' list at distinct pages (admin KB: its HTML), ?status= filters, ?q= full text over editors' data (drafts too), /manage/registrations pages." +
       `\ncreates/s: single Squidex API creates, 8 concurrent. cached req/s: ${settings.connections} connections, ${settings.seconds} s on /ueber-uns; +changes: the same` +
       " (hits under changes: share of page-cache hits seen by a probe beside that load)" +
       ` while booking PATCHes go through the API (target ${settings.changesPerSecond}/s, achieved shown). ¹ n/a: no bulk endpoint.`,
