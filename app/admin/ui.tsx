@@ -74,6 +74,26 @@ export function SaveNotice({ result }: { result: { ok: boolean; message: string 
   );
 }
 
+/** A list as a table: column headings, then the rows (scrolls sideways on a narrow screen). */
+export function DataTable({ headings, children }: { headings: ReactNode[]; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full border-collapse bg-white text-left text-sm">
+        <thead>
+          <tr className="border-b border-slate-400">
+            {headings.map((heading, i) => (
+              <th key={i} scope="col" className="p-2">
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 export function EmptyState({ children }: { children: ReactNode }) {
   return (
     <p className="rounded border border-dashed border-slate-400 p-6 text-center text-slate-700" data-empty-state>

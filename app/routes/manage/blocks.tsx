@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/blocks";
 import { admin } from "~/admin/admin.server";
 import { fieldsWithoutStart, isBlockSchemaName, PALETTE_SCHEMA } from "~/admin/pages/block-rules";
-import { AdminPage, EmptyState, StatusBadge, useAdmin } from "~/admin/ui";
+import { AdminPage, DataTable, EmptyState, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import type { Language } from "~/i18n/languages";
@@ -107,38 +107,26 @@ export default function Blocks({ loaderData }: Route.ComponentProps) {
       {schemas.length === 0 ? (
         <EmptyState>{text.empty}</EmptyState>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full border-collapse bg-white text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-400">
-                <th scope="col" className="p-2">{text.name}</th>
-                <th scope="col" className="p-2">{text.label}</th>
-                <th scope="col" className="p-2">{text.fields}</th>
-                <th scope="col" className="p-2">{text.check}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {schemas.map((s) => (
-                <tr key={s.name} className="border-b border-slate-200" data-block-schema={s.name}>
-                  <td className="p-2">
-                    <Link className="font-semibold text-[#0f5e63] underline" to={`/manage/blocks/${encodeURIComponent(s.name)}`}>
-                      {s.name}
-                    </Link>
-                    {s.name === PALETTE_SCHEMA ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs">{text.palette}</span> : null}
-                    {s.inPalette === false ? (
-                      <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" data-not-in-palette>
-                        {text.notInPalette}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="p-2">{s.label}</td>
-                  <td className="p-2">{s.fields}</td>
-                  <td className={`p-2 ${s.broken.length ? "font-semibold text-red-800" : ""}`}>{s.broken.length ? text.broken(s.broken) : text.ok}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable headings={[text.name, text.label, text.fields, text.check]}>
+          {schemas.map((s) => (
+            <tr key={s.name} className="border-b border-slate-200" data-block-schema={s.name}>
+              <td className="p-2">
+                <Link className="font-semibold text-[#0f5e63] underline" to={`/manage/blocks/${encodeURIComponent(s.name)}`}>
+                  {s.name}
+                </Link>
+                {s.name === PALETTE_SCHEMA ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs">{text.palette}</span> : null}
+                {s.inPalette === false ? (
+                  <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" data-not-in-palette>
+                    {text.notInPalette}
+                  </span>
+                ) : null}
+              </td>
+              <td className="p-2">{s.label}</td>
+              <td className="p-2">{s.fields}</td>
+              <td className={`p-2 ${s.broken.length ? "font-semibold text-red-800" : ""}`}>{s.broken.length ? text.broken(s.broken) : text.ok}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <section aria-labelledby="palette-entries" className="space-y-2" data-palette>
         <h2 id="palette-entries" className="text-lg font-bold">
@@ -148,44 +136,32 @@ export default function Blocks({ loaderData }: Route.ComponentProps) {
         {palette.entries.length === 0 ? (
           <EmptyState>{text.paletteEmpty}</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full border-collapse bg-white text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-400">
-                  <th scope="col" className="p-2">{text.entry}</th>
-                  <th scope="col" className="p-2">{text.schema}</th>
-                  <th scope="col" className="p-2">{text.active}</th>
-                  <th scope="col" className="p-2">{t.status}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {palette.entries.map((e) => (
-                  <tr key={e.id} className="border-b border-slate-200" data-palette-entry={e.name}>
-                    <td className="p-2">
-                      <Link className="font-semibold text-[#0f5e63] underline" to={`${PALETTE_LIST}/${encodeURIComponent(e.id)}`}>
-                        {e.label || e.id}
-                      </Link>
-                    </td>
-                    <td className="p-2">
-                      {e.known ? (
-                        <Link className="underline" to={`/manage/blocks/${encodeURIComponent(e.name)}`}>
-                          {e.name}
-                        </Link>
-                      ) : (
-                        <span className="font-semibold text-red-800" data-unknown-schema>
-                          {e.name} ({text.unknownSchema})
-                        </span>
-                      )}
-                    </td>
-                    <td className="p-2">{e.active ? text.yes : text.no}</td>
-                    <td className="p-2">
-                      <StatusBadge status={e.status} newStatus={e.newStatus} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable headings={[text.entry, text.schema, text.active, t.status]}>
+            {palette.entries.map((e) => (
+              <tr key={e.id} className="border-b border-slate-200" data-palette-entry={e.name}>
+                <td className="p-2">
+                  <Link className="font-semibold text-[#0f5e63] underline" to={`${PALETTE_LIST}/${encodeURIComponent(e.id)}`}>
+                    {e.label || e.id}
+                  </Link>
+                </td>
+                <td className="p-2">
+                  {e.known ? (
+                    <Link className="underline" to={`/manage/blocks/${encodeURIComponent(e.name)}`}>
+                      {e.name}
+                    </Link>
+                  ) : (
+                    <span className="font-semibold text-red-800" data-unknown-schema>
+                      {e.name} ({text.unknownSchema})
+                    </span>
+                  )}
+                </td>
+                <td className="p-2">{e.active ? text.yes : text.no}</td>
+                <td className="p-2">
+                  <StatusBadge status={e.status} newStatus={e.newStatus} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <p className="flex flex-wrap gap-4 text-sm">
           <Link className="underline" to={`${PALETTE_LIST}/new`}>

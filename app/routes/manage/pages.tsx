@@ -6,7 +6,7 @@ import { listPages, PAGE_STATES, pageListQuery, type PageListQuery } from "~/adm
 import { newPageData, pageSettings } from "~/admin/pages/page-data";
 import { formVersion, getPage, patchPage } from "~/admin/pages/page-edit";
 import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem, SLUG_PROBLEM_TEXTS } from "~/admin/pages/page-slug";
-import { AdminPage, buttonClass, EmptyState, inputClass, Pager, SaveNotice, StatusBadge, TextField, useAdmin } from "~/admin/ui";
+import { AdminPage, DataTable, EmptyState, Pager, SaveNotice, StatusBadge, TextField, buttonClass, inputClass, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { slugify } from "~/content/slug";
 import type { Language } from "~/i18n/languages";
@@ -191,56 +191,44 @@ export default function Pages({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <EmptyState>{query.search || query.state ? t.noMatches : t.empty}</EmptyState>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full border-collapse bg-white text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-400">
-                <th scope="col" className="p-2">{text.pageTitle}</th>
-                <th scope="col" className="p-2">{text.slug}</th>
-                <th scope="col" className="p-2">{text.state}</th>
-                <th scope="col" className="p-2">{text.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((p) => (
-                <tr key={p.id} className="border-b border-slate-200 align-top" data-page={p.id}>
-                  <td className="p-2">
-                    <Link className="font-semibold text-[#0f5e63] underline" to={`/manage/pages/${encodeURIComponent(p.id)}`}>
-                      {p.title || p.id}
-                    </Link>
-                  </td>
-                  <td className="p-2 break-all">
-                    <code>/{p.slug}</code>
-                  </td>
-                  <td className="p-2">
-                    <StatusBadge status={p.status} newStatus={p.newStatus} />
-                  </td>
-                  <td className="flex flex-wrap gap-2 p-2">
-                    <Form method="post" className="flex gap-2">
-                      <input type="hidden" name="intent" value="rename" />
-                      <input type="hidden" name="id" value={p.id} />
-                      <input type="hidden" name="version" value={p.version} />
-                      <input name="title" aria-label={text.newTitle(p.title)} defaultValue={p.title} required maxLength={TITLE_MAX} className={`${inputClass} min-w-40`} />
-                      <button type="submit" className={buttonClass("secondary")} disabled={busy}>
-                        {text.rename}
-                      </button>
-                    </Form>
-                    {superuser ? (
-                      <Form method="post" onSubmit={(e) => !confirm(`${t.confirmDelete}\n${p.title}`) && e.preventDefault()}>
-                        <input type="hidden" name="intent" value="delete" />
-                        <input type="hidden" name="id" value={p.id} />
-                        <input type="hidden" name="version" value={p.version} />
-                        <button type="submit" className={buttonClass("danger")} disabled={busy} aria-label={`${t.delete}: ${p.title}`}>
-                          {t.delete}
-                        </button>
-                      </Form>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable headings={[text.pageTitle, text.slug, text.state, text.actions]}>
+          {items.map((p) => (
+            <tr key={p.id} className="border-b border-slate-200 align-top" data-page={p.id}>
+              <td className="p-2">
+                <Link className="font-semibold text-[#0f5e63] underline" to={`/manage/pages/${encodeURIComponent(p.id)}`}>
+                  {p.title || p.id}
+                </Link>
+              </td>
+              <td className="p-2 break-all">
+                <code>/{p.slug}</code>
+              </td>
+              <td className="p-2">
+                <StatusBadge status={p.status} newStatus={p.newStatus} />
+              </td>
+              <td className="flex flex-wrap gap-2 p-2">
+                <Form method="post" className="flex gap-2">
+                  <input type="hidden" name="intent" value="rename" />
+                  <input type="hidden" name="id" value={p.id} />
+                  <input type="hidden" name="version" value={p.version} />
+                  <input name="title" aria-label={text.newTitle(p.title)} defaultValue={p.title} required maxLength={TITLE_MAX} className={`${inputClass} min-w-40`} />
+                  <button type="submit" className={buttonClass("secondary")} disabled={busy}>
+                    {text.rename}
+                  </button>
+                </Form>
+                {superuser ? (
+                  <Form method="post" onSubmit={(e) => !confirm(`${t.confirmDelete}\n${p.title}`) && e.preventDefault()}>
+                    <input type="hidden" name="intent" value="delete" />
+                    <input type="hidden" name="id" value={p.id} />
+                    <input type="hidden" name="version" value={p.version} />
+                    <button type="submit" className={buttonClass("danger")} disabled={busy} aria-label={`${t.delete}: ${p.title}`}>
+                      {t.delete}
+                    </button>
+                  </Form>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <Pager page={query.page} pages={pages} href={(n) => listHref(query, n)} />
       <Form method="post" className="max-w-xl space-y-3 rounded border border-slate-300 bg-white p-4">
