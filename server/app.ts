@@ -13,7 +13,6 @@ import { parseEnv, type Env } from "../app/env.server";
 import { logger } from "../app/lib/logger.server";
 import { redactUrl } from "../app/lib/redact";
 import { createServices, type Services } from "../app/services.server";
-import { criticalPaths } from "../app/site/site.server";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import { authGate, routeTable, userOf, type RouteTable } from "./auth-gate";
 import { CdnPurger } from "./cdn";
@@ -213,6 +212,9 @@ export async function createApp(opts: AppOptions = {}) {
    * localhost:PORT for the demo.
    */
   async function warm(port: number) {
+    // Loaded here, not at the top: the site's page code (every block) is the renderer's, and must not
+    // delay the start (/healthz) by being imported before the server listens.
+    const { criticalPaths } = await import("../app/site/site.server");
     const paths = await criticalPaths(services);
     const origin = new URL(env.PUBLIC_ORIGIN ?? `http://localhost:${port}`);
     const host = origin.host;

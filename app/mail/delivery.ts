@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import { createRequire } from "node:module";
 import type { Logger } from "~/lib/logger.server";
 import type { Outbox, OutboxClaim, OutboxEntry } from "./outbox";
 
@@ -77,6 +77,8 @@ export function startDelivery(outbox: Outbox, options: DeliveryOptions): MailDel
 
   const secrets = credentialsOf(options.smtpUrl);
   const messageDomain = /@([^\s<>@]+?)>?\s*$/.exec(from)?.[1] ?? "praxisnetz.localhost";
+  // Required only when mail is sent: most starts (no SMTP_URL) never load nodemailer.
+  const nodemailer = createRequire(import.meta.url)("nodemailer") as typeof import("nodemailer");
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
     // One connection, kept open briefly between messages of a round. The pool must not resend on
