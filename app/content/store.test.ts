@@ -202,6 +202,22 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         expect(s1.fields[0]!.nested!.map((n) => [n.name, n.fieldId])).toEqual([["b", 2], ["c", 3], ["a", 1]]);
       });
 
+      it("refuses data nested deeper than request bodies may be (400), so one item cannot break its collection's searches", async () => {
+        await store.upsertSchema({ name: "test-deep", fields: [{ name: "j", partitioning: "invariant", properties: { fieldType: "Json" } }, { name: "t", partitioning: "invariant", properties: { fieldType: "String" } }] });
+        const nest = (levels: number) => {
+          let v: unknown = "x";
+          for (let i = 0; i < levels; i++) v = [v];
+          return v;
+        };
+        const err = await expectContentError(store.create("test-deep", { j: { iv: nest(3000) }, t: { iv: "tief" } }, { publish: true }), 400);
+        expect(err.details).toEqual(["Data must not nest deeper than 64 levels."]);
+        await store.create("test-deep", { j: { iv: nest(40) }, t: { iv: "flach" } }, { publish: true });
+        for (const unpublished of [false, true]) {
+          expect((await store.query("test-deep", { fullText: "flach" }, { unpublished })).total).toBe(1);
+          expect((await store.query("test-deep", { filter: { path: "data.t.iv", op: "eq", value: "tief" } }, { unpublished })).total).toBe(0);
+        }
+      });
+
       it("hides unpublished and component schemas from content reads", async () => {
         await store.upsertSchema({
           name: "test-hidden",

@@ -6,7 +6,8 @@ import { alreadyExists, badRequest, ContentError, notFound, validationError, ver
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
 import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshItemPostgres, insertFreshItemsPostgres, insertFreshRows, parseListText, syncIndexRow, updateLiveItemPostgres, type IndexSpec } from "./field-index";
 import { newId, requireValidId } from "./ids";
-import { checkIds, checkQueryShape, pageSize } from "./query";
+import { checkIds, checkQueryShape, jsonNestingExceeds, pageSize } from "./query";
+import { MAX_JSON_DEPTH } from "./limits";
 import { recordRead } from "./read-tags";
 import { compileWhere, SqlCompiler } from "./sql-query";
 import type { AssetStore } from "./assets";
@@ -283,8 +284,13 @@ export class ContentStore {
 
   private async validate(schema: Schema, data: unknown): Promise<ContentData> {
     const errors = validateData(schema, data, await this.validationContext());
+    const text = JSON.stringify(data) ?? "";
     // PostgreSQL's jsonb cannot hold U+0000, and no content needs it: refused on both databases alike.
-    if (JSON.stringify(data).includes("\\u0000")) errors.push("Text must not contain the NUL character (U+0000).");
+    if (text.includes("\\u0000")) errors.push("Text must not contain the NUL character (U+0000).");
+    // Every writer (the Squidex API, the admin's JSON inputs, imports) is held to the request bodies'
+    // depth: SQLite's JSON functions refuse documents past 1 000 levels, and one such item would make
+    // every search and filter of its collection fail.
+    if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) errors.push(`Data must not nest deeper than ${MAX_JSON_DEPTH} levels.`);
     if (errors.length) throw validationError(errors);
     return data as ContentData;
   }
