@@ -200,36 +200,14 @@ export class ContentStore {
     const errors: string[] = [];
     if (!SCHEMA_NAME.test(input.name ?? "")) errors.push(`name: "${input.name}" is not a valid schema name.`);
     if (!Array.isArray(input.fields)) errors.push("fields: Must be an array.");
-    const seen = new Set<string>();
-    const ids = new Set<number>();
-    (input.fields ?? []).forEach((f, i) => {
-      if (!FIELD_NAME.test(f.name ?? "")) errors.push(`fields[${i + 1}].name: "${f.name}" is not a valid field name.`);
-      if (seen.has(f.name)) errors.push(`fields[${i + 1}].name: Duplicate field "${f.name}".`);
-      seen.add(f.name);
-      if (f.partitioning !== "invariant" && f.partitioning !== "language")
-        errors.push(`fields[${i + 1}].partitioning: Must be invariant or language.`);
-      if (!f.properties?.fieldType) errors.push(`fields[${i + 1}].properties.fieldType: Field is required.`);
-      if (f.fieldId !== undefined) {
-        // Field ids name side-table columns (f<id>): whole, positive and each once.
-        if (!Number.isSafeInteger(f.fieldId) || f.fieldId < 1) errors.push(`fields[${i + 1}].fieldId: Must be a whole number from 1.`);
-        else if (ids.has(f.fieldId)) errors.push(`fields[${i + 1}].fieldId: Duplicate id ${f.fieldId}.`);
-        ids.add(f.fieldId);
-      }
-      if (f.nested !== undefined) checkNestedFields(f.nested, `fields[${i + 1}]`, f.properties?.fieldType, errors);
-    });
+    if (Array.isArray(input.fields)) checkFields(input.fields, "fields", errors, true);
     if (errors.length) throw validationError(errors);
     const existing = await this.getSchema(input.name);
     const now = new Date().toISOString();
     const actor = opts.actor ?? SYSTEM_ACTOR;
-    const fields: SchemaField[] = input.fields.map((f, i) => {
+    const fields: SchemaField[] = withIds(input.fields, existing?.fields ?? []).map(({ nested, ...f }) => {
       const before = existing?.fields.find((e) => e.name === f.name);
-      const { nested, ...rest } = f;
-      return {
-        ...rest,
-        fieldId: f.fieldId ?? before?.fieldId ?? Math.max(0, ...(existing?.fields ?? []).map((e) => e.fieldId)) + i + 1,
-        properties: { ...f.properties },
-        ...(nested ? { nested: withNestedIds(nested, before?.nested ?? []) } : {}),
-      };
+      return { ...f, ...(nested ? { nested: withIds(nested, before?.nested ?? []) } : {}) };
     });
     const definition = JSON.stringify({ properties: input.properties ?? {}, fields });
     if (existing) {
@@ -957,24 +935,39 @@ function assertEditable(row: ContentRow) {
   if (row.status === "Archived") throw badRequest("Archived items cannot be changed; move them to Draft first.");
 }
 
-/** The nested fields of an Array field: names valid and each once, a field type each, whole ids. */
-function checkNestedFields(nested: unknown, path: string, fieldType: string | undefined, errors: string[]) {
-  if (!Array.isArray(nested)) return void errors.push(`${path}.nested: Must be an array.`);
-  if (fieldType !== "Array" && nested.length) errors.push(`${path}.nested: Only Array fields have nested fields.`);
+type FieldInput = Omit<NestedField, "fieldId"> & { fieldId?: number };
+
+/**
+ * The fields of a schema (`top`), or the entry fields of an Array field: valid names each once, a
+ * field type, ids (they name side-table columns, f<id>) whole and each once; partitions and entry
+ * fields at the top only.
+ */
+function checkFields(list: readonly unknown[], path: string, errors: string[], top: boolean) {
   const names = new Set<string>();
-  nested.forEach((n: Partial<NestedField> | null, j) => {
-    const at = `${path}.nested[${j + 1}]`;
-    if (!n || typeof n !== "object") return void errors.push(`${at}: Must be a field.`);
-    if (!FIELD_NAME.test(n.name ?? "")) errors.push(`${at}.name: "${n.name}" is not a valid field name.`);
-    else if (names.has(n.name!)) errors.push(`${at}.name: Duplicate field "${n.name}".`);
-    names.add(n.name!);
-    if (!n.properties?.fieldType) errors.push(`${at}.properties.fieldType: Field is required.`);
-    if (n.fieldId !== undefined && (!Number.isSafeInteger(n.fieldId) || n.fieldId < 1)) errors.push(`${at}.fieldId: Must be a whole number from 1.`);
+  const ids = new Set<number>();
+  list.forEach((item, i) => {
+    const at = `${path}[${i + 1}]`;
+    if (!isPlainObject(item)) return void errors.push(`${at}: Must be a field.`);
+    const f = item as Partial<SchemaField> & { nested?: unknown };
+    if (!FIELD_NAME.test(f.name ?? "")) errors.push(`${at}.name: "${f.name}" is not a valid field name.`);
+    else if (names.has(f.name!)) errors.push(`${at}.name: Duplicate field "${f.name}".`);
+    names.add(f.name!);
+    if (top && f.partitioning !== "invariant" && f.partitioning !== "language") errors.push(`${at}.partitioning: Must be invariant or language.`);
+    if (!f.properties?.fieldType) errors.push(`${at}.properties.fieldType: Field is required.`);
+    if (f.fieldId !== undefined) {
+      if (!Number.isSafeInteger(f.fieldId) || f.fieldId < 1) errors.push(`${at}.fieldId: Must be a whole number from 1.`);
+      else if (ids.has(f.fieldId)) errors.push(`${at}.fieldId: Duplicate id ${f.fieldId}.`);
+      ids.add(f.fieldId);
+    }
+    if (f.nested === undefined) return;
+    if (!top || !Array.isArray(f.nested)) errors.push(`${at}.nested: ${top ? "Must be an array." : "Entry fields have no entry fields."}`);
+    else if (f.properties?.fieldType !== "Array" && f.nested.length) errors.push(`${at}.nested: Only Array fields have nested fields.`);
+    else checkFields(f.nested, `${at}.nested`, errors, false);
   });
 }
 
-/** Nested fields with ids: given, else the id the same name had, else the next free one. */
-function withNestedIds(nested: Array<Omit<NestedField, "fieldId"> & { fieldId?: number }>, before: readonly NestedField[]): NestedField[] {
-  let next = Math.max(0, ...before.map((n) => n.fieldId), ...nested.map((n) => n.fieldId ?? 0));
-  return nested.map((n) => ({ ...n, fieldId: n.fieldId ?? before.find((b) => b.name === n.name)?.fieldId ?? ++next, properties: { ...n.properties } }));
+/** Fields with ids: given, else the id the same name had before, else the next one no field has. */
+function withIds<F extends FieldInput>(list: readonly F[], before: readonly NestedField[]): Array<F & { fieldId: number }> {
+  let next = Math.max(0, ...before.map((b) => b.fieldId), ...list.map((f) => f.fieldId ?? 0));
+  return list.map((f) => ({ ...f, fieldId: f.fieldId ?? before.find((b) => b.name === f.name)?.fieldId ?? ++next, properties: { ...f.properties } }));
 }

@@ -1,4 +1,4 @@
-import type { FieldProperties, FieldType, NestedField, Schema, SchemaInput } from "~/content/types";
+import type { FieldProperties, FieldType, Schema, SchemaInput } from "~/content/types";
 
 /** The field types a schema field can have (Squidex's). */
 export const FIELD_TYPES: readonly FieldType[] = ["String", "Number", "Boolean", "DateTime", "Json", "Tags", "Assets", "References", "Geolocation", "Array", "Component", "Components", "RichText", "UI"];
@@ -72,12 +72,10 @@ export function schemaFromForm(schema: Schema, form: Form): { input: SchemaInput
     const properties = readProperties(form, `field.${i}`, f.properties, errors);
     if (properties.fieldType !== "Array") return { ...f, properties };
     // An Array field's entries have fields of their own (`field.<i>.nested.<j>.<property>`), and a new one.
-    const nested: NestedField[] = (f.nested ?? []).map((n, j) => ({ ...n, properties: readProperties(form, `field.${i}.nested.${j}`, n.properties, errors) }));
+    const nested: NonNullable<SchemaFieldInput["nested"]> = (f.nested ?? []).map((n, j) => ({ ...n, properties: readProperties(form, `field.${i}.nested.${j}`, n.properties, errors) }));
+    // A new entry field gets its id from the store (the next one free).
     const newNested = (form[`field.${i}.nested.new.name`] ?? "").trim();
-    if (newNested) {
-      const fieldId = Math.max(0, ...nested.map((n) => n.fieldId)) + 1;
-      nested.push({ fieldId, name: newNested, properties: readProperties(form, `field.${i}.nested.new`, { fieldType: "String" }, errors) });
-    }
+    if (newNested) nested.push({ name: newNested, properties: readProperties(form, `field.${i}.nested.new`, { fieldType: "String" }, errors) });
     return { ...f, properties, nested };
   });
   const newName = (form["new.name"] ?? "").trim();

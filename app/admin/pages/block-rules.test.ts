@@ -85,7 +85,7 @@ describe("the block form for entries with fields of their own (Array)", () => {
     });
     expect(errors).toEqual([]);
     const nested = input.fields[items]!.nested!;
-    expect(nested.map((n) => [n.fieldId, n.name])).toEqual([[1, "question"], [2, "answer"], [3, "open"]]);
+    expect(nested.map((n) => [n.fieldId, n.name])).toEqual([[1, "question"], [2, "answer"], [undefined, "open"]]);
     expect(nested[0]!.properties.label).toBe("Die Frage");
     expect(nested[1]!.properties.isRequired).toBeUndefined();
     expect(nested[2]!.properties).toEqual({ fieldType: "Boolean", defaultValue: false });
