@@ -5,6 +5,7 @@ import { fieldsWithoutStart, isBlockSchemaName, PALETTE_SCHEMA } from "~/admin/p
 import { AdminPage, DataTable, EmptyState, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
+import { flattenItem } from "~/content/flatten";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -27,7 +28,6 @@ const texts = {
     broken: (names: string[]) => `ohne Standardwert/Tag: ${names.join(", ")}`,
     palette: "Palette",
     empty: "Keine Block-Schemas vorhanden.",
-    inPalette: "in der Palette",
     notInPalette: "nicht in der Palette",
     paletteTitle: "Einträge der Palette",
     paletteIntro: "Welche Blöcke Redakteur:innen im Bearbeitungsmodus einfügen können; ein Eintrag nennt ein Block-Schema.",
@@ -52,7 +52,6 @@ const texts = {
     broken: (names: string[]) => `without default/tag: ${names.join(", ")}`,
     palette: "Palette",
     empty: "No block schemas yet.",
-    inPalette: "in the palette",
     notInPalette: "not in the palette",
     paletteTitle: "Palette entries",
     paletteIntro: "Which blocks editors can insert in edit mode; an entry names a block schema.",
@@ -84,10 +83,12 @@ export async function loader(args: Route.LoaderArgs) {
     }),
   ]);
   const schemas = all.filter((s) => isBlockSchemaName(s.name)).sort((a, b) => Number(b.name === PALETTE_SCHEMA) - Number(a.name === PALETTE_SCHEMA) || a.name.localeCompare(b.name));
+  const paletteSchema = all.find((s) => s.name === PALETTE_SCHEMA);
   const entries = palette.items.map((item) => {
-    const cell = (name: string) => item.data[name];
+    // The editor's language with the master language as fallback, as every admin list reads items.
+    const { data } = flattenItem<{ name?: unknown; label?: unknown; active?: unknown }>(item, language, paletteSchema);
     const text = (v: unknown) => (typeof v === "string" ? v : "");
-    return { id: item.id, name: text(cell("name")?.iv), label: text(cell("label")?.[language] ?? cell("label")?.de), active: cell("active")?.iv !== false, status: item.status, newStatus: item.newStatus ?? null };
+    return { id: item.id, name: text(data.name), label: text(data.label), active: data.active !== false, status: item.status, newStatus: item.newStatus ?? null };
   });
   const named = new Set(entries.map((e) => e.name));
   const blockNames = new Set(schemas.map((s) => s.name));
