@@ -7,7 +7,6 @@ import { errorResponse } from "../app/lib/api.server";
 import { tooLarge } from "../app/lib/body";
 import { requestOrigin } from "../app/lib/request-origin.server";
 import type { Services } from "../app/services.server";
-import type { User } from "../app/auth/users.server";
 import { userOf } from "./auth-gate";
 
 /**
@@ -39,18 +38,6 @@ export function squidexMiddleware(services: Services) {
     appName: env.SQUIDEX_APP_NAME,
     jsonLimit: env.API_BODY_LIMIT_BYTES,
     assetLimit: env.ASSET_MAX_BYTES,
-    // An editor's upload (the admin screen sends it with the session cookie) goes into the audit log
-    // here, with the upload itself; a client token's upload is the site owner's, as for content.
-    onAssetUploaded: async (request, asset, actor) => {
-      const user = sessionUsers.get(request);
-      if (!user || actor !== `subject:${user.id}`) return;
-      try {
-        await services.auth.audit.record(user, { action: "upload-asset", itemId: asset.id, version: asset.version, detail: asset.fileName.slice(0, 200) });
-      } catch (error) {
-        // The file is stored and its 201 stands; a missing audit line is logged, not an error for the uploader.
-        services.logger.error({ err: error, assetId: asset.id }, "audit of an asset upload failed");
-      }
-    },
   };
 
   return async (req: ExpressRequest, res: ExpressResponse, next: (error?: unknown) => void) => {
@@ -88,14 +75,11 @@ export function squidexMiddleware(services: Services) {
   };
 }
 
-/** The signed-in user behind an API request made with a session cookie (for the audit log). */
-const sessionUsers = new WeakMap<ApiRequest, User>();
-
 function apiRequest(req: ExpressRequest): ApiRequest {
   const header = (name: string) => req.headers[name.toLowerCase()];
   const user = userOf(req);
   const request: ApiRequest = {
-    ...(user ? { session: { userId: user.id, superuser: user.superuser } } : {}),
+    ...(user ? { session: { userId: user.id, email: user.email, superuser: user.superuser } } : {}),
     method: req.method,
     url: `${requestOrigin(req)}${req.originalUrl}`,
     headers: {
@@ -107,7 +91,6 @@ function apiRequest(req: ExpressRequest): ApiRequest {
     },
     readBody: (limit) => readNodeBody(req, limit),
   };
-  if (user) sessionUsers.set(request, user);
   return request;
 }
 

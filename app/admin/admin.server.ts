@@ -3,6 +3,8 @@ import { requireUser } from "~/auth/require.server";
 import type { User } from "~/auth/users.server";
 import type { AuditRecord } from "~/auth/audit.server";
 import { ContentError } from "~/content/errors";
+import { userPrincipal, type Principal } from "~/content/policy";
+import type { AuditNote } from "~/content/types";
 import { firstValues, readForm } from "~/lib/body";
 import { adminTexts } from "./texts";
 
@@ -24,8 +26,13 @@ export function admin(args: AdminArgs, level: "editor" | "superuser" = "editor")
   return { user, language, t: adminTexts[language], services: args.context.services };
 }
 
-/** The actor a store write records for a user (as in Squidex: `subject:<id>`). */
-export const actorOf = (user: User) => `subject:${user.id}`;
+/**
+ * Who a store write is by: the store asks the policy (content/policy.ts) and writes the audit line,
+ * named by `note` where the screen knows the better name ("rename-page", a new slug).
+ */
+export function writer(user: User, note?: AuditNote): { by: Principal; note?: AuditNote } {
+  return { by: userPrincipal(user), ...(note ? { note } : {}) };
+}
 
 /**
  * An admin form post as plain fields (the first value of each name). A body that is no form (another
@@ -56,20 +63,24 @@ export const done = (message: string, status: 200 | 201 = 200, extra: Partial<Ad
 export const refused = (message: string, status = 400, errors?: Record<string, string[]>) => data<AdminResult>({ ok: false, message, ...(errors ? { errors } : {}) }, { status });
 
 /**
- * Runs an admin mutation: records it in the audit log and turns store errors (validation, a
- * version conflict, not found) into a refusal with their message instead of a 500.
+ * Runs an admin mutation and turns store errors (validation, a version conflict, not found, the
+ * policy's refusal) into a refusal with their message instead of a 500. Store writes are audited by
+ * the store itself (`writer`); `audit` is for what is not in the store (the outbox, users): null for
+ * store writes.
  */
 export async function mutate(
   args: AdminArgs & { user: User },
-  audit: AuditRecord | ((result: unknown) => AuditRecord),
+  audit: AuditRecord | ((result: unknown) => AuditRecord) | null,
   run: () => Promise<unknown>,
   success: (result: unknown) => ReturnType<typeof done>,
 ) {
   try {
     const result = await run();
-    await args.context.services.auth.audit.record(args.user, typeof audit === "function" ? audit(result) : audit);
+    if (audit) await args.context.services.auth.audit.record(args.user, typeof audit === "function" ? audit(result) : audit);
     return success(result);
   } catch (error) {
+    // The policy's refusal, in the editor's language.
+    if (error instanceof ContentError && error.statusCode === 403) return refused(adminTexts[args.user.language].forbidden, 403);
     if (error instanceof ContentError) {
       const message = error.details?.length ? `${error.message} ${error.details.join(" ")}` : error.message;
       return refused(message, error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { Database, DB } from "~/content/db";
+import { auditRow } from "~/content/audit";
 import type { User } from "./users.server";
 
 /** One change, as the audit log keeps it. */
@@ -45,17 +45,7 @@ export class AuditLog {
   async record(user: Pick<User, "id" | "email"> | null, entry: AuditRecord): Promise<void> {
     await this.db
       .insertInto("audit_log")
-      .values({
-        id: randomUUID(),
-        at: new Date().toISOString(),
-        user_id: user?.id ?? null,
-        user_email: user?.email ?? "system",
-        action: entry.action.slice(0, 100),
-        schema_name: entry.schema ?? null,
-        item_id: entry.itemId ?? null,
-        version: entry.version ?? null,
-        detail: entry.detail ? entry.detail.slice(0, 500) : null,
-      })
+      .values(auditRow({ userId: user?.id ?? null, email: user?.email ?? "system" }, entry))
       .execute();
   }
 

@@ -9,8 +9,10 @@ import type { Database, DB } from "./db";
 import { ContentError, alreadyExists, badRequest, notFound, versionConflict } from "./errors";
 import { newId, pathInside, requireValidId } from "./ids";
 import { ASSETS_TAG, recordRead } from "./read-tags";
-import type { Asset } from "./types";
+import type { Asset, AuditNote } from "./types";
 import type { ContentChange } from "./types";
+import { actorOf, authorize, type AssetAction, type Principal } from "./policy";
+import { recordWrites } from "./audit";
 
 /** Widths image variants are made in: a fixed set, so nobody can make us store endless sizes. */
 export const VARIANT_WIDTHS = [320, 480, 640, 960, 1280, 1440, 1920];
@@ -43,6 +45,20 @@ export interface AssetWriteOptions {
   /** The version the writer saw: another one is a 412. */
   expectedVersion?: number;
   actor?: string;
+  /** Who is writing: asked of the policy and audited, as for content (store.ts). Unset for the app's own writes. */
+  by?: Principal;
+  note?: AuditNote;
+}
+
+/** The policy's word on an asset write that names its writer. */
+function authorizeAsset(opts: AssetWriteOptions, action: AssetAction): void {
+  if (opts.by) authorize(opts.by, action);
+}
+
+const actorFor = (opts: AssetWriteOptions) => (opts.by ? actorOf(opts.by) : (opts.actor ?? SYSTEM_ACTOR));
+
+async function auditAsset(db: DB, opts: AssetWriteOptions, action: string, id: string, version: number | null): Promise<void> {
+  if (opts.by) await recordWrites(db, opts.by, action, null, [{ id, version }], opts.note);
 }
 
 /** The root's id for what a client may send for it ("", the empty GUID, nothing); any other id checked. */
@@ -81,6 +97,8 @@ export interface UploadInput {
   /** The folder (ROOT_FOLDER or nothing for none); an unknown folder is a 400. */
   parentId?: string;
   actor?: string;
+  by?: Principal;
+  note?: AuditNote;
 }
 
 /**
@@ -150,6 +168,7 @@ export class AssetStore {
   }
 
   async upload(input: UploadInput): Promise<Asset> {
+    authorizeAsset(input, "uploadAsset");
     const { body } = input;
     if (!body.length) throw badRequest("The file is empty.");
     if (body.length > this.maxBytes)
@@ -163,7 +182,7 @@ export class AssetStore {
     if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
     const size = mimeType.startsWith("image/") ? safeImageSize(body) : undefined;
     const now = new Date().toISOString();
-    const actor = input.actor ?? SYSTEM_ACTOR;
+    const actor = actorFor(input);
     const asset: Asset = {
       id,
       fileName,
@@ -215,6 +234,7 @@ export class AssetStore {
           last_modified_by: actor,
         })
         .execute();
+        await auditAsset(trx, { ...input, note: { detail: fileName, ...input.note } }, "upload-asset", id, 0);
       });
     } catch (e) {
       await fsp.rm(tmp, { force: true });
@@ -264,10 +284,14 @@ export class AssetStore {
     return { asset, body: await fsp.readFile(this.filePath(asset)) };
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(id: string, opts: AssetWriteOptions = {}): Promise<void> {
+    authorizeAsset(opts, "deleteAsset");
     const folder = pathInside(this.dir, id);
-    const res = await this.db.deleteFrom("assets").where("id", "=", id).executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw notFound(`Asset "${id}" not found.`);
+    await this.db.transaction().execute(async (trx) => {
+      const res = await trx.deleteFrom("assets").where("id", "=", id).executeTakeFirst();
+      if (Number(res.numDeletedRows) === 0) throw notFound(`Asset "${id}" not found.`);
+      await auditAsset(trx, opts, "delete-asset", id, null);
+    });
     await fsp.rm(folder, { recursive: true, force: true });
     this.emit({ kind: "asset", id });
   }
@@ -277,14 +301,16 @@ export class AssetStore {
    * the file, stays; version, last change and its author move on.
    */
   async rename(id: string, fileName: string, opts: AssetWriteOptions = {}): Promise<Asset> {
+    authorizeAsset(opts, "changeAsset");
     const name = checkFileName(fileName);
-    return this.updateAsset(id, opts, async () => ({ file_name: name }));
+    return this.updateAsset(id, opts, "rename-asset", async () => ({ file_name: name }));
   }
 
   /** Puts the asset into another folder (ROOT_FOLDER for none); an unknown folder is a 400. */
   async move(id: string, parentId: string, opts: AssetWriteOptions = {}): Promise<Asset> {
+    authorizeAsset(opts, "changeAsset");
     const target = parentIdOf(parentId);
-    return this.updateAsset(id, opts, async (trx) => {
+    return this.updateAsset(id, opts, "move-asset", async (trx) => {
       if (target !== ROOT_FOLDER && !(await this.lockFolder(trx, target, "share"))) throw unknownFolder(target);
       return { parent_id: target };
     });
@@ -297,6 +323,7 @@ export class AssetStore {
   private async updateAsset(
     id: string,
     opts: AssetWriteOptions,
+    auditAction: string,
     change: (trx: Transaction<Database>, row: Database["assets"]) => Promise<Partial<Database["assets"]>>,
   ): Promise<Asset> {
     requireValidId(id, "asset id");
@@ -306,9 +333,11 @@ export class AssetStore {
         if (!row) throw notFound(`Asset "${id}" not found.`);
         if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
         const set = await change(trx, row);
-        const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
+        const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: actorFor(opts) };
         const res = await trx.updateTable("assets").set({ ...set, ...stamp }).where("id", "=", id).where("version", "=", row.version).executeTakeFirst();
-        return Number(res.numUpdatedRows) === 1 ? { ...row, ...set, ...stamp } : undefined;
+        if (Number(res.numUpdatedRows) !== 1) return undefined;
+        await auditAsset(trx, opts, auditAction, id, stamp.version);
+        return { ...row, ...set, ...stamp };
       });
       if (written) {
         this.emit({ kind: "asset", id });
@@ -382,7 +411,8 @@ export class AssetStore {
     return path;
   }
 
-  async createFolder(input: { folderName: unknown; parentId?: unknown; id?: string; actor?: string }): Promise<AssetFolder> {
+  async createFolder(input: { folderName: unknown; parentId?: unknown; id?: string } & AssetWriteOptions): Promise<AssetFolder> {
+    authorizeAsset(input, "changeFolder");
     const folderName = checkFolderName(input.folderName);
     const parentId = parentIdOf(input.parentId);
     const id = input.id === undefined ? newId() : requireValidId(input.id, "folder id");
@@ -390,12 +420,13 @@ export class AssetStore {
     const depth = parentId === ROOT_FOLDER ? 0 : (await this.folderPath(parentId).catch(() => { throw unknownFolder(parentId); })).length;
     if (depth >= MAX_FOLDER_DEPTH) throw badRequest(`Folders nest at most ${MAX_FOLDER_DEPTH} deep.`);
     const now = new Date().toISOString();
-    const actor = input.actor ?? SYSTEM_ACTOR;
+    const actor = actorFor(input);
     const row: Database["asset_folders"] = { id, parent_id: parentId, folder_name: folderName, version: 0, created: now, created_by: actor, last_modified: now, last_modified_by: actor };
     try {
       await this.db.transaction().execute(async (trx) => {
         if (parentId !== ROOT_FOLDER && !(await this.lockFolder(trx, parentId, "share"))) throw unknownFolder(parentId);
         await trx.insertInto("asset_folders").values(row).execute();
+        await auditAsset(trx, input, "create-asset-folder", id, 0);
       });
     } catch (e) {
       if (e instanceof ContentError) throw e;
@@ -407,14 +438,16 @@ export class AssetStore {
   }
 
   async renameFolder(id: string, folderName: unknown, opts: AssetWriteOptions = {}): Promise<AssetFolder> {
+    authorizeAsset(opts, "changeFolder");
     const name = checkFolderName(folderName);
-    return this.updateFolder(id, opts, async () => ({ folder_name: name }));
+    return this.updateFolder(id, opts, "rename-asset-folder", async () => ({ folder_name: name }));
   }
 
   /** Moves a folder under another (ROOT_FOLDER for the top): not into itself or below itself (400), not deeper than MAX_FOLDER_DEPTH. */
   async moveFolder(id: string, parentId: unknown, opts: AssetWriteOptions = {}): Promise<AssetFolder> {
+    authorizeAsset(opts, "changeFolder");
     const target = parentIdOf(parentId);
-    return this.updateFolder(id, opts, async (trx) => {
+    return this.updateFolder(id, opts, "move-asset-folder", async (trx) => {
       if (target === id) throw badRequest("A folder cannot be moved into itself.");
       if (this.db.getExecutor().adapter instanceof PostgresAdapter) {
         // Moves are rare: one at a time across all nodes, so two crossing moves cannot make a cycle.
@@ -447,6 +480,7 @@ export class AssetStore {
 
   /** Deletes an empty folder; one that still holds assets or folders is refused with 409. */
   async deleteFolder(id: string, opts: AssetWriteOptions = {}): Promise<void> {
+    authorizeAsset(opts, "deleteFolder");
     const folderId = requireValidId(id, "folder id");
     await this.db.transaction().execute(async (trx) => {
       // Held exclusively: uploads and moves into the folder wait, then find it gone.
@@ -458,6 +492,7 @@ export class AssetStore {
       if (asset || folder)
         throw new ContentError(409, `The folder "${row.folder_name}" is not empty: move or delete its ${asset ? "files" : "folders"} first.`, undefined, "OBJECT_CONFLICT");
       await trx.deleteFrom("asset_folders").where("id", "=", folderId).execute();
+      await auditAsset(trx, opts, "delete-asset-folder", folderId, Number(row.version));
     });
     this.emit({ kind: "asset-folder", id: folderId });
   }
@@ -465,6 +500,7 @@ export class AssetStore {
   private async updateFolder(
     id: string,
     opts: AssetWriteOptions,
+    auditAction: string,
     change: (trx: Transaction<Database>, row: Database["asset_folders"]) => Promise<Partial<Database["asset_folders"]>>,
   ): Promise<AssetFolder> {
     const folderId = requireValidId(id, "folder id");
@@ -475,9 +511,11 @@ export class AssetStore {
         const version = Number(row.version);
         if (opts.expectedVersion !== undefined && opts.expectedVersion !== version) throw versionConflict(opts.expectedVersion, version);
         const set = await change(trx, row);
-        const stamp = { version: version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
+        const stamp = { version: version + 1, last_modified: new Date().toISOString(), last_modified_by: actorFor(opts) };
         const res = await trx.updateTable("asset_folders").set({ ...set, ...stamp }).where("id", "=", folderId).where("version", "=", version).executeTakeFirst();
-        return Number(res.numUpdatedRows) === 1 ? { ...row, ...set, ...stamp } : undefined;
+        if (Number(res.numUpdatedRows) !== 1) return undefined;
+        await auditAsset(trx, opts, auditAction, folderId, stamp.version);
+        return { ...row, ...set, ...stamp };
       });
       if (written) {
         this.emit({ kind: "asset-folder", id: folderId });

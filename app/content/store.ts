@@ -29,6 +29,8 @@ import type {
 } from "./types";
 import { STATUSES } from "./types";
 import { isPlainObject, validateData, type ValidationContext } from "./validate";
+import { actorOf, authorize, type Action } from "./policy";
+import { recordWrites } from "./audit";
 
 export type { ContentChange } from "./types";
 
@@ -195,6 +197,22 @@ export class ContentStore {
     return schema;
   }
 
+  /**
+   * A write that names its writer (`by`) is asked of the policy before anything is read or written
+   * (403 with the reason), and audited with the write. The app's own writes name no writer.
+   */
+  private authorizeWrite(opts: WriteOptions, action: Action, schemaName: string): void {
+    if (opts.by) authorize(opts.by, action, schemaName);
+  }
+
+  private actorFor(opts: WriteOptions): string {
+    return opts.by ? actorOf(opts.by) : (opts.actor ?? SYSTEM_ACTOR);
+  }
+
+  private async audit(opts: WriteOptions, action: string, schemaName: string | null, items: ReadonlyArray<{ id: string; version: number | null }>): Promise<void> {
+    if (opts.by) await recordWrites(this.db, opts.by, action, schemaName, items, opts.note);
+  }
+
   /** Creates a schema, or replaces the fields of an existing one with the same name. */
   async upsertSchema(input: SchemaInput, opts: WriteOptions = {}): Promise<Schema> {
     const errors: string[] = [];
@@ -202,9 +220,10 @@ export class ContentStore {
     if (!Array.isArray(input.fields)) errors.push("fields: Must be an array.");
     if (Array.isArray(input.fields)) checkFields(input.fields, "fields", errors, true);
     if (errors.length) throw validationError(errors);
+    this.authorizeWrite(opts, "changeSchema", input.name);
     const existing = await this.getSchema(input.name);
     const now = new Date().toISOString();
-    const actor = opts.actor ?? SYSTEM_ACTOR;
+    const actor = this.actorFor(opts);
     const fields: SchemaField[] = withIds(input.fields, existing?.fields ?? []).map(({ nested, ...f }) => {
       const before = existing?.fields.find((e) => e.name === f.name);
       return { ...f, ...(nested ? { nested: withIds(nested, before?.nested ?? []) } : {}) };
@@ -247,6 +266,7 @@ export class ContentStore {
     this.schemaCache = null;
     const schema = (await this.getSchema(input.name))!;
     await ensureIndexes(this.db, this.dialect, [schema]);
+    await this.audit(opts, existing ? "update-schema" : "create-schema", schema.name, [{ id: schema.id, version: schema.version }]);
     this.emit({ kind: "schema", id: input.name });
     return schema;
   }
@@ -637,11 +657,11 @@ export class ContentStore {
   }
 
   /** The contents row of a new item: its data checked against the schema, its id checked or made. */
-  private async freshRow(schema: Schema, data: unknown, opts: { id?: string; publish?: boolean; actor?: string }, now: string): Promise<{ row: ContentRow; valid: ContentData }> {
+  private async freshRow(schema: Schema, data: unknown, opts: { id?: string; publish?: boolean; actor: string }, now: string): Promise<{ row: ContentRow; valid: ContentData }> {
     const valid = await this.validate(schema, data);
     const id = opts.id === undefined ? newId() : requireValidId(opts.id);
     if (RESERVED_IDS.has(id)) throw badRequest(`"${id}" is a reserved name in the content API and cannot be an id.`);
-    const actor = opts.actor ?? SYSTEM_ACTOR;
+    const actor = opts.actor;
     const json = JSON.stringify(valid);
     const row: ContentRow = {
       id,
@@ -660,11 +680,13 @@ export class ContentStore {
   }
 
   async create(schemaName: string, data: unknown, opts: CreateOptions = {}): Promise<ContentItem> {
+    this.authorizeWrite(opts, "create", schemaName);
+    if (opts.publish) this.authorizeWrite(opts, "publish", schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
-    const { row, valid } = await this.freshRow(schema, data, opts, new Date().toISOString());
+    const { row, valid } = await this.freshRow(schema, data, { ...opts, actor: this.actorFor(opts) }, new Date().toISOString());
     const id = row.id;
     const spec = indexSpec(schema);
-    if (this.dialect === "postgres" && !spec?.slugField && !this.db.isTransaction) {
+    if (this.dialect === "postgres" && !spec?.slugField && !this.db.isTransaction && !opts.by) {
       // One statement, atomic by itself (see insertFreshItemPostgres).
       const inserted = await insertFreshItemPostgres(this.db, spec, row, opts.publish ? valid : undefined);
       if (!inserted) throw alreadyExists(`An item with id "${id}" already exists.`);
@@ -679,6 +701,7 @@ export class ContentStore {
         .executeTakeFirst();
       if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) throw alreadyExists(`An item with id "${id}" already exists.`);
       if (opts.publish) await store.syncIndex(schema, id, { data: valid }, true);
+      await store.audit(opts, opts.publish ? "create-and-publish-content" : "create-content", schema.name, [{ id, version: row.version }]);
       store.emit({ kind: "content", schemaName: schema.name, id });
       return store.toItem(row, schema, false);
     });
@@ -701,13 +724,16 @@ export class ContentStore {
    * would check it one at a time; the first that fails throws a `BatchItemError` with its index and
    * nothing is written.
    */
-  async createMany(schemaName: string, items: ReadonlyArray<{ data: unknown; id?: string; publish?: boolean }>, opts: { actor?: string } = {}): Promise<ContentItem[]> {
+  async createMany(schemaName: string, items: ReadonlyArray<{ data: unknown; id?: string; publish?: boolean }>, opts: WriteOptions = {}): Promise<ContentItem[]> {
     if (!items.length) return [];
+    this.authorizeWrite(opts, "create", schemaName);
+    if (items.some((item) => item.publish)) this.authorizeWrite(opts, "publish", schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
     const now = new Date().toISOString();
     const spec = indexSpec(schema);
-    // PostgreSQL, a schema without slugs, no transaction open: one statement for all of them.
-    const oneStatement = this.dialect === "postgres" && !this.db.isTransaction && !spec?.slugField;
+    const actor = this.actorFor(opts);
+    // PostgreSQL, a schema without slugs, no transaction open, nothing to audit with it: one statement for all of them.
+    const oneStatement = this.dialect === "postgres" && !this.db.isTransaction && !spec?.slugField && !opts.by;
     return (oneStatement ? (fn: (store: ContentStore) => Promise<ContentItem[]>) => fn(this) : this.atomically.bind(this))(async (store) => {
       const explicit = items.flatMap((item) => (typeof item.id === "string" ? [item.id] : []));
       const existing = explicit.length ? await store.existingIds(schema.name, explicit) : new Set<string>();
@@ -716,7 +742,7 @@ export class ContentStore {
       const published: { id: string; data: ContentData }[] = [];
       for (const [index, item] of items.entries()) {
         try {
-          const { row, valid } = await store.freshRow(schema, item.data, { ...item, actor: opts.actor }, now);
+          const { row, valid } = await store.freshRow(schema, item.data, { ...item, actor }, now);
           if (existing.has(row.id) || seen.has(row.id)) throw alreadyExists(`An item with id "${row.id}" already exists.`);
           seen.add(row.id);
           rows.push(row);
@@ -737,6 +763,7 @@ export class ContentStore {
         if (isUniqueViolation(error)) throw alreadyExists("An item with one of these ids was created at the same time.");
         throw error;
       }
+      await store.audit(opts, "create-content", schema.name, rows.map((row) => ({ id: row.id, version: row.version })));
       for (const row of rows) store.emit({ kind: "content", schemaName: schema.name, id: row.id });
       return rows.map((row) => store.toItem(row, schema, false));
     });
@@ -758,14 +785,21 @@ export class ContentStore {
     schemaName: string,
     id: string,
     opts: WriteOptions,
+    audited: { action: Action; name: string },
     change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
   ): Promise<ContentItem> {
+    this.authorizeWrite(opts, audited.action, schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
-    if (this.dialect === "postgres" && !this.db.isTransaction && !indexSpec(schema)?.slugField) {
+    // A write with an audit line is kept together with it: in a transaction.
+    if (this.dialect === "postgres" && !this.db.isTransaction && !indexSpec(schema)?.slugField && !opts.by) {
       const done = await this.mutateRow(schema, id, opts, change, true);
       if (done) return done;
     }
-    return this.atomically(async (store) => (await store.mutateRow(schema, id, opts, change, false))!);
+    return this.atomically(async (store) => {
+      const item = (await store.mutateRow(schema, id, opts, change, false))!;
+      await store.audit(opts, audited.name, schema.name, [{ id: item.id, version: item.version }]);
+      return item;
+    });
   }
 
   /**
@@ -788,7 +822,7 @@ export class ContentStore {
       if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version)
         throw versionConflict(opts.expectedVersion, row.version);
       const set = await change(row, schema);
-      const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: opts.actor ?? SYSTEM_ACTOR };
+      const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: this.actorFor(opts) };
       const next: ContentRow = { ...row, ...set, ...stamp };
       // The side table follows what visitors see: only a change of status or live data touches it.
       const touchesLive = spec !== undefined && ("status" in set || "published_data" in set);
@@ -819,7 +853,7 @@ export class ContentStore {
    * draft is changed live, as in Squidex. Call `createDraft` first to edit a published item quietly.
    */
   async update(schemaName: string, id: string, data: unknown, opts: WriteOptions = {}): Promise<ContentItem> {
-    return this.mutate(schemaName, id, opts, async (row, schema) => {
+    return this.mutate(schemaName, id, opts, { action: "update", name: "update-content" }, async (row, schema) => {
       assertEditable(row);
       const json = JSON.stringify(await this.validate(schema, data));
       return row.status === "Published" && !row.new_status ? { data: json, published_data: json } : { data: json };
@@ -829,7 +863,7 @@ export class ContentStore {
   /** Merges per field and per language: `{title: {en: "x"}}` changes only the English title. */
   async patch(schemaName: string, id: string, data: unknown, opts: WriteOptions = {}): Promise<ContentItem> {
     if (!isPlainObject(data)) throw validationError(["Request body has an invalid format: data must be an object."]);
-    return this.mutate(schemaName, id, opts, async (row, schema) => {
+    return this.mutate(schemaName, id, opts, { action: "update", name: "patch-content" }, async (row, schema) => {
       assertEditable(row);
       const merged = readJsonColumn(row.data) as ContentData;
       for (const [field, partitions] of Object.entries(data)) {
@@ -844,7 +878,8 @@ export class ContentStore {
 
   async changeStatus(schemaName: string, id: string, status: string, opts: WriteOptions = {}): Promise<ContentItem> {
     if (!STATUSES.includes(status as Status)) throw badRequest(`Unknown status "${status}"; use ${STATUSES.join(", ")}.`);
-    return this.mutate(schemaName, id, opts, async (row, schema) => {
+    const audited = status === "Published" ? ({ action: "publish", name: "publish-content" } as const) : ({ action: "unpublish", name: status === "Archived" ? "archive-content" : "unpublish-content" } as const);
+    return this.mutate(schemaName, id, opts, audited, async (row, schema) => {
       if (status === "Published") {
         await this.validate(schema, readJsonColumn(row.data));
         return { status, new_status: null, published_data: jsonText(row.data) };
@@ -855,7 +890,7 @@ export class ContentStore {
 
   /** Starts a new draft of a published item; the live version stays as it is until published. */
   async createDraft(schemaName: string, id: string, opts: WriteOptions = {}): Promise<ContentItem> {
-    return this.mutate(schemaName, id, opts, (row) => {
+    return this.mutate(schemaName, id, opts, { action: "update", name: "create-draft" }, (row) => {
       if (row.status !== "Published") throw badRequest("Only published items can have a new draft.");
       if (row.new_status) throw badRequest("The item already has a draft.");
       return { new_status: "Draft" };
@@ -863,13 +898,14 @@ export class ContentStore {
   }
 
   async discardDraft(schemaName: string, id: string, opts: WriteOptions = {}): Promise<ContentItem> {
-    return this.mutate(schemaName, id, opts, (row) => {
+    return this.mutate(schemaName, id, opts, { action: "update", name: "discard-draft" }, (row) => {
       if (!row.new_status || row.published_data === null) throw badRequest("The item has no draft to discard.");
       return { new_status: null, data: jsonText(row.published_data) };
     });
   }
 
   async delete(schemaName: string, id: string, opts: WriteOptions = {}): Promise<void> {
+    this.authorizeWrite(opts, "delete", schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
     await this.atomically(async (store) => {
       let q = store.db.deleteFrom("contents").where("id", "=", id).where("schema_name", "=", schema.name);
@@ -881,6 +917,7 @@ export class ContentStore {
         throw versionConflict(opts.expectedVersion ?? -1, row.version);
       }
       await store.syncIndex(schema, id, undefined);
+      await store.audit(opts, "delete-content", schema.name, [{ id, version: opts.expectedVersion ?? null }]);
       store.emit({ kind: "content", schemaName: schema.name, id });
     });
   }

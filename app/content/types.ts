@@ -1,3 +1,4 @@
+import type { Principal } from "./policy";
 /**
  * The Squidex content model, as our content service stores and serves it.
  * Shapes follow the Squidex HTTP API (see shared/squidex-contract.md), so the embedded store and a
@@ -182,8 +183,21 @@ export interface ReadOptions {
 export interface WriteOptions {
   /** Optimistic concurrency: the version the writer last saw. */
   expectedVersion?: number;
-  /** Actor ref token, e.g. "subject:editor@example.org" or "client:praxisnetz:default". */
+  /** Actor ref token, e.g. "subject:editor@example.org" or "client:praxisnetz:default" (derived from `by` when given). */
   actor?: string;
+  /**
+   * Who is writing: the store asks the authorization policy (policy.ts) before the write and records
+   * it in the audit log with it. Unset only for the app's own writes (seed, visitor flows).
+   */
+  by?: Principal;
+  /** What the audit log calls the write, when the caller knows better than the store ("rename-page"), and a short note. */
+  note?: AuditNote;
+}
+
+/** How a write is named in the audit log. */
+export interface AuditNote {
+  action?: string;
+  detail?: string | null;
 }
 
 export interface CreateOptions extends WriteOptions {

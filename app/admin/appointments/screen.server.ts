@@ -1,5 +1,5 @@
 import { orBadRequest, parsePage, parseSearch } from "~/admin/content/list-query";
-import { actorOf, done, refused, ADMIN_FORM_LIMIT, type AdminArgs } from "~/admin/admin.server";
+import { done, refused, writer, ADMIN_FORM_LIMIT, type AdminArgs } from "~/admin/admin.server";
 import type { User } from "~/auth/users.server";
 import { formatSlot } from "~/booking/days";
 import { BatchItemError } from "~/content/store";
@@ -70,7 +70,6 @@ export async function handleAction(args: AdminArgs, user: User, now = new Date()
   const form = await readForm(args.request, ADMIN_FORM_LIMIT);
   const practitioner = await findPractitioner(services.store, form.get("practitioner") ?? "");
   if (!practitioner) return refused(t.unknownPractitioner, 404, { practitioner: [t.unknownPractitioner] });
-  const actor = actorOf(user);
   try {
     switch (form.get("intent")) {
       case "create-single":
@@ -82,20 +81,18 @@ export async function handleAction(args: AdminArgs, user: User, now = new Date()
             ? expandSingle({ date: form.get("date") ?? "", time, durationMinutes: duration }, now)
             : expandSeries({ weekdays: form.getAll("weekday").map(Number), time, until: form.get("until") ?? "", durationMinutes: duration, from: form.get("from") ?? "", to: form.get("to") ?? "" }, now);
         if (!expansion.ok) return refused(expansion.problems.map((p) => problemMessage(t, p)).join(" "), 400, fieldErrors(t, expansion.problems));
-        const outcome = await createSlots(services.store, practitioner.id, expansion.slots, actor);
+        const outcome = await createSlots(services.store, practitioner.id, expansion.slots, writer(user, { action: "create-appointment", detail: practitioner.id }));
         if (!outcome.ok) {
           const times = outcome.overlaps.slice(0, 5).map((s) => formatSlot(user.language, s.start));
           return refused(t.overlap(outcome.overlaps.length > 5 ? [...times, "…"] : times), 409, { from: [t.overlap(times)] });
         }
-        await services.auth.audit.record(user, { action: "create-appointments", schema: APPOINTMENTS, itemId: outcome.ids[0] ?? null, version: 0, detail: `${practitioner.id}: ${outcome.ids.length}` });
         return done(t.created(outcome.ids.length), 201);
       }
       case "remove": {
         const ids = form.getAll("slot").filter(Boolean);
         if (!ids.length) return refused(t.noneSelected, 400);
-        const outcome = await removeFreeSlots(services.store, practitioner.id, ids, actor);
+        const outcome = await removeFreeSlots(services.store, practitioner.id, ids, writer(user, { action: "delete-appointment", detail: practitioner.id }));
         if (!outcome.ok) return outcome.reason === "booked" ? refused(t.removeBooked, 409) : refused(t.unknownSlot, 404);
-        for (const r of outcome.removed) await services.auth.audit.record(user, { action: "delete-appointment", schema: APPOINTMENTS, itemId: r.id, version: r.version });
         return done(t.removed(outcome.removed.length));
       }
       case "cancel": {

@@ -1,6 +1,6 @@
 import { BookingStore, type Booker } from "~/booking/bookings";
 import type { ContentStore } from "~/content/store";
-import type { ContentItem, FilterNode } from "~/content/types";
+import type { ContentItem, FilterNode, WriteOptions } from "~/content/types";
 import { overlapping, type NewSlot } from "./series";
 
 /**
@@ -115,7 +115,7 @@ export type CreateOutcome = { ok: true; ids: string[] } | { ok: false; overlaps:
  * overlaps another or an existing slot of the practitioner. Checked and written in one
  * transaction, so two editors creating at once cannot both slip past the check.
  */
-export async function createSlots(store: ContentStore, practitionerId: string, fresh: readonly NewSlot[], actor: string): Promise<CreateOutcome> {
+export async function createSlots(store: ContentStore, practitionerId: string, fresh: readonly NewSlot[], who: Pick<WriteOptions, "by" | "note">): Promise<CreateOutcome> {
   if (!fresh.length) return { ok: true, ids: [] };
   const starts = fresh.map((s) => Date.parse(s.start));
   const fromMs = Math.min(...starts) - LONGEST_SLOT_MINUTES * MINUTE;
@@ -130,7 +130,7 @@ export async function createSlots(store: ContentStore, practitionerId: string, f
         publish: true,
         data: { practitioner: { iv: [practitionerId] }, start: { iv: s.start }, durationMinutes: { iv: s.durationMinutes }, booked: { iv: false } },
       })),
-      { actor },
+      who,
     );
     return { ok: true, ids: created.map((c) => c.id) };
   });
@@ -143,7 +143,7 @@ export type RemoveOutcome = { ok: true; removed: Array<{ id: string; version: nu
  * id that is no slot of this practitioner. In one transaction, so a booking arriving meanwhile
  * either comes first (and refuses the delete) or finds its slot gone.
  */
-export async function removeFreeSlots(store: ContentStore, practitionerId: string, ids: readonly string[], actor: string): Promise<RemoveOutcome> {
+export async function removeFreeSlots(store: ContentStore, practitionerId: string, ids: readonly string[], who: Pick<WriteOptions, "by" | "note">): Promise<RemoveOutcome> {
   return store.transaction(async (tx) => {
     const bookings = new BookingStore(tx.db);
     const removed: Array<{ id: string; version: number }> = [];
@@ -155,7 +155,7 @@ export async function removeFreeSlots(store: ContentStore, practitionerId: strin
       if (iv(item, "booked") === true || (await bookings.get(id))) return { ok: false, reason: "booked", id };
       removed.push({ id, version: item.version });
     }
-    for (const { id, version } of removed) await tx.delete(APPOINTMENTS, id, { actor, expectedVersion: version });
+    for (const { id, version } of removed) await tx.delete(APPOINTMENTS, id, { ...who, expectedVersion: version });
     return { ok: true, removed };
   });
 }

@@ -100,10 +100,10 @@ describe("renameAsset", () => {
     const changes: ContentChange[] = [];
     const off = store.onChange((change) => changes.push(change));
     const before = (await store.assets.get("asset-4"))!;
-    const renamed = await renameAsset(store, { id: "asset-4", fileName: "Wegbeschreibung.png", actor: "subject:u1", expectedVersion: before.version });
+    const renamed = await renameAsset(store, { id: "asset-4", fileName: "Wegbeschreibung.png", by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: before.version });
     off();
     const after = (await store.assets.get("asset-4"))!;
-    expect(after).toMatchObject({ fileName: "Wegbeschreibung.png", slug: before.slug, version: before.version + 1, lastModifiedBy: "subject:u1" });
+    expect(after).toMatchObject({ fileName: "Wegbeschreibung.png", slug: before.slug, version: before.version + 1, lastModifiedBy: "subject:t" });
     expect(renamed.fileName).toBe("Wegbeschreibung.png");
     expect((await store.assets.read("asset-4")).body.equals(PNG)).toBe(true);
     expect(changes).toContainEqual({ kind: "asset", id: "asset-4" });
@@ -111,8 +111,8 @@ describe("renameAsset", () => {
   });
 
   it("refuses a stale version with 412 and an unknown asset with 404", async () => {
-    await expect(renameAsset(store, { id: "asset-3", fileName: "x.png", actor: "subject:u1", expectedVersion: 7 })).rejects.toMatchObject({ statusCode: 412 });
-    await expect(renameAsset(store, { id: "missing", fileName: "x.png", actor: "subject:u1" })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(renameAsset(store, { id: "asset-3", fileName: "x.png", by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: 7 })).rejects.toMatchObject({ statusCode: 412 });
+    await expect(renameAsset(store, { id: "missing", fileName: "x.png", by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false } })).rejects.toMatchObject({ statusCode: 404 });
     expect((await store.assets.get("asset-3"))!.fileName).toBe("team_a.png");
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { ContentStore } from "~/content/store";
-import type { AssetFolder } from "~/content/assets";
+import type { AssetFolder, AssetWriteOptions } from "~/content/assets";
 import type { Asset } from "~/content/types";
 import { likePattern, PAGE_SIZE, ROOT_FOLDER, type AssetQuery } from "./query";
 
@@ -117,6 +117,7 @@ export async function folderTargets(store: ContentStore, limit = 500): Promise<F
  * every published URL of the file, stays. `expectedVersion` guards against overwriting a change made
  * meanwhile (412).
  */
-export async function renameAsset(store: ContentStore, input: { id: string; fileName: string; actor: string; expectedVersion?: number }): Promise<Asset> {
-  return store.assets.rename(input.id, input.fileName, { actor: input.actor, expectedVersion: input.expectedVersion });
+export async function renameAsset(store: ContentStore, input: { id: string; fileName: string; expectedVersion?: number } & Pick<AssetWriteOptions, "by" | "note">): Promise<Asset> {
+  const { id, fileName, ...opts } = input;
+  return store.assets.rename(id, fileName, opts);
 }

@@ -95,16 +95,16 @@ describe("on a store", () => {
 
   it("approves: display on and published, or nothing when the version is stale", async () => {
     const before = (await store.get(PRACTITIONERS, "new-one", { unpublished: true }))!;
-    await expect(approveRegistration(store, "new-one", { actor: "subject:t", expectedVersion: before.version + 1 })).rejects.toMatchObject({ statusCode: 412 });
+    await expect(approveRegistration(store, "new-one", { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: before.version + 1 })).rejects.toMatchObject({ statusCode: 412 });
     expect((await store.get(PRACTITIONERS, "new-one", { unpublished: true }))!.data.display).toEqual({ iv: false });
-    const approved = await approveRegistration(store, "new-one", { actor: "subject:t", expectedVersion: before.version });
+    const approved = await approveRegistration(store, "new-one", { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: before.version });
     expect(approved.status).toBe("Published");
     const live = (await store.get(PRACTITIONERS, "new-one"))!;
     expect(live.data.display).toEqual({ iv: true });
     expect(live.lastModifiedBy).toBe("subject:t");
     expect((await listRegistrations(store, 1)).rows.map((r) => r.id)).toEqual(["no-flag"]);
-    await expect(approveRegistration(store, "new-one", { actor: "subject:t" })).rejects.toMatchObject({ statusCode: 409 });
-    await expect(approveRegistration(store, "missing", { actor: "subject:t" })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(approveRegistration(store, "new-one", { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false } })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(approveRegistration(store, "missing", { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false } })).rejects.toMatchObject({ statusCode: 404 });
   });
 
   it("makes the item form from the schema: one input per language, places as latitude and longitude", async () => {

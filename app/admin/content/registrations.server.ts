@@ -1,5 +1,6 @@
 import { ContentError } from "~/content/errors";
 import type { ContentStore } from "~/content/store";
+import type { Principal } from "~/content/policy";
 import type { ContentItem, FilterNode } from "~/content/types";
 import { PRACTITIONERS } from "~/registration/registration.server";
 import { PAGE_SIZE } from "./list-query";
@@ -61,12 +62,13 @@ export async function listRegistrations(store: ContentStore, page: number): Prom
  * editor saw (a change in between is a 409). Publishing checks the data against the schema, so an
  * incomplete registration is refused (400) and stays as it was.
  */
-export async function approveRegistration(store: ContentStore, id: string, opts: { actor: string; expectedVersion?: number }): Promise<ContentItem> {
+export async function approveRegistration(store: ContentStore, id: string, opts: { by: Principal; expectedVersion?: number }): Promise<ContentItem> {
   return store.transaction(async (tx) => {
     const item = await tx.get(PRACTITIONERS, id, { unpublished: true });
     if (!item) throw new ContentError(404, `Content item "${id}" not found in "${PRACTITIONERS}".`);
     if (item.data.display?.iv === true && item.status === "Published") throw new ContentError(409, "The registration is approved already.");
-    const shown = await tx.patch(PRACTITIONERS, id, { display: { iv: true } }, { actor: opts.actor, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}) });
-    return tx.changeStatus(PRACTITIONERS, id, "Published", { actor: opts.actor, expectedVersion: shown.version });
+    const note = { action: "approve-registration" };
+    const shown = await tx.patch(PRACTITIONERS, id, { display: { iv: true } }, { by: opts.by, note, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}) });
+    return tx.changeStatus(PRACTITIONERS, id, "Published", { by: opts.by, note, expectedVersion: shown.version });
   });
 }

@@ -2,7 +2,8 @@
  * The design screens' writes, each through `mutate` (admin.server): audited, and store errors
  * (a version conflict, an item gone meanwhile) answered as refusals instead of a 500.
  */
-import { actorOf, type AdminArgs, done, mutate, refused } from "~/admin/admin.server";
+import { type AdminArgs, done, mutate, refused, writer } from "~/admin/admin.server";
+import { can, userPrincipal } from "~/content/policy";
 import type { User } from "~/auth/users.server";
 import { isValidId } from "~/content/ids";
 import type { ContentItem } from "~/content/types";
@@ -27,22 +28,22 @@ export async function saveChecked(args: AdminArgs, user: User, schema: string, f
   if (id !== undefined && expectedVersion(fields) === undefined) return refused(refusals[user.language].badVersion, 400);
   return mutate(
     { ...args, user },
-    (item) => ({ action: id ? "update-content" : "create-content", schema, itemId: (item as ContentItem).id, version: (item as ContentItem).version }),
-    () => writeDesignItem(args.context.services.store, schema, id, checked.data, { actor: actorOf(user), expectedVersion: expectedVersion(fields) }),
+    null,
+    () => writeDesignItem(args.context.services.store, schema, id, checked.data, { ...writer(user), expectedVersion: expectedVersion(fields) }),
     (item) => done(id ? texts.saved : texts.created, id ? 200 : 201, { id: (item as ContentItem).id, ...extra }),
   );
 }
 
-/** Deletes an item; only superusers delete content (403 for everybody else). */
+/** Deletes an item; only superusers delete content (the policy: 403 for everybody else). */
 export async function deleteItem(args: AdminArgs, user: User, schema: string, fields: Record<string, string>, texts: { deleted: string; superuserOnly: string; missing: string }) {
-  if (!user.superuser) return refused(texts.superuserOnly, 403);
+  if (!can(userPrincipal(user), "delete", schema)) return refused(texts.superuserOnly, 403);
   const id = fields.id?.trim();
   if (!id) return refused(texts.missing, 400);
   if (!isValidId(id)) return refused(refusals[user.language].gone, 404);
   return mutate(
     { ...args, user },
-    { action: "delete-content", schema, itemId: id },
-    () => args.context.services.store.delete(schema, id, { actor: actorOf(user) }),
+    null,
+    () => args.context.services.store.delete(schema, id, writer(user)),
     () => done(texts.deleted),
   );
 }

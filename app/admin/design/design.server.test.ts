@@ -96,7 +96,7 @@ describe("design items in a real store", () => {
   it("stores the sanitised SVG, never the given one", async () => {
     const checked = await checkIcon({ name: "box", svg: SCRIPTED_SVG }, "de");
     if (!checked.ok) throw new Error(checked.message);
-    const item = await writeDesignItem(store, ICONS, undefined, checked.data, { actor: "subject:test" });
+    const item = await writeDesignItem(store, ICONS, undefined, checked.data, { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false } });
     const stored = await store.get(ICONS, item.id);
     expect(stored?.status).toBe("Published");
     expect(String(stored?.data.svg?.iv)).not.toContain("script");
@@ -104,14 +104,14 @@ describe("design items in a real store", () => {
   });
 
   it("updates with the version seen and refuses a stale one", async () => {
-    const created = await writeDesignItem(store, COLORS, undefined, { name: { iv: "A" }, hexcode: { iv: "#aaa" } }, { actor: "subject:test" });
-    const updated = await writeDesignItem(store, COLORS, created.id, { name: { iv: "A" }, hexcode: { iv: "#bbb" } }, { actor: "subject:test", expectedVersion: created.version });
+    const created = await writeDesignItem(store, COLORS, undefined, { name: { iv: "A" }, hexcode: { iv: "#aaa" } }, { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false } });
+    const updated = await writeDesignItem(store, COLORS, created.id, { name: { iv: "A" }, hexcode: { iv: "#bbb" } }, { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: created.version });
     expect(updated.data.hexcode?.iv).toBe("#bbb");
-    await expect(writeDesignItem(store, COLORS, created.id, { name: { iv: "A" }, hexcode: { iv: "#ccc" } }, { actor: "subject:test", expectedVersion: created.version })).rejects.toThrow();
+    await expect(writeDesignItem(store, COLORS, created.id, { name: { iv: "A" }, hexcode: { iv: "#ccc" } }, { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: created.version })).rejects.toThrow();
   });
 
   it("pages through a collection sorted by name", async () => {
-    for (const name of ["Zeta", "Beta", "Gamma"]) await writeDesignItem(store, COLORS, undefined, { name: { iv: name }, hexcode: { iv: "#123" } }, { actor: "subject:test" });
+    for (const name of ["Zeta", "Beta", "Gamma"]) await writeDesignItem(store, COLORS, undefined, { name: { iv: name }, hexcode: { iv: "#123" } }, { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false } });
     const first = await listDesignPage<{ name: string }>(store, COLORS, 1, "de", 2);
     const second = await listDesignPage<{ name: string }>(store, COLORS, 2, "de", 2);
     expect(first.pages).toBe(2);

@@ -10,6 +10,7 @@ import type { ContentStore } from "~/content/store";
 import { formVersion } from "~/admin/pages/page-edit";
 import { flattenItem } from "~/content/flatten";
 import type { ContentData, ContentItem } from "~/content/types";
+import type { Principal } from "~/content/policy";
 import type { Language } from "~/i18n/languages";
 import { loadSite } from "~/site/site.server";
 import { validateClassTokens } from "~/theme/classes";
@@ -109,10 +110,10 @@ export async function writeDesignItem(
   schema: string,
   id: string | undefined,
   data: ContentData,
-  opts: { actor: string; expectedVersion?: number },
+  opts: { by: Principal; expectedVersion?: number },
 ): Promise<ContentItem> {
-  if (!id) return store.create(schema, data, { actor: opts.actor, publish: true });
-  return store.update(schema, id, data, { actor: opts.actor, ...(opts.expectedVersion === undefined ? {} : { expectedVersion: opts.expectedVersion }) });
+  if (!id) return store.create(schema, data, { by: opts.by, publish: true });
+  return store.update(schema, id, data, { by: opts.by, ...(opts.expectedVersion === undefined ? {} : { expectedVersion: opts.expectedVersion }) });
 }
 
 /** The 1-based page number in a query parameter (1 when missing); a 400 with a message for one that cannot be a page. */

@@ -1,6 +1,6 @@
 import { notFound } from "~/content/errors";
 import type { ContentStore } from "~/content/store";
-import type { ContentData, ContentItem } from "~/content/types";
+import type { ContentData, ContentItem, WriteOptions } from "~/content/types";
 import { isValidId } from "~/content/ids";
 import { normalizePageSlug, PAGES_SCHEMA, slugOwner, slugProblem } from "./page-slug";
 
@@ -14,13 +14,13 @@ export function getPage(store: ContentStore, id: string): Promise<ContentItem | 
  * stays as it is until it is published again. Both steps in one transaction, at the version the
  * editor saw (a stale one is a conflict).
  */
-export function patchPage(store: ContentStore, id: string, patch: ContentData, opts: { actor: string; expectedVersion: number }): Promise<ContentItem> {
+export function patchPage(store: ContentStore, id: string, patch: ContentData, opts: Pick<WriteOptions, "by" | "note"> & { expectedVersion: number }): Promise<ContentItem> {
   return store.transaction(async (tx) => {
     const item = await getPage(tx, id);
     if (!item) throw notFound(`Content item "${id}" not found in "${PAGES_SCHEMA}".`);
     let expectedVersion = opts.expectedVersion;
     if (item.status === "Published" && !item.newStatus) expectedVersion = (await tx.createDraft(PAGES_SCHEMA, id, { ...opts })).version;
-    return tx.patch(PAGES_SCHEMA, id, patch, { actor: opts.actor, expectedVersion });
+    return tx.patch(PAGES_SCHEMA, id, patch, { ...opts, expectedVersion });
   });
 }
 

@@ -62,7 +62,7 @@ describe("page slugs", () => {
   it("keeps the live slug taken while a draft changes it", async () => {
     const page = (await getPage(store, "page-about"))!;
     const next = { ...pageSettings(page), slug: { de: "wir", en: "us" } };
-    const changed = await patchPage(store, "page-about", settingsPatch(page.data, next), { actor: "subject:test", expectedVersion: page.version });
+    const changed = await patchPage(store, "page-about", settingsPatch(page.data, next), { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: page.version });
     expect(changed.status).toBe("Published");
     expect(changed.newStatus).toBe("Draft");
     expect(await slugOwner(store, "de", "wir")).toBe("page-about");
@@ -72,7 +72,7 @@ describe("page slugs", () => {
 
   it("refuses a change at a stale version", async () => {
     const page = (await getPage(store, "page-guide"))!;
-    await expect(patchPage(store, "page-guide", { title: { de: "X" } }, { actor: "subject:test", expectedVersion: page.version + 5 })).rejects.toMatchObject({ statusCode: 412 });
+    await expect(patchPage(store, "page-guide", { title: { de: "X" } }, { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: page.version + 5 })).rejects.toMatchObject({ statusCode: 412 });
   });
 
   it("finds a page by id or by German slug", async () => {

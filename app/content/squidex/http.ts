@@ -9,6 +9,7 @@ import { parentIdOf, type AssetFolder } from "../assets";
 import { isPlainObject } from "../validate";
 import { decodeComponent } from "../../lib/input";
 import { parseJsonText, readBody, readForm } from "../../lib/body";
+import { authorize, type Principal } from "../policy";
 
 /**
  * The Squidex HTTP API answered by the embedded store, under `/api/squidex` (so a Squidex client's
@@ -28,7 +29,7 @@ export interface ApiRequest {
   /** The body, refused beyond `limit` bytes (413) without reading more. */
   readBody(limit: number): Promise<Buffer>;
   /** A signed-in editor's session (the admin area calls the API with its cookie, not a token). */
-  readonly session?: { userId: string; superuser: boolean };
+  readonly session?: { userId: string; email: string; superuser: boolean };
 }
 
 /** An answer: always JSON text, or nothing. */
@@ -48,8 +49,6 @@ export interface SquidexHttpContext {
   appName: string;
   jsonLimit: number;
   assetLimit: number;
-  /** Told of every stored upload (after the 201 is settled), with the actor that made it: the server audits editors' uploads. */
-  onAssetUploaded?: (request: ApiRequest, asset: Asset, actor: string) => Promise<void>;
 }
 
 const STATUS_COLORS: Record<string, string> = { Published: "#4bb958", Draft: "#8091a5", Archived: "#eb3142" };
@@ -85,21 +84,24 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
     const [, area, app, ...rest] = parts;
     // Asset content is public, as in Squidex for unprotected assets.
     if (area?.toLowerCase() === "assets" && method === "GET") return await assetContent(request, rest[0] ?? app ?? "", ctx);
-    const bearer = await ctx.auth.verify(request.headers.get("authorization"));
-    const actor = bearer ?? (request.session ? `subject:${request.session.userId}` : null);
-    if (!actor) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
-    // Deleting content and assets is for superusers (a client token stands for the site's owner);
-    // an asset folder can only be deleted empty, so editors may (as on the admin screen).
-    const folder = area?.toLowerCase() === "apps" && rest[0]?.toLowerCase() === "assets" && rest[1]?.toLowerCase() === "folders";
-    if (!bearer && method === "DELETE" && !folder && !request.session?.superuser) throw new ContentError(403, "Only a superuser may delete content or assets.");
+    const by = await principalOf(request, ctx);
+    if (!by) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
     if (app !== ctx.appName) throw notFound(`App "${app}" not found.`);
-    if (area?.toLowerCase() === "content") return await contents(request, method, rest, actor, ctx);
-    if (area?.toLowerCase() === "apps") return await apps(request, method, rest, actor, ctx);
+    // What each principal may do is the store's policy (policy.ts): every write below names `by`.
+    if (area?.toLowerCase() === "content") return await contents(request, method, rest, by, ctx);
+    if (area?.toLowerCase() === "apps") return await apps(request, method, rest, by, ctx);
     throw notFound(`No Squidex endpoint at /${subpath}.`);
   } catch (e) {
     if (e instanceof ContentError) return error(e);
     throw e;
   }
+}
+
+/** A client token stands for the site's owner; a session cookie for its signed-in person. */
+async function principalOf(request: ApiRequest, ctx: SquidexHttpContext): Promise<Principal | null> {
+  if (await ctx.auth.verify(request.headers.get("authorization"))) return { kind: "client", clientId: ctx.auth.clientId };
+  const session = request.session;
+  return session ? { kind: "user", userId: session.userId, email: session.email, superuser: session.superuser } : null;
 }
 
 const TOKEN_FORM_LIMIT = 8 * 1024;
@@ -195,11 +197,12 @@ async function contentSchema(store: ContentStore, name: string): Promise<Schema>
   return schema;
 }
 
-async function contents(request: ApiRequest, method: string, rest: string[], actor: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+async function contents(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [schemaName = "", id, sub] = rest;
   const schema = await contentSchema(store, schemaName);
   const unpublished = has(request, "x-unpublished");
+  if (unpublished) authorize(by, "readDraft", schema.name);
   const url = new URL(request.url);
   const written = (item: ContentItem, status = 200) =>
     json(contentDto(item, schema, request, appName), status, {
@@ -225,13 +228,13 @@ async function contents(request: ApiRequest, method: string, rest: string[], act
       const publish = url.searchParams.get("status") === "Published" || url.searchParams.get("publish") === "true";
       const status = url.searchParams.get("status");
       if (status && status !== "Published" && status !== "Draft") throw badRequest(`Cannot create an item with status ${status}.`);
-      return written(await store.create(schema.name, data, { publish, id: url.searchParams.get("id") ?? undefined, actor }), 201);
+      return written(await store.create(schema.name, data, { publish, id: url.searchParams.get("id") ?? undefined, by }), 201);
     }
     throw new ContentError(405, "Use GET or POST.");
   }
   if (id === "bulk") {
     if (method !== "POST") throw new ContentError(405, "Use POST for bulk jobs.");
-    return json(await bulk(schema.name, await readJsonBody(request, ctx), actor, store));
+    return json(await bulk(schema.name, await readJsonBody(request, ctx), by, store));
   }
   if (id === "query" && method === "POST") {
     const body = await readJsonBody(request, ctx);
@@ -244,7 +247,7 @@ async function contents(request: ApiRequest, method: string, rest: string[], act
     if (typeof body.odata === "string") Object.assign(query, parseCollectionUrl(`x?${body.odata}`).query);
     return list(query);
   }
-  const opts = { expectedVersion: expectedVersion(request), actor };
+  const opts = { expectedVersion: expectedVersion(request), by };
   if (sub === "status" && method === "PUT") {
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body) || typeof body.status !== "string") throw badRequest('Send {"status": "Published" | "Draft" | "Archived"}.');
@@ -272,7 +275,7 @@ async function contents(request: ApiRequest, method: string, rest: string[], act
       const existing = await store.get(schema.name, id, { unpublished: true });
       if (!existing) {
         const publish = url.searchParams.get("status") === "Published" || url.searchParams.get("publish") === "true";
-        return written(await store.create(schema.name, data, { id, publish, actor }), 201);
+        return written(await store.create(schema.name, data, { id, publish, by }), 201);
       }
       const item = url.searchParams.get("patch") === "true" ? await store.patch(schema.name, id, data, opts) : await store.update(schema.name, id, data, opts);
       return written(item);
@@ -326,18 +329,18 @@ function parseBulk(body: unknown): { jobs: BulkJob[]; continueOnError: boolean; 
   return { jobs, continueOnError: body.continueOnError === true, publish: body.publish === true };
 }
 
-async function runJob(store: ContentStore, schema: string, job: BulkJob, publishAll: boolean, actor: string): Promise<string> {
-  const opts = { expectedVersion: job.expectedVersion, actor };
+async function runJob(store: ContentStore, schema: string, job: BulkJob, publishAll: boolean, by: Principal): Promise<string> {
+  const opts = { expectedVersion: job.expectedVersion, by };
   const publish = job.status === "Published" || (job.status === undefined && publishAll);
   switch (job.type) {
     case "Create":
       // A taken id is a 409 from the insert itself (ON CONFLICT DO NOTHING: the transaction goes on).
-      return (await store.create(schema, job.data, { id: job.id, publish, actor })).id;
+      return (await store.create(schema, job.data, { id: job.id, publish, by })).id;
     case "Upsert": {
       const existing = job.id === undefined ? undefined : await store.get(schema, job.id, { unpublished: true });
-      if (!existing) return (await store.create(schema, job.data, { id: job.id, publish, actor })).id;
+      if (!existing) return (await store.create(schema, job.data, { id: job.id, publish, by })).id;
       const item = job.patch ? await store.patch(schema, existing.id, job.data, opts) : await store.update(schema, existing.id, job.data, opts);
-      if (job.status && job.status !== item.status) await store.changeStatus(schema, item.id, job.status, { actor });
+      if (job.status && job.status !== item.status) await store.changeStatus(schema, item.id, job.status, { by });
       return item.id;
     }
     case "Update":
@@ -375,7 +378,7 @@ async function createRun(store: ContentStore, schema: string, jobs: readonly Bul
  * Squidex bulk jobs. By default all jobs run in one transaction: a failing job leaves nothing
  * written, and every job is reported as not applied. With `continueOnError` each job stands alone.
  */
-async function bulk(schema: string, body: unknown, actor: string, store: ContentStore): Promise<BulkResult[]> {
+async function bulk(schema: string, body: unknown, by: Principal, store: ContentStore): Promise<BulkResult[]> {
   const { jobs, continueOnError, publish } = parseBulk(body);
   const failure = (e: unknown) => {
     if (e instanceof ContentError) return e.toJSON();
@@ -385,7 +388,7 @@ async function bulk(schema: string, body: unknown, actor: string, store: Content
     const results: BulkResult[] = [];
     for (const [jobIndex, job] of jobs.entries()) {
       try {
-        const id = await runJob(store, schema, job, publish, actor);
+        const id = await runJob(store, schema, job, publish, by);
         results.push({ jobIndex, id, contentId: id });
       } catch (e) {
         results.push({ jobIndex, ...(job.id ? { id: job.id, contentId: job.id } : {}), error: failure(e) });
@@ -399,7 +402,7 @@ async function bulk(schema: string, body: unknown, actor: string, store: Content
   // Only new items: one createMany, atomic by itself (on PostgreSQL one statement, no transaction).
   if (jobs.length > 1 && (await createRun(store, schema, jobs, 0)) === jobs.length) {
     try {
-      for (const item of await store.createMany(schema, jobs.map(createJob), { actor })) ids.push(item.id);
+      for (const item of await store.createMany(schema, jobs.map(createJob), { by })) ids.push(item.id);
     } catch (e) {
       if (!(e instanceof BatchItemError)) throw e;
       failed = { index: e.index, error: failure(e.error) };
@@ -413,7 +416,7 @@ async function bulk(schema: string, body: unknown, actor: string, store: Content
         const creates = await createRun(tx, schema, jobs, index);
         if (creates > 1) {
           try {
-            const items = await tx.createMany(schema, jobs.slice(index, index + creates).map(createJob), { actor });
+            const items = await tx.createMany(schema, jobs.slice(index, index + creates).map(createJob), { by });
             for (const item of items) ids.push(item.id);
           } catch (e) {
             if (e instanceof BatchItemError) failed = { index: index + e.index, error: failure(e.error) };
@@ -423,7 +426,7 @@ async function bulk(schema: string, body: unknown, actor: string, store: Content
           continue;
         }
         try {
-          ids.push(await runJob(tx, schema, jobs[index]!, publish, actor));
+          ids.push(await runJob(tx, schema, jobs[index]!, publish, by));
         } catch (e) {
           failed = { index, error: failure(e) };
           throw e;
@@ -513,7 +516,7 @@ function assetDto(asset: Asset, appName: string) {
   };
 }
 
-async function apps(request: ApiRequest, method: string, rest: string[], actor: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+async function apps(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [area, id] = rest;
   if (area === "schemas" && method === "GET") {
@@ -535,7 +538,7 @@ async function apps(request: ApiRequest, method: string, rest: string[], actor: 
       _links: {},
     });
   }
-  if (area === "assets" && id?.toLowerCase() === "folders") return assetFolders(request, method, rest.slice(2), actor, ctx);
+  if (area === "assets" && id?.toLowerCase() === "folders") return assetFolders(request, method, rest.slice(2), by, ctx);
   if (area === "assets") {
     const sub = rest[2];
     if (rest.length > 3 || (sub !== undefined && (id === undefined || sub.toLowerCase() !== "parent"))) throw notFound(`No Squidex endpoint for ${method} apps/${appName}/${rest.join("/")}.`);
@@ -547,12 +550,12 @@ async function apps(request: ApiRequest, method: string, rest: string[], actor: 
       const { total, items } = await store.assets.list({ ids, ...(parent !== null ? { parentId: parentIdOf(parent) } : {}), ...pagingParams(url.searchParams) });
       return json({ total, items: items.map((a) => assetDto(a, appName)), _links: {} });
     }
-    if (id === undefined && method === "POST") return uploadAsset(request, actor, ctx);
+    if (id === undefined && method === "POST") return uploadAsset(request, by, ctx);
     if (id !== undefined && sub !== undefined && method === "PUT") {
       // PUT assets/{id}/parent {parentId}: moves the asset.
       const body = await readJsonBody(request, ctx);
       if (!isPlainObject(body) || (body.parentId !== undefined && body.parentId !== null && typeof body.parentId !== "string")) throw badRequest('Send {"parentId": "<folder id>"}.');
-      const asset = await store.assets.move(id, (body.parentId as string | null | undefined) ?? "", { expectedVersion: expectedVersion(request), actor });
+      const asset = await store.assets.move(id, (body.parentId as string | null | undefined) ?? "", { expectedVersion: expectedVersion(request), by });
       return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
     }
     if (id !== undefined && sub === undefined && method === "PUT") {
@@ -562,7 +565,7 @@ async function apps(request: ApiRequest, method: string, rest: string[], actor: 
       const unsupported = ["slug", "metadata", "tags"].filter((key) => body[key] !== undefined && body[key] !== null);
       if (body.isProtected === true) unsupported.push("isProtected");
       if (unsupported.length) throw badRequest(`Changing ${unsupported.join(", ")} is not supported; send fileName.`);
-      const opts = { expectedVersion: expectedVersion(request), actor };
+      const opts = { expectedVersion: expectedVersion(request), by };
       const asset = body.fileName === undefined || body.fileName === null ? await store.assets.get(id) : await store.assets.rename(id, body.fileName as string, opts);
       if (!asset) throw notFound(`Asset "${id}" not found.`);
       return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
@@ -573,14 +576,16 @@ async function apps(request: ApiRequest, method: string, rest: string[], actor: 
       return json(assetDto(asset, appName));
     }
     if (id !== undefined && sub === undefined && method === "DELETE") {
-      await store.assets.delete(id);
+      await store.assets.delete(id, { by });
       return empty(204);
     }
   }
   throw notFound(`No Squidex endpoint for ${method} apps/${appName}/${rest.join("/")}.`);
 }
 
-async function uploadAsset(request: ApiRequest, actor: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+async function uploadAsset(request: ApiRequest, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  // Refused before the body is read.
+  authorize(by, "uploadAsset");
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) throw badRequest("Upload the file as multipart/form-data with a part named file.");
   // The multipart envelope adds a little to the file itself.
@@ -600,9 +605,8 @@ async function uploadAsset(request: ApiRequest, actor: string, ctx: SquidexHttpC
     body: Buffer.from(await file.arrayBuffer()),
     id: url.searchParams.get("id") ?? undefined,
     parentId: parentIdOf(parentId),
-    actor,
+    by,
   });
-  await ctx.onAssetUploaded?.(request, asset, actor);
   return json(assetDto(asset, ctx.appName), 201, { Location: `/api/apps/${ctx.appName}/assets/${asset.id}`, ETag: `"${asset.version}"` });
 }
 
@@ -634,7 +638,7 @@ const FOLDER_SCOPES = ["All", "PathAndItems", "Path", "Items"] as const;
  * Asset folders as Squidex serves them: GET/POST `assets/folders` (query `parentId`, `scope`),
  * PUT/DELETE `assets/folders/{id}`, PUT `assets/folders/{id}/parent`.
  */
-async function assetFolders(request: ApiRequest, method: string, rest: string[], actor: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+async function assetFolders(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [id, sub, ...more] = rest;
   const written = (folder: AssetFolder, status = 200) =>
@@ -665,11 +669,11 @@ async function assetFolders(request: ApiRequest, method: string, rest: string[],
       const body = await readJsonBody(request, ctx);
       if (!isPlainObject(body)) throw badRequest('Send {"folderName": "...", "parentId": "<folder id>"}.');
       if (body.parentId !== undefined && body.parentId !== null && typeof body.parentId !== "string") throw badRequest("parentId must be a string.");
-      return written(await store.assets.createFolder({ folderName: body.folderName, parentId: body.parentId ?? undefined, actor }), 201);
+      return written(await store.assets.createFolder({ folderName: body.folderName, parentId: body.parentId ?? undefined, by }), 201);
     }
     throw new ContentError(405, "Use GET or POST.");
   }
-  const opts = { expectedVersion: expectedVersion(request), actor };
+  const opts = { expectedVersion: expectedVersion(request), by };
   if (sub !== undefined) {
     if (method !== "PUT") throw new ContentError(405, "Use PUT to move a folder.");
     const body = await readJsonBody(request, ctx);

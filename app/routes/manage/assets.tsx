@@ -1,6 +1,7 @@
 import { data, Form, Link, useActionData, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/assets";
-import { actorOf, admin, done, mutate, readAdminForm, refused } from "~/admin/admin.server";
+import { admin, done, mutate, readAdminForm, refused, writer } from "~/admin/admin.server";
+import { can, userPrincipal } from "~/content/policy";
 import { folderPath, folderTargets, listFolders, listLibrary, renameAsset } from "~/admin/assets/library.server";
 import {
   assetQueryString,
@@ -177,7 +178,6 @@ export async function action(args: Route.ActionArgs) {
   const fields = await readAdminForm(args.request);
   const run = { ...args, user };
   const { assets } = services.store;
-  const actor = actorOf(user);
   const expectedVersion = /^\d{1,9}$/.test(fields.version ?? "") ? Number(fields.version) : undefined;
   const folderNameOf = (input: string | undefined) => {
     const checked = checkFolderName(input ?? "");
@@ -193,8 +193,8 @@ export async function action(args: Route.ActionArgs) {
     if (!name.ok) return name.refusal;
     return mutate(
       run,
-      (folder) => ({ action: "create-asset-folder", itemId: (folder as { id: string }).id, version: 0, detail: name.folderName }),
-      () => assets.createFolder({ folderName: name.folderName, parentId, actor }),
+      null,
+      () => assets.createFolder({ folderName: name.folderName, parentId, ...writer(user, { detail: name.folderName }) }),
       (folder) => done(text.folderCreated(name.folderName), 201, { id: (folder as { id: string }).id }),
     );
   }
@@ -208,17 +208,17 @@ export async function action(args: Route.ActionArgs) {
       if (!name.ok) return name.refusal;
       return mutate(
         run,
-        { action: "rename-asset-folder", itemId: folderId, version: folder.version + 1, detail: `${folder.folderName} → ${name.folderName}`.slice(0, 300) },
-        () => assets.renameFolder(folderId, name.folderName, { actor, expectedVersion }),
+        null,
+        () => assets.renameFolder(folderId, name.folderName, { ...writer(user, { detail: `${folder.folderName} → ${name.folderName}`.slice(0, 300) }), expectedVersion }),
         () => done(text.folderRenamed(name.folderName)),
       );
     }
     return mutate(
       run,
-      { action: "delete-asset-folder", itemId: folderId, detail: folder.folderName },
+      null,
       async () => {
         try {
-          await assets.deleteFolder(folderId, { actor });
+          await assets.deleteFolder(folderId, writer(user, { detail: folder.folderName }));
         } catch (error) {
           if (error instanceof ContentError && error.statusCode === 409) throw new ContentError(409, text.folderNotEmpty(folder.folderName));
           throw error;
@@ -241,8 +241,8 @@ export async function action(args: Route.ActionArgs) {
     }
     return mutate(
       run,
-      { action: "rename-asset", itemId: id, version: asset.version + 1, detail: `${asset.fileName} → ${checked.fileName}`.slice(0, 300) },
-      () => renameAsset(services.store, { id, fileName: checked.fileName, actor, expectedVersion }),
+      null,
+      () => renameAsset(services.store, { id, fileName: checked.fileName, ...writer(user, { detail: `${asset.fileName} → ${checked.fileName}`.slice(0, 300) }), expectedVersion }),
       () => done(text.renamed(checked.fileName)),
     );
   }
@@ -253,17 +253,17 @@ export async function action(args: Route.ActionArgs) {
     if (parentId !== ROOT_FOLDER && !target) return refused(text.unknownFolder, 400, { parentId: [text.unknownFolder] });
     return mutate(
       run,
-      { action: "move-asset", itemId: id, version: asset.version + 1, detail: `${asset.fileName} → ${target?.folderName ?? "/"}`.slice(0, 300) },
-      () => assets.move(id, parentId, { actor, expectedVersion }),
+      null,
+      () => assets.move(id, parentId, { ...writer(user, { detail: `${asset.fileName} → ${target?.folderName ?? "/"}`.slice(0, 300) }), expectedVersion }),
       () => done(text.moved(asset.fileName, target?.folderName ?? text.root)),
     );
   }
   if (fields.intent === "delete") {
-    if (!user.superuser) return refused(t.forbidden, 403);
+    if (!can(userPrincipal(user), "deleteAsset")) return refused(t.forbidden, 403);
     return mutate(
       run,
-      { action: "delete-asset", itemId: id, detail: asset.fileName.slice(0, 200) },
-      () => assets.delete(id),
+      null,
+      () => assets.delete(id, writer(user, { detail: asset.fileName.slice(0, 200) })),
       () => done(text.removed(asset.fileName)),
     );
   }

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/block";
-import { actorOf, admin, mutate, done, readAdminForm, refused } from "~/admin/admin.server";
+import { admin, mutate, done, readAdminForm, refused, writer } from "~/admin/admin.server";
 import { FIELD_TYPES, schemaFromForm, type FieldProblem } from "~/admin/pages/block-form";
 import { fieldsWithoutStart, isBlockSchemaName, KNOWN_BLOCK_TAGS } from "~/admin/pages/block-rules";
 import { formVersion } from "~/admin/pages/page-edit";
@@ -112,8 +112,8 @@ export async function action(args: Route.ActionArgs) {
   });
   return mutate(
     { ...args, user },
-    { action: "update-block-schema", schema: schema.name, version: expectedVersion, detail: added.length ? `added field ${added.join(", ")}` : null },
-    () => services.store.upsertSchema(input, { actor: actorOf(user), expectedVersion }),
+    null,
+    () => services.store.upsertSchema(input, { ...writer(user, { action: "update-block-schema", detail: added.length ? `added field ${added.join(", ")}` : null }), expectedVersion }),
     () => done(text.saved),
   );
 }

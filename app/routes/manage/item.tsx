@@ -1,6 +1,7 @@
 import { data, Link, useActionData, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/item";
-import { actorOf, admin, done, mutate, readAdminForm, refused, type AdminResult } from "~/admin/admin.server";
+import { admin, done, mutate, readAdminForm, refused, writer, type AdminResult } from "~/admin/admin.server";
+import { can, userPrincipal } from "~/content/policy";
 import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
 import { listColumns, requireCollection } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
@@ -86,7 +87,7 @@ export async function loader(args: Route.LoaderArgs) {
   const title = item ? titleOf(schema, item) : null;
   return {
     language,
-    superuser: user.superuser,
+    mayDelete: can(userPrincipal(user), "delete", schema.name),
     schema: { name: schema.name, label: schema.properties.label || schema.name },
     definition: form.definition,
     initial: item ? valuesFromData(schema, item.data, form) : {},
@@ -111,9 +112,6 @@ function titleOf(schema: Schema, item: ContentItem): string {
   return item.id;
 }
 
-/** Collections only superusers change (spec: the superuser changes global settings). */
-const SUPERUSER_COLLECTIONS: ReadonlySet<string> = new Set(["core-global-settings", "core-backend-navigation"]);
-
 export async function action(args: Route.ActionArgs) {
   const { user, language, t, services } = admin(args);
   const text = texts[language];
@@ -121,13 +119,13 @@ export async function action(args: Route.ActionArgs) {
   const fields = await readAdminForm(args.request);
   const isNew = args.params.itemid === "new";
   if (!isNew && !isValidId(args.params.itemid)) return refused(text.gone, 400);
-  // Global settings and the admin menu shape the whole site: superusers change them.
-  if (SUPERUSER_COLLECTIONS.has(schema.name) && !user.superuser) return refused(t.forbidden, 403);
+  // Global settings and the admin menu shape the whole site: superusers change them (the policy).
+  if (!can(userPrincipal(user), "update", schema.name)) return refused(t.forbidden, 403);
   const store = services.store;
   const ctx = { ...args, user };
   const version = fields.version === undefined || fields.version === "" ? undefined : /^[0-9]{1,9}$/.test(fields.version) ? Number(fields.version) : NaN;
   if (Number.isNaN(version) || (!isNew && version === undefined)) return refused(text.badVersion, 400);
-  const write = { actor: actorOf(user), ...(version !== undefined ? { expectedVersion: version } : {}) };
+  const write = { ...writer(user), ...(version !== undefined ? { expectedVersion: version } : {}) };
 
   if (fields.intent === "save") {
     // The item as the editor saw it decides the form (a JSON value too long for an input is not in it).
@@ -158,14 +156,14 @@ export async function action(args: Route.ActionArgs) {
     const answer = stored
       ? await mutate(
           ctx,
-          (r) => ({ action: "update-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
+          null,
           () => checked(() => store.update(schema.name, stored.id, data, write)),
           (r) => done(text.updated, 200, { id: (r as ContentItem).id }),
         )
       : await mutate(
           ctx,
-          (r) => ({ action: "create-content", schema: schema.name, itemId: (r as ContentItem).id, version: (r as ContentItem).version }),
-          () => checked(() => store.create(schema.name, data, { actor: write.actor })),
+          null,
+          () => checked(() => store.create(schema.name, data, writer(user))),
           (r) => done(text.created, 201, { id: (r as ContentItem).id }),
         );
     if (invalid) {
@@ -181,16 +179,16 @@ export async function action(args: Route.ActionArgs) {
     const publish = fields.intent === "publish";
     return mutate(
       ctx,
-      (r) => ({ action: publish ? "publish-content" : "unpublish-content", schema: schema.name, itemId: id, version: (r as ContentItem).version }),
+      null,
       () => store.changeStatus(schema.name, id, publish ? "Published" : "Draft", write),
       () => done(publish ? text.published : text.unpublished),
     ).then((answer) => localiseConflict(answer, text.conflict));
   }
   if (fields.intent === "delete") {
-    if (!user.superuser) return refused(t.forbidden, 403);
+    if (!can(userPrincipal(user), "delete", schema.name)) return refused(t.forbidden, 403);
     return mutate(
       ctx,
-      { action: "delete-content", schema: schema.name, itemId: id, version: version ?? null },
+      null,
       () => store.delete(schema.name, id, write),
       () => done(text.deleted, 200, { id, deleted: true } as Partial<AdminResult>),
     ).then((answer) => localiseConflict(answer, text.conflict));
@@ -220,7 +218,7 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
 type Answer = AdminResult & { deleted?: boolean; values?: Record<string, string> };
 
 export default function Item({ loaderData }: Route.ComponentProps) {
-  const { language, superuser, schema, definition, initial, skipped, item } = loaderData;
+  const { language, mayDelete, schema, definition, initial, skipped, item } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
   const navigate = useNavigate();
@@ -282,7 +280,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
                 </button>
               </fetcher.Form>
             ) : null}
-            {superuser ? (
+            {mayDelete ? (
               <fetcher.Form method="post" onSubmit={(e) => !confirm(t.confirmDelete) && e.preventDefault()}>
                 <input type="hidden" name="version" value={version} />
                 <button type="submit" name="intent" value="delete" className={buttonClass("danger")} disabled={busy}>

@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/page";
 import { isValidId } from "~/content/ids";
-import { actorOf, admin, done, mutate, readAdminForm, refused } from "~/admin/admin.server";
+import { admin, done, mutate, readAdminForm, refused, writer } from "~/admin/admin.server";
 import { pageSettings, pageState, settingsPatch, type PageSettings } from "~/admin/pages/page-data";
 import { formVersion, pageByName, patchPage } from "~/admin/pages/page-edit";
 import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem, SLUG_PROBLEM_TEXTS } from "~/admin/pages/page-slug";
@@ -142,8 +142,7 @@ export async function action(args: Route.ActionArgs) {
   const fields = await readAdminForm(args.request);
   const expectedVersion = formVersion(fields.version);
   if (expectedVersion === undefined) return refused(text.badVersion, 400);
-  const actor = actorOf(user);
-  const audit = (action: string, detail?: string) => ({ action, schema: PAGES_SCHEMA, itemId: item.id, version: expectedVersion, detail });
+  const by = (action: string, detail?: string) => writer(user, { action, ...(detail ? { detail } : {}) });
   if (fields.intent === "save") {
     const next = readSettings(fields);
     const errors: Record<string, string[]> = {};
@@ -159,8 +158,8 @@ export async function action(args: Route.ActionArgs) {
     if (first) return refused(first[0]!, Object.values(problems).includes("taken") ? 409 : 400, errors);
     return mutate(
       { ...args, user },
-      audit("update-page", `slug ${next.slug.de} / ${next.slug.en}`),
-      () => patchPage(store, item.id, settingsPatch(item.data, next), { actor, expectedVersion }),
+      null,
+      () => patchPage(store, item.id, settingsPatch(item.data, next), { ...by("update-page", `slug ${next.slug.de} / ${next.slug.en}`), expectedVersion }),
       () => done(item.status === "Published" ? `${t.saved} ${text.changedHint}` : t.saved),
     );
   }
@@ -168,13 +167,13 @@ export async function action(args: Route.ActionArgs) {
     const publish = fields.intent === "publish";
     return mutate(
       { ...args, user },
-      audit(publish ? "publish-page" : "unpublish-page"),
-      () => store.changeStatus(PAGES_SCHEMA, item.id, publish ? "Published" : "Draft", { actor, expectedVersion }),
+      null,
+      () => store.changeStatus(PAGES_SCHEMA, item.id, publish ? "Published" : "Draft", { ...by(publish ? "publish-page" : "unpublish-page"), expectedVersion }),
       () => done(publish ? text.published : text.unpublished),
     );
   }
   if (fields.intent === "discard") {
-    return mutate({ ...args, user }, audit("discard-page-draft"), () => store.discardDraft(PAGES_SCHEMA, item.id, { actor, expectedVersion }), () => done(text.discarded));
+    return mutate({ ...args, user }, null, () => store.discardDraft(PAGES_SCHEMA, item.id, { ...by("discard-page-draft"), expectedVersion }), () => done(text.discarded));
   }
   return refused(text.unknownIntent);
 }

@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/pages";
-import { actorOf, admin, done, mutate, readAdminForm, refused } from "~/admin/admin.server";
+import { admin, done, mutate, readAdminForm, refused, writer } from "~/admin/admin.server";
+import { can, userPrincipal } from "~/content/policy";
 import { orBadRequest } from "~/admin/content/list-query";
 import { listPages, PAGE_STATES, pageListQuery, type PageListQuery } from "~/admin/pages/page-list";
 import { newPageData, pageSettings } from "~/admin/pages/page-data";
@@ -104,8 +105,8 @@ export async function action(args: Route.ActionArgs) {
     const id = (await getPage(store, wanted)) ? undefined : wanted;
     return mutate(
       { ...args, user },
-      (created) => ({ action: "create-page", schema: PAGES_SCHEMA, itemId: (created as { id: string }).id, version: 0, detail: slug }),
-      () => store.create(PAGES_SCHEMA, newPageData(title, slug), { actor: actorOf(user), ...(id ? { id } : {}) }),
+      null,
+      () => store.create(PAGES_SCHEMA, newPageData(title, slug), { ...writer(user, { action: "create-page", detail: slug }), ...(id ? { id } : {}) }),
       (created) => done(text.created(title), 201, { id: (created as { id: string }).id }),
     );
   }
@@ -117,17 +118,17 @@ export async function action(args: Route.ActionArgs) {
     if (!title || title.length > TITLE_MAX) return refused(text.noTitle, 400, { title: [text.noTitle] });
     return mutate(
       { ...args, user },
-      { action: "rename-page", schema: PAGES_SCHEMA, itemId: page.id, version: expectedVersion, detail: `${language}: ${title}` },
-      () => patchPage(store, page.id, { title: { [language]: title } }, { actor: actorOf(user), expectedVersion }),
+      null,
+      () => patchPage(store, page.id, { title: { [language]: title } }, { ...writer(user, { action: "rename-page", detail: `${language}: ${title}` }), expectedVersion }),
       () => done(text.renamed),
     );
   }
   if (fields.intent === "delete") {
-    if (!user.superuser) return refused(t.forbidden, 403);
+    if (!can(userPrincipal(user), "delete", PAGES_SCHEMA)) return refused(t.forbidden, 403);
     return mutate(
       { ...args, user },
-      { action: "delete-page", schema: PAGES_SCHEMA, itemId: page.id, version: expectedVersion, detail: pageSettings(page).slug.de },
-      () => store.delete(PAGES_SCHEMA, page.id, { actor: actorOf(user), expectedVersion }),
+      null,
+      () => store.delete(PAGES_SCHEMA, page.id, { ...writer(user, { action: "delete-page", detail: pageSettings(page).slug.de }), expectedVersion }),
       () => done(text.deleted),
     );
   }

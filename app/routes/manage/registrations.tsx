@@ -1,6 +1,6 @@
 import { data, Link, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/registrations";
-import { actorOf, admin, done, mutate, readAdminForm, refused, type AdminResult } from "~/admin/admin.server";
+import { admin, done, mutate, readAdminForm, refused, writer, type AdminResult } from "~/admin/admin.server";
 import { pageCount, parseListParams } from "~/admin/content/list-query";
 import { approveRegistration, listRegistrations, type RegistrationRow } from "~/admin/content/registrations.server";
 import { clientProblem } from "~/admin/content/schema-route.server";
@@ -90,8 +90,8 @@ export async function action(args: Route.ActionArgs) {
   const id = fields.id;
   return mutate(
     { ...args, user },
-    (r) => ({ action: "approve-registration", schema: PRACTITIONERS, itemId: id, version: (r as ContentItem).version }),
-    () => approveRegistration(services.store, id, { actor: actorOf(user), expectedVersion: Number(fields.version) }),
+    null,
+    () => approveRegistration(services.store, id, { ...writer(user), expectedVersion: Number(fields.version) }),
     () => done(text.approved, 200, { id }),
   );
 }
