@@ -701,7 +701,7 @@ export class ContentStore {
         .executeTakeFirst();
       if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) throw alreadyExists(`An item with id "${id}" already exists.`);
       if (opts.publish) await store.syncIndex(schema, id, { data: valid }, true);
-      await store.audit(opts, opts.publish ? "create-and-publish-content" : "create-content", schema.name, [{ id, version: row.version }]);
+      await store.audit(opts, "create-content", schema.name, [{ id, version: row.version }]);
       store.emit({ kind: "content", schemaName: schema.name, id });
       return store.toItem(row, schema, false);
     });
