@@ -32,7 +32,8 @@ export interface AuthOptions {
 /**
  * Signing in and out, sessions, invitations: what the login page, the session API and the auth
  * gate use. Stateless across app nodes: the only shared state is the users table (with each
- * user's session generation) and the throttle's counts, both in the database.
+ * user's session generation), the ids of signed-out sessions not yet expired, and the throttle's
+ * counts, all in the database.
  */
 export class AuthService {
   constructor(
@@ -73,14 +74,30 @@ export class AuthService {
     return { ok: true, user: found.user, cookie };
   }
 
-  /** The session of a cookie value: null when missing, forged, expired, or ended (generation, removed user). */
+  /** The session of a cookie value: null when missing, forged, expired, or ended (signed out, generation, removed user). */
   async session(value: string | undefined): Promise<CurrentSession | null> {
     const claims = await this.sealer.open(value);
     if (!claims) return null;
-    const user = await this.users.get(claims.uid);
-    if (!user || user.pending || user.sessionGeneration !== claims.gen) return null;
-    const renewed = this.sealer.needsRenewal(claims) ? await this.sealer.seal({ uid: claims.uid, gen: claims.gen, auth: claims.auth }) : undefined;
+    const found = await this.users.forSession(claims.uid, claims.sid);
+    if (!found || found.ended) return null;
+    const { user } = found;
+    if (user.pending || user.sessionGeneration !== claims.gen) return null;
+    const renewed = this.sealer.needsRenewal(claims) ? await this.sealer.seal({ sid: claims.sid, uid: claims.uid, gen: claims.gen, auth: claims.auth }) : undefined;
     return { user, claims, ...(renewed ? { renewed } : {}) };
+  }
+
+  /**
+   * Signs out the session of a cookie value on every app node: its id is recorded as ended (so
+   * this cookie and every renewal of it are refused) and the sign-out is audited. The user whose
+   * session ended, or null when the cookie was no live session (nothing to end).
+   */
+  async signOut(value: string | undefined): Promise<User | null> {
+    const session = await this.session(value);
+    if (!session) return null;
+    await this.users.endSession(session.claims.sid, session.user.id, this.sealer.lastValid(session.claims));
+    await this.audit.record(session.user, { action: "sign-out" });
+    this.logger.info({ userId: session.user.id }, "signed out");
+    return session.user;
   }
 
   /** A link token for setting a password: an invitation or a reset. Spent once the password changes. */

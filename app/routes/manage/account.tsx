@@ -5,7 +5,7 @@ import { AdminPage, buttonClass, inputClass, SaveNotice, TextField } from "~/adm
 import { routeAccess } from "~/auth/access";
 import { loginTexts } from "~/auth/login-form";
 import { verifyPassword } from "~/auth/password.server";
-import { clearedSessionCookies, sessionCookies } from "~/auth/session.server";
+import { clearedSessionCookies, readSessionCookie, sessionCookies } from "~/auth/session.server";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -66,7 +66,7 @@ export async function action(args: Route.ActionArgs) {
   const fields = await readAdminForm(args.request);
   // Signing out needs no valid session (an expired one still gets its cookie cleared).
   if (fields.intent === "sign-out") {
-    if (context.user) await context.services.auth.audit.record(context.user, { action: "sign-out" });
+    await context.services.auth.signOut(readSessionCookie(args.request.headers.get("cookie")));
     return redirect("/login", { headers: [...clearedSessionCookies(context.secure), ["Cache-Control", "no-store"]] });
   }
   const { user, language, services } = admin(args);
