@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (request.method !== "POST") return methodNotAllowed("GET, POST, DELETE");
     const submission = await readSubmission(request);
     const language = submissionLanguage(submission.data, "de");
-    const answer = await signIn(context, submission.data, language);
+    const answer = await signIn(context, submission.data, language, request.headers.get("cookie"));
     if (answer.ok) return jsonResponse({ user: publicUser(answer.user) }, { headers: answer.headers });
     return jsonResponse({ ...answer.problem, statusCode: answer.status }, { status: answer.status, headers: answer.headers });
   } catch (error) {
