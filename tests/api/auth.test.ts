@@ -682,7 +682,7 @@ describe("users from the command line and superuser-only collections", () => {
     const password = generated.stdout.match(/with the password (\S+) \(shown once\)/)?.[1];
     expect(password).toBeTruthy();
     expect(await whoAmI(server, await signIn(server, "generated@example.org", password!))).toMatchObject({ superuser: true });
-  });
+  }, 120_000); // five runs of the command, each loading the server build: slow on a busy machine (spawnSync hid this by blocking the timer)
 
   it("admin actions answer a body that is no form with 415 and a huge one with 413, never 500; a bad invitation with 400", async () => {
     const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
