@@ -162,7 +162,7 @@ describe("the account page's current-password check", () => {
     expect(await statusOf(change(session, user.password))).toBe(429);
   }, 60_000);
 
-  it("lets the owner's device change the password while the account is locked, and the change ends the lock", async () => {
+  it("lets the owner's device change the password while the account is locked; the change ends the lock, and signing out everywhere keeps only this browser trusted", async () => {
     const user = { email: "device-owner@example.com", password: "device-password-1" };
     await createUser(server, admin, user);
     const { session, device } = await signInWithDevice(server, user.email, user.password);
@@ -172,6 +172,17 @@ describe("the account page's current-password check", () => {
     expect(changed.status).toBe(200);
     expect(devicePair(changed), "a device cookie for the new generation").toBeDefined();
     // The lock ended with the old password: a browser without cookies signs in with the new one.
-    await signIn(server, user.email, "device-password-2");
+    const fresh = await signIn(server, user.email, "device-password-2");
+
+    // "Sign out everywhere" ends the trust of every device but keeps this browser's (a new cookie).
+    const changedDevice = devicePair(changed)!;
+    const everywhere = await postForm(server, "/manage/account", { intent: "sign-out-everywhere" }, fresh);
+    expect(everywhere.status).toBe(302);
+    const kept = devicePair(everywhere);
+    expect(kept).toBeDefined();
+    await strangersGuess(server, user.email);
+    const right = { email: user.email, password: "device-password-2" };
+    expect(await statusOf(postSession(server, right, { cookie: changedDevice }))).toBe(429);
+    expect(await statusOf(postSession(server, right, { cookie: kept! }))).toBe(200);
   }, 60_000);
 });
