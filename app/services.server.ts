@@ -107,6 +107,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
       { name: "booker details past retention", run: (now) => bookings.purgeExpired(now) },
       { name: "unconfirmed newsletter addresses", run: (now) => newsletter.purgePending(now) },
       { name: "sent mail", run: (now) => mail.purgeSent(30, now) },
+      { name: "expired signed-out sessions", run: (now) => users.purgeEndedSessions(now) },
     ],
     logger,
   );

@@ -6,7 +6,8 @@
 // (bench/content-scale.mjs): the same site with a large store.
 //
 // `npm run bench -- --only=scale` (or BENCH_ONLY=scale) runs just that section, `--only=pages` just
-// the first, `--only=forms` the visitor flows (bench/forms.mjs); BENCH_SCALE_SIZES="" skips the scale section.
+// the first, `--only=forms` the visitor flows (bench/forms.mjs), `--only=auth` the password check for
+// unknown addresses and wrong passwords (bench/auth.mjs); BENCH_SCALE_SIZES="" skips the scale section.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { runContentScale } from "./content-scale.mjs";
+import { runAuth } from "./auth.mjs";
 import { runForms } from "./forms.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -23,12 +25,13 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const port = Number(process.env.BENCH_PORT ?? 3288);
 const base = `http://127.0.0.1:${port}`;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) ?? process.env.BENCH_ONLY ?? "";
-if (only && only !== "scale" && only !== "pages" && only !== "forms") throw new Error(`--only must be "pages", "scale" or "forms", not "${only}"`);
+if (only && !["scale", "pages", "forms", "auth"].includes(only)) throw new Error(`--only must be "pages", "scale", "forms" or "auth", not "${only}"`);
 
 buildIfNeeded();
 if (!only || only === "pages") await benchPages();
 if (!only || only === "scale") await runContentScale();
 if (!only || only === "forms") await runForms();
+if (!only || only === "auth") await runAuth();
 
 async function benchPages() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-"));

@@ -33,9 +33,23 @@ export function prepareDecoy(): Promise<string> {
   return (decoy ??= hashPassword(`decoy-${Math.random()}`));
 }
 
+/**
+ * The hash a password is checked against: the stored one, or the decoy when there is none. Both are
+ * argon2id with OPTIONS, so a missing account costs one verification with the same parameters as a
+ * wrong password (the timing itself is measured by `npm run bench -- --only=auth`, not asserted).
+ */
+export async function hashToVerify(stored: string | null | undefined): Promise<string> {
+  return stored ?? (await prepareDecoy());
+}
+
+/** The cost parameters of a PHC argon2 string (`$argon2id$v=19$m=…,t=…,p=…`), or null for anything else. */
+export function argon2Parameters(phc: string): string | null {
+  return phc.match(/^\$(argon2(?:id|i|d))\$v=\d+\$(m=\d+,t=\d+,p=\d+)\$/)?.slice(1, 3).join(" ") ?? null;
+}
+
 /** True when `password` matches `stored`; with no stored hash the same work is done against a decoy. */
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
-  const target = stored ?? (await prepareDecoy());
+  const target = await hashToVerify(stored);
   try {
     const ok = await verify(target, password.slice(0, PASSWORD_MAX + 1));
     return ok && !!stored;

@@ -15,11 +15,27 @@ describe("SessionSealer", () => {
     const sealer = new SessionSealer(key, TIMES, c.now);
     const { value, maxAge } = await sealer.seal({ uid: "u1", gen: 3, auth: c.seconds() });
     expect(maxAge).toBe(TIMES.idleSeconds);
-    expect(await sealer.open(value)).toEqual({ uid: "u1", gen: 3, auth: c.seconds(), seen: c.seconds() });
+    expect(await sealer.open(value)).toEqual({ sid: expect.stringMatching(/^[\w-]{22}$/), uid: "u1", gen: 3, auth: c.seconds(), seen: c.seconds() });
     expect(await new SessionSealer(key, TIMES, c.now).open(value)).not.toBeNull();
     expect(await new SessionSealer(newSessionKey(), TIMES, c.now).open(value)).toBeNull();
     // Nothing readable inside: the claims are encrypted (JWE), not just signed.
     for (const part of value.split(".")) expect(Buffer.from(part, "base64url").toString("latin1")).not.toContain("u1");
+  });
+
+  it("gives every new session an id of its own, and refuses a cookie without one (it could not be signed out)", async () => {
+    const c = clock();
+    const key = newSessionKey();
+    const sealer = new SessionSealer(key, TIMES, c.now);
+    const a = await sealer.open((await sealer.seal({ uid: "u1", gen: 1, auth: c.seconds() })).value);
+    const b = await sealer.open((await sealer.seal({ uid: "u1", gen: 1, auth: c.seconds() })).value);
+    expect(a!.sid).not.toBe(b!.sid);
+    const { EncryptJWT } = await import("jose");
+    const legacy = await new EncryptJWT({ uid: "u1", gen: 1, auth: c.seconds(), seen: c.seconds() })
+      .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+      .setExpirationTime(c.seconds() + 60)
+      .encrypt(Buffer.from(key, "base64url"));
+    expect(await sealer.open(legacy)).toBeNull();
+    expect(sealer.lastValid({ auth: 1000 }).getTime()).toBe((1000 + TIMES.maxSeconds) * 1000);
   });
 
   it("refuses a key that is not 32 bytes", () => {
@@ -80,8 +96,8 @@ describe("SessionSealer", () => {
     c.advance(1);
     const claims = (await sealer.open(value))!;
     expect(sealer.needsRenewal(claims)).toBe(true);
-    const renewed = await sealer.seal({ uid: claims.uid, gen: claims.gen, auth: claims.auth });
-    expect(await sealer.open(renewed.value)).toEqual({ uid: "u1", gen: 1, auth, seen: c.seconds() });
+    const renewed = await sealer.seal({ sid: claims.sid, uid: claims.uid, gen: claims.gen, auth: claims.auth });
+    expect(await sealer.open(renewed.value)).toEqual({ sid: claims.sid, uid: "u1", gen: 1, auth, seen: c.seconds() });
     // The renewed cookie outlives the first one's idle limit.
     c.advance(TIMES.idleSeconds - RENEW_AFTER_SECONDS - 10);
     expect(await sealer.open(value)).not.toBeNull();

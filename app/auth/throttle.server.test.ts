@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DB, type RawDatabase } from "~/content/db";
 import { createRateLimits } from "~/lib/rate-limit.server";
-import { ACCOUNT_LIMIT, ADDRESS_LIMIT, delayFor, LoginThrottle, WINDOW_SECONDS } from "./throttle.server";
+import { ACCOUNT_LIMIT, ADDRESS_LIMIT, delayFor, DEVICE_LIMIT, LoginThrottle, WINDOW_SECONDS } from "./throttle.server";
 
 /** LoginThrottle on a real SQLite file, opened twice (two app nodes on one store). */
 let dir: string;
@@ -73,6 +73,30 @@ describe("LoginThrottle", () => {
     const verdict = await new LoginThrottle(second.raw).check("spray-new@example.com", ip);
     expect(verdict.retryAfterSeconds).toBeGreaterThan(0);
     expect(await t.check("spray-new@example.com", "192.0.2.201")).toEqual({ delayMs: 0 });
+  });
+
+  it("strangers locking an account do not lock out a trusted device, which has its own budget; setting a password ends the lock", async () => {
+    const a = new LoginThrottle(first.raw);
+    const b = new LoginThrottle(second.raw);
+    const email = "owner@example.com";
+    // Ten failures from ten addresses, in parallel, half on each node.
+    await Promise.all(Array.from({ length: ACCOUNT_LIMIT }, (_, i) => (i % 2 ? a : b).failed(email, `198.51.100.${100 + i}`)));
+    expect((await a.check(email, "192.0.2.77")).retryAfterSeconds).toBeGreaterThan(0);
+    expect(await b.check(email, "192.0.2.77", "owner-laptop")).toEqual({ delayMs: 0 });
+
+    // The device's own failures: delayed from the third, refused at DEVICE_LIMIT, on either node, that device only.
+    const delays: number[] = [];
+    for (let i = 0; i < DEVICE_LIMIT; i++) delays.push(await (i % 2 ? a : b).failed(email, "192.0.2.77", "owner-laptop"));
+    expect(delays).toEqual(Array.from({ length: DEVICE_LIMIT }, (_, i) => delayFor(i + 1)));
+    expect((await a.check(email, "192.0.2.77", "owner-laptop")).retryAfterSeconds).toBeGreaterThan(WINDOW_SECONDS - 60);
+    expect(await b.check(email, "192.0.2.77", "owner-phone")).toEqual({ delayMs: 0 });
+    // A device's success clears its own count, not the strangers' lock.
+    await a.succeeded(email, "owner-phone");
+    expect((await b.check(email, "192.0.2.78")).retryAfterSeconds).toBeGreaterThan(0);
+
+    // A new password: the lock on strangers (and the owner on a new device) ends, on every node.
+    await a.cleared(email);
+    expect(await b.check(email, "192.0.2.78")).toEqual({ delayMs: 0 });
   });
 
   it("stores no e-mail address in the table", async () => {

@@ -68,6 +68,36 @@ export class UserStore {
     return row && toUser(row);
   }
 
+  /**
+   * The user of a session and whether that session was signed out: one read (the user by primary
+   * key, the ended session by primary key, joined), the one every request with a cookie makes.
+   */
+  async forSession(id: string, sid: string): Promise<{ user: User; ended: boolean } | undefined> {
+    const row = await this.db
+      .selectFrom("users")
+      .leftJoin("ended_sessions", (join) => join.on("ended_sessions.sid", "=", sid))
+      .selectAll("users")
+      .select("ended_sessions.sid as ended_sid")
+      .where("users.id", "=", id)
+      .executeTakeFirst();
+    return row && { user: toUser(row), ended: row.ended_sid !== null };
+  }
+
+  /** Ends one session on every app node: its id is refused until `expires`, when no cookie of it is valid anyway. */
+  async endSession(sid: string, userId: string, expires: Date): Promise<void> {
+    await this.db
+      .insertInto("ended_sessions")
+      .values({ sid, user_id: userId, expires: expires.toISOString() })
+      .onConflict((oc) => oc.column("sid").doNothing())
+      .execute();
+  }
+
+  /** Forgets ended sessions whose cookies have all expired (maintenance, hourly). */
+  async purgeEndedSessions(now: Date): Promise<number> {
+    const result = await this.db.deleteFrom("ended_sessions").where("expires", "<", now.toISOString()).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** The user and their hash, for signing in. */
   async credentials(email: string): Promise<{ user: User; hash: string | null } | undefined> {
     const row = await this.db.selectFrom("users").selectAll().where("email", "=", normalizeEmail(email)).executeTakeFirst();

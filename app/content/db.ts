@@ -153,6 +153,16 @@ export interface Database {
     version: number | null;
     detail: string | null;
   };
+  /**
+   * Sessions signed out before their cookie expires (auth/users.server.ts): refused on every node
+   * until `expires` (UTC ISO, the latest moment any cookie of the session could be valid), then purged.
+   */
+  ended_sessions: {
+    /** The session's random id, from its sealed cookie. */
+    sid: string;
+    user_id: string;
+    expires: string;
+  };
 }
 
 export type DB = Kysely<Database>;
@@ -615,6 +625,22 @@ migrations["0007_asset_folders"] = {
       .execute();
     await db.schema.createIndex("asset_folders_parent_name").on("asset_folders").columns(["parent_id", "folder_name"]).execute();
     await db.schema.createIndex("assets_parent_last_modified").on("assets").columns(["parent_id", "last_modified", "id"]).execute();
+  },
+};
+
+/**
+ * Signing out ends the session on the server (issue 20): a row per signed-out session id until the
+ * session could have expired anyway (decision record 0015). The index serves the hourly purge.
+ */
+migrations["0008_ended_sessions"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("ended_sessions")
+      .addColumn("sid", "text", (c) => c.primaryKey())
+      .addColumn("user_id", "text", (c) => c.notNull())
+      .addColumn("expires", "text", (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex("ended_sessions_expires").on("ended_sessions").column("expires").execute();
   },
 };
 

@@ -5,7 +5,7 @@ import { sameSecret } from "./same-secret";
  * What a signed link may do. A token signed for one purpose is refused for every other, so a
  * newsletter confirmation link can never cancel a booking, whatever its subject.
  */
-export type TokenPurpose = "newsletter-confirm" | "newsletter-unsubscribe" | "present" | "registration" | "booking-cancel" | "form-stamp" | "set-password";
+export type TokenPurpose = "newsletter-confirm" | "newsletter-unsubscribe" | "present" | "registration" | "booking-cancel" | "form-stamp" | "set-password" | "login-device";
 
 export type TokenCheck = { ok: true; subject: string; expires: number | null } | { ok: false; reason: "invalid" | "expired" };
 

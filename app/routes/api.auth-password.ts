@@ -11,7 +11,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const submission = await readSubmission(request);
     const answer = await setPasswordWithToken(context, submission.data, submissionLanguage(submission.data, "de"));
-    if (answer.ok) return jsonResponse({ ok: true });
+    if (answer.ok) return jsonResponse({ ok: true }, { headers: answer.headers });
     return jsonResponse({ ...answer.problem, statusCode: answer.status }, { status: answer.status });
   } catch (error) {
     return errorResponse(error, context.requestId);

@@ -59,9 +59,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.data.intent === "set-password") {
     const answer = await setPasswordWithToken(context, submission.data, language);
     if (!answer.ok) return data({ problem: answer.problem, email }, { status: answer.status, headers: PRIVATE });
-    return redirect(`${localizedPath(language, "/login")}?password=set`, { status: 303, headers: PRIVATE });
+    return redirect(`${localizedPath(language, "/login")}?password=set`, { status: 303, headers: [...Object.entries(PRIVATE), ...answer.headers] });
   }
-  const answer = await signIn(context, submission.data, language);
+  const answer = await signIn(context, submission.data, language, request.headers.get("cookie"));
   if (!answer.ok) return data({ problem: answer.problem, email }, { status: answer.status, headers: [...Object.entries(PRIVATE), ...answer.headers] });
   return redirect(safeRedirect(url.searchParams.get("redirect") ?? submission.data.redirect), { status: 303, headers: [...Object.entries(PRIVATE), ...answer.headers] });
 }

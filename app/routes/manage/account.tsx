@@ -1,11 +1,11 @@
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/account";
-import { admin, readAdminForm, refused, done } from "~/admin/admin.server";
+import { admin, readAdminForm, refused, done, type AdminResult } from "~/admin/admin.server";
 import { AdminPage, buttonClass, inputClass, SaveNotice, TextField } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { loginTexts } from "~/auth/login-form";
-import { verifyPassword } from "~/auth/password.server";
-import { clearedSessionCookies, sessionCookies } from "~/auth/session.server";
+import { DEVICE_COOKIE, deviceCookie } from "~/auth/device.server";
+import { clearedSessionCookies, readCookie, readSessionCookie, sessionCookies } from "~/auth/session.server";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -28,6 +28,7 @@ const texts = {
     passwordHelp: "Mindestens 10 Zeichen. Alle anderen Sitzungen werden beendet.",
     changePassword: "Passwort ändern",
     wrongPassword: "Das aktuelle Passwort stimmt nicht.",
+    passwordThrottled: (seconds: number) => `Zu viele falsche Passwörter. Bitte warten Sie ${Math.max(1, Math.ceil(seconds / 60))} Minute(n) und versuchen Sie es dann erneut.`,
     passwordChanged: "Passwort geändert. Andere Sitzungen sind beendet.",
     languageSaved: "Sprache gespeichert.",
     sessionsTitle: "Sitzungen",
@@ -47,6 +48,7 @@ const texts = {
     passwordHelp: "At least 10 characters. Every other session ends.",
     changePassword: "Change password",
     wrongPassword: "The current password is wrong.",
+    passwordThrottled: (seconds: number) => `Too many wrong passwords. Please wait ${Math.max(1, Math.ceil(seconds / 60))} minute(s) and try again.`,
     passwordChanged: "Password changed. Other sessions have ended.",
     languageSaved: "Language saved.",
     sessionsTitle: "Sessions",
@@ -55,6 +57,14 @@ const texts = {
     unknownIntent: "Unknown action.",
   },
 } satisfies Record<Language, unknown>;
+
+/** Private, as every admin page (the layout's headers); a refusal's Retry-After (429) passes through from the action. */
+export const headers: Route.HeadersFunction = ({ parentHeaders, actionHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retry = actionHeaders.get("Retry-After");
+  if (retry) headers.set("Retry-After", retry);
+  return headers;
+};
 
 export function loader(args: Route.LoaderArgs) {
   const { user, language, t } = admin(args);
@@ -66,16 +76,21 @@ export async function action(args: Route.ActionArgs) {
   const fields = await readAdminForm(args.request);
   // Signing out needs no valid session (an expired one still gets its cookie cleared).
   if (fields.intent === "sign-out") {
-    if (context.user) await context.services.auth.audit.record(context.user, { action: "sign-out" });
+    await context.services.auth.signOut(readSessionCookie(args.request.headers.get("cookie")));
     return redirect("/login", { headers: [...clearedSessionCookies(context.secure), ["Cache-Control", "no-store"]] });
   }
   const { user, language, services } = admin(args);
   const text = texts[language];
   const { auth } = services;
+  // This browser keeps its trust as a device of the account under the new generation; every other device loses it.
+  const newDevice = (): [string, string] => {
+    const device = auth.devices.issue({ id: user.id, sessionGeneration: user.sessionGeneration + 1 });
+    return ["Set-Cookie", deviceCookie(device.value, device.maxAge, context.secure)];
+  };
   if (fields.intent === "sign-out-everywhere") {
     await auth.users.endSessions(user.id);
     await auth.audit.record(user, { action: "sign-out-everywhere" });
-    return redirect("/login", { headers: [...clearedSessionCookies(context.secure), ["Cache-Control", "no-store"]] });
+    return redirect("/login", { headers: [...clearedSessionCookies(context.secure), newDevice(), ["Cache-Control", "no-store"]] });
   }
   if (fields.intent === "language") {
     const next = fields.language === "en" ? "en" : fields.language === "de" ? "de" : null;
@@ -85,8 +100,17 @@ export async function action(args: Route.ActionArgs) {
     return done(texts[next].languageSaved);
   }
   if (fields.intent === "password") {
-    const found = await auth.users.credentials(user.email);
-    if (!(await verifyPassword(found?.hash, fields.current ?? ""))) return refused(text.wrongPassword, 400, { current: [text.wrongPassword] });
+    // Throttled and counted as sign-ins to the account: a stolen session cannot guess the password here.
+    const check = await auth.confirmPassword(user, fields.current ?? "", context.clientIp, readCookie(args.request.headers.get("cookie"), DEVICE_COOKIE));
+    if (!check.ok && check.reason === "throttled") {
+      const message = text.passwordThrottled(check.retryAfterSeconds);
+      return data<AdminResult>({ ok: false, message, errors: { current: [message] } }, { status: 429, headers: { "Retry-After": String(check.retryAfterSeconds) } });
+    }
+    if (!check.ok) {
+      // Held back like a failed sign-in (progressive delay).
+      if (check.delayMs) await new Promise((resolve) => setTimeout(resolve, check.delayMs));
+      return refused(text.wrongPassword, 400, { current: [text.wrongPassword] });
+    }
     const problem = await auth.setPassword(user, fields.password ?? "");
     if (problem) {
       const message = loginTexts[language].passwordProblems[problem];
@@ -95,7 +119,7 @@ export async function action(args: Route.ActionArgs) {
     await auth.audit.record(user, { action: "change-password" });
     // This session goes on under the new generation; every other one has ended.
     const cookie = await auth.sealer.seal({ uid: user.id, gen: user.sessionGeneration + 1, auth: Math.floor(Date.now() / 1000) });
-    return data({ ok: true, message: text.passwordChanged }, { headers: sessionCookies(cookie.value, cookie.maxAge, context.secure) });
+    return data({ ok: true, message: text.passwordChanged }, { headers: [...sessionCookies(cookie.value, cookie.maxAge, context.secure), newDevice()] });
   }
   return refused(text.unknownIntent);
 }
