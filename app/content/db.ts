@@ -637,6 +637,9 @@ migrations["0009_published_stamp"] = {
       .set((eb: any) => ({ published_version: eb.ref("version"), published_last_modified: eb.ref("last_modified"), published_last_modified_by: eb.ref("last_modified_by") }))
       .where("published_data", "is not", null)
       .execute();
+    // Visitors' lists are newest first by default (sql-query.ts reads the live stamp with a fallback): the
+    // same index as contents_schema_last_modified serves, on that expression.
+    await sql`create index contents_schema_published_modified on contents (schema_name, (coalesce(published_last_modified, last_modified)), id)`.execute(db);
   },
 };
 

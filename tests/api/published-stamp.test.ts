@@ -55,6 +55,13 @@ describe("a published item with a pending draft", () => {
       expect(JSON.stringify(read.data)).toContain("Kassel");
       expect(JSON.stringify(read.data)).not.toContain("Draftingen-Nord");
     }
+    // What visitors filter on is what they are shown: the draft's newer stamp finds nothing.
+    for (const filter of [`lastModified gt '${live.lastModified}'`, `version gt ${live.version}`, `version eq ${live.version}`]) {
+      const res = await postJson(`${server.url}/api/rest`, { url: `gm-content-practitioners?$filter=${encodeURIComponent(filter)}&$top=200`, language: "de" });
+      expect(res.status, `${filter}: ${res.text}`).toBe(200);
+      const ids = (res.json.items as Array<{ id: string }>).map((i) => i.id);
+      expect(ids.includes(id), filter).toBe(filter.startsWith("version eq"));
+    }
 
     const published = await squidex("PUT", `/${id}/status`, { status: "Published" });
     for (const read of await visitorReads(id)) {
