@@ -174,6 +174,8 @@ function bookingSuite(name: string, open: (() => StoreBackend) | undefined) {
 
       // The same person with another key, or someone else with this key: taken.
       expect(await refusal(service.book(id, booker("idem"), { origin: ORIGIN, now: NOW, idempotencyKey: "key-idem-0002" }))).toMatchObject({ statusCode: 409, reason: "taken" });
+      expect(await refusal(service.book(id, booker("thief"), { origin: ORIGIN, now: NOW, idempotencyKey: "key-idem-0001" }))).toMatchObject({ statusCode: 409, reason: "taken" });
+      expect(await refusal(service.book(id, booker("idem", { note: "anders" }), { origin: ORIGIN, now: NOW, idempotencyKey: "key-idem-0001" }))).toMatchObject({ statusCode: 409, reason: "taken" });
       expect(await refusal(service.book(id, booker("idem"), { origin: ORIGIN, now: NOW }))).toMatchObject({ statusCode: 409 });
       const english = await refusal(service.book(id, booker("other", { language: "en" }), { origin: ORIGIN, now: NOW, idempotencyKey: "key-idem-0003" }));
       expect(english.message).toBe("This appointment has just been booked by someone else.");

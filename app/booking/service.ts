@@ -121,8 +121,9 @@ export class BookingService {
 
   /**
    * Books a slot for `booker` (validated by the caller). A repeat of the same request (the same
-   * Idempotency-Key, or without one the same details) gets the same booking with created false;
-   * anyone else gets 409. Throws BookingError: 404 for a slot a visitor cannot see, 409 when past or taken.
+   * booker's details, with the same Idempotency-Key when there is one) gets the same booking with
+   * created false; anyone else gets 409 and learns nothing of the booking. Throws BookingError:
+   * 404 for a slot a visitor cannot see, 409 when past or taken.
    */
   async book(slotId: string, booker: BookerInput, opts: { idempotencyKey?: string; origin: string; now?: Date }): Promise<{ booking: BookingView; created: boolean }> {
     const now = opts.now ?? new Date();
@@ -313,12 +314,16 @@ export class BookingService {
 const VISITOR: ReadScope = { audience: "visitor", language: "de" };
 
 /**
- * What identifies a booking request, hashed (the stored key): the client's Idempotency-Key, or
- * without one the request's details, so a double-click gets its own booking back. The note counts
- * too: whoever knows a booker's name, address and phone still cannot read back their note.
+ * What identifies a booking request, hashed (the stored key): the booker's details, and the
+ * client's Idempotency-Key when it sent one. A repeat gets the booking back, with its details, so
+ * it must be the same booker: a key alone is not a secret (a second person sending the same key got
+ * the first one's name, address, phone and note). Without a key the details alone make a
+ * double-click one booking. The note counts too: whoever knows a booker's name, address and phone
+ * still cannot read back their note.
  */
 export function idempotencyKey(slotId: string, booker: Pick<BookerInput, "name" | "email" | "phone" | "note">, clientKey?: string): string {
-  const parts = clientKey !== undefined ? ["key", slotId, clientKey] : ["request", slotId, booker.email.trim().toLowerCase(), booker.name.trim(), booker.phone.trim(), (booker.note ?? "").trim()];
+  const details = [booker.email.trim().toLowerCase(), booker.name.trim(), booker.phone.trim(), (booker.note ?? "").trim()];
+  const parts = clientKey !== undefined ? ["key", slotId, clientKey, ...details] : ["request", slotId, ...details];
   return createHash("sha256").update(parts.join("\u0000")).digest("hex");
 }
 

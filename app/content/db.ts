@@ -31,6 +31,10 @@ export interface Database {
     data: string;
     /** What visitors see: set only while the item is Published. */
     published_data: string | null;
+    /** The version, time and author of the write that made `published_data` (migration 0009): what visitors see of it. */
+    published_version: number | null;
+    published_last_modified: string | null;
+    published_last_modified_by: string | null;
     created: string;
     created_by: string;
     last_modified: string;
@@ -641,6 +645,27 @@ migrations["0008_ended_sessions"] = {
       .addColumn("expires", "text", (c) => c.notNull())
       .execute();
     await db.schema.createIndex("ended_sessions_expires").on("ended_sessions").column("expires").execute();
+  },
+};
+
+/**
+ * The stamp of the live data (issue 20, finding 10a): visitors read `published_data` but got the
+ * row's version and last change, which a pending draft moves on. Items published before this
+ * migration get the row's stamp: exact unless a draft was pending then.
+ */
+migrations["0009_published_stamp"] = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable("contents").addColumn("published_version", "integer").execute();
+    await db.schema.alterTable("contents").addColumn("published_last_modified", "text").execute();
+    await db.schema.alterTable("contents").addColumn("published_last_modified_by", "text").execute();
+    await db
+      .updateTable("contents")
+      .set((eb: any) => ({ published_version: eb.ref("version"), published_last_modified: eb.ref("last_modified"), published_last_modified_by: eb.ref("last_modified_by") }))
+      .where("published_data", "is not", null)
+      .execute();
+    // Visitors' lists are newest first by default (sql-query.ts reads the live stamp with a fallback): the
+    // same index as contents_schema_last_modified serves, on that expression.
+    await sql`create index contents_schema_published_modified on contents (schema_name, (coalesce(published_last_modified, last_modified)), id)`.execute(db);
   },
 };
 

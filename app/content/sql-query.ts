@@ -33,6 +33,7 @@ const META_COLUMNS: ReadonlyMap<string, { column: string; number?: boolean; time
   ["newStatus", { column: "new_status" }],
   ["version", { column: "version", number: true }],
 ]);
+const PUBLISHED_STAMP: ReadonlySet<string> = new Set(["version", "last_modified", "last_modified_by"]);
 const SEGMENT = /^[A-Za-z0-9_-]{1,100}$/;
 const MASTER = DEFAULT_LANGUAGE;
 
@@ -108,7 +109,11 @@ export class SqlCompiler {
       if (!meta) return { kind: "missing" };
       if (meta.column === "new_status" && published) return { kind: "missing" };
       this.needsContents = true;
-      return { kind: "column", column: sql.ref(`${alias}.${meta.column}`), number: !!meta.number, ...(meta.timestamp ? { timestamp: true } : {}) };
+      const column = sql.ref(`${alias}.${meta.column}`);
+      // Live data is read with the stamp it was published with (migration 0009), not a pending draft's,
+      // so what visitors filter and sort on is what they are shown. Its index: contents_schema_published_modified.
+      const live = published && PUBLISHED_STAMP.has(meta.column) ? sql`coalesce(${sql.ref(`${alias}.published_${meta.column}`)}, ${column})` : column;
+      return { kind: "column", column: live, number: !!meta.number, ...(meta.timestamp ? { timestamp: true } : {}) };
     }
     if (parts[0] !== "data" || !parts.every((p) => SEGMENT.test(p))) return { kind: "missing" };
     const doc = this.doc(alias, published);

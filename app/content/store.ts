@@ -347,12 +347,13 @@ export class ContentStore {
       schemaId: schema.id,
       status: row.status as Status,
       ...(!published && row.new_status ? { newStatus: row.new_status as Status } : {}),
-      version: row.version,
+      // Live data comes with the stamp it was written with, not a pending draft's.
+      version: published ? (row.published_version ?? row.version) : row.version,
       data: (data === null ? {} : readJsonColumn(data)) as ContentData,
       created: row.created,
       createdBy: row.created_by,
-      lastModified: row.last_modified,
-      lastModifiedBy: row.last_modified_by,
+      lastModified: published ? (row.published_last_modified ?? row.last_modified) : row.last_modified,
+      lastModifiedBy: published ? (row.published_last_modified_by ?? row.last_modified_by) : row.last_modified_by,
     };
   }
 
@@ -671,6 +672,9 @@ export class ContentStore {
       version: opts.publish ? 1 : 0,
       data: json,
       published_data: opts.publish ? json : null,
+      published_version: opts.publish ? 1 : null,
+      published_last_modified: opts.publish ? now : null,
+      published_last_modified_by: opts.publish ? actor : null,
       created: now,
       created_by: actor,
       last_modified: now,
@@ -823,6 +827,8 @@ export class ContentStore {
         throw versionConflict(opts.expectedVersion, row.version);
       const set = await change(row, schema);
       const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: this.actorFor(opts) };
+      // Live data written now carries this write's stamp; a draft's edits leave the live one's (what visitors read).
+      if ("published_data" in set) Object.assign(stamp, { published_version: stamp.version, published_last_modified: stamp.last_modified, published_last_modified_by: stamp.last_modified_by });
       const next: ContentRow = { ...row, ...set, ...stamp };
       // The side table follows what visitors see: only a change of status or live data touches it.
       const touchesLive = spec !== undefined && ("status" in set || "published_data" in set);

@@ -8,7 +8,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { migrate, openDatabase, type DB } from "~/content/db";
 import { retryDelayMs, startDelivery, type DeliveryOptions, type MailDelivery } from "./delivery";
 import { dropPgSchema } from "../../tests/support/store-backends";
+import { TokenSigner } from "~/lib/tokens.server";
 import { Outbox, type MailMessage } from "./outbox";
+import { MASKED_SECRET } from "./readers";
 import { renderMail } from "./templates";
 
 /**
@@ -210,6 +212,31 @@ function suite(name: string, makeBackend: (() => Backend) | undefined) {
       expect(seen).toEqual((await outbox.list({ kind: "paging", limit: 500 })).map((m) => m.id));
       expect(new Set(seen).size).toBe(10);
       expect(seen.slice(0, 5)).toEqual(ids.slice(5).reverse());
+    });
+
+    it("lets people read only the kinds they may, a full page at a time, with link secrets masked", async () => {
+      const token = new TokenSigner(TokenSigner.newKey()).sign("set-password", "u1.0", 3600);
+      const link = `https://praxis.example/login?token=${token}`;
+      const at = new Date("2026-05-01T10:00:00.000Z");
+      const kinds = ["user-invite", "booking-confirmation", "user-reset", "newsletter-confirm", "registration-received", "test-mail"];
+      for (let i = 0; i < 12; i++)
+        await outbox.enqueue(message(200 + i, { kind: kinds[i % kinds.length]!, text: `Öffnen: ${link}`, html: `<a href="${link}">x</a>`, headers: { "List-Unsubscribe": `<${link}>` } }), undefined, new Date(at.getTime() + i * 1000));
+      const editor = { superuser: false };
+      // A page of 3 is 3 readable ones (filtered in the query), and paging on finds all 6.
+      const first = await outbox.listFor(editor, { limit: 3 });
+      expect(first).toHaveLength(3);
+      const rest = await outbox.listFor(editor, { before: { created: first.at(-1)!.created, id: first.at(-1)!.id } });
+      const readable = [...first, ...rest];
+      expect(readable.map((m) => m.kind).sort()).toEqual(["booking-confirmation", "booking-confirmation", "newsletter-confirm", "newsletter-confirm", "registration-received", "registration-received"]);
+      const everything = await outbox.listFor({ superuser: true }, { limit: 500 });
+      expect(everything).toHaveLength(12);
+      for (const m of [...readable, ...everything]) expect(JSON.stringify(m)).not.toContain(token.split(".")[1]);
+      expect(everything[0]!.text).toBe(`Öffnen: https://praxis.example/login?token=${MASKED_SECRET}`);
+      const invitation = everything.find((m) => m.kind === "user-invite")!;
+      expect(await outbox.getFor(editor, invitation.id)).toBeUndefined();
+      expect((await outbox.getFor({ superuser: true }, invitation.id))!.headers["List-Unsubscribe"]).toBe(`<https://praxis.example/login?token=${MASKED_SECRET}>`);
+      // What delivery reads is the mail as stored.
+      expect((await outbox.get(invitation.id))!.text).toContain(token);
     });
 
     it("lets exactly one of two nodes claim a message", async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database, DB } from "~/content/db";
+import { EDITOR_MAIL_KIND_PREFIXES, mayReadKind, readableEntry, type MailReader } from "./readers";
 
 /** One mail, as the flows hand it over: already rendered in the recipient's language. */
 export interface MailMessage {
@@ -34,6 +35,14 @@ export interface OutboxEntry extends Required<MailMessage> {
 export interface OutboxClaim {
   entry: OutboxEntry;
   lease: string;
+}
+
+export interface OutboxListOptions {
+  to?: string;
+  kind?: string;
+  status?: OutboxStatus;
+  limit?: number;
+  before?: { created: string; id: string };
 }
 
 /** last_error is for editors to read, not a log: one line, bounded. */
@@ -76,21 +85,41 @@ export class Outbox {
   /**
    * The newest messages first, optionally only those to one address, of one kind or in one state.
    * `before` pages on (keyset): only messages that come after that one in this order, so page n
-   * costs what page 1 does however long the outbox is. At most 500 a call.
+   * costs what page 1 does however long the outbox is. At most 500 a call. The messages as stored,
+   * live links and all: for the flows and tests. People read through `listFor`.
    */
-  async list(opts: { to?: string; kind?: string; status?: OutboxStatus; limit?: number; before?: { created: string; id: string } } = {}): Promise<OutboxEntry[]> {
+  async list(opts: OutboxListOptions = {}): Promise<OutboxEntry[]> {
+    return (await this.select(opts).execute()).map(toEntry);
+  }
+
+  /** One message as stored, live links and all (delivery, tests). People read through `getFor`. */
+  async get(id: string): Promise<OutboxEntry | undefined> {
+    const row = await this.db.selectFrom("outbox").selectAll().where("id", "=", id).executeTakeFirst();
+    return row && toEntry(row);
+  }
+
+  /** `list` as `reader` may see it: only the kinds it may read, every link secret masked (./readers.ts). */
+  async listFor(reader: MailReader, opts: OutboxListOptions = {}): Promise<OutboxEntry[]> {
+    let q = this.select(opts);
+    // In the query, not after it: a page of 50 stays 50, and keyset paging stays exact.
+    if (!reader.superuser) q = q.where((eb) => eb.or(EDITOR_MAIL_KIND_PREFIXES.map((prefix) => eb("kind", "like", `${prefix}%`))));
+    return (await q.execute()).map(toEntry).filter((entry) => mayReadKind(reader, entry.kind)).map(readableEntry);
+  }
+
+  /** `get` as `reader` may see it: undefined for a kind it may not read, as for one that does not exist. */
+  async getFor(reader: MailReader, id: string): Promise<OutboxEntry | undefined> {
+    const entry = await this.get(id);
+    return entry && mayReadKind(reader, entry.kind) ? readableEntry(entry) : undefined;
+  }
+
+  private select(opts: OutboxListOptions) {
     let q = this.db.selectFrom("outbox").selectAll().orderBy("created", "desc").orderBy("id").limit(Math.min(opts.limit ?? 50, 500));
     const before = opts.before;
     if (before) q = q.where((eb) => eb.or([eb("created", "<", before.created), eb.and([eb("created", "=", before.created), eb("id", ">", before.id)])]));
     if (opts.to) q = q.where("recipient", "=", opts.to);
     if (opts.kind) q = q.where("kind", "=", opts.kind);
     if (opts.status) q = q.where("status", "=", opts.status);
-    return (await q.execute()).map(toEntry);
-  }
-
-  async get(id: string): Promise<OutboxEntry | undefined> {
-    const row = await this.db.selectFrom("outbox").selectAll().where("id", "=", id).executeTakeFirst();
-    return row && toEntry(row);
+    return q;
   }
 
   /**

@@ -8,7 +8,8 @@ import { etagMatches } from "~/lib/etag";
 /**
  * Asset content, public like Squidex's `/api/assets/{id}/{name}`. Served with its stored type, an
  * ETag from the file hash and a year of caching; SVGs get a sandboxing CSP so a script inside one
- * can never run on our origin.
+ * can never run on our origin. `X-Content-Type-Options: nosniff` comes from helmet, as on every
+ * answer of the server (server/app.ts); set here too, it went out twice.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
@@ -18,7 +19,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       ETag: `"${asset.fileHash}"`,
       "Cache-Control": "public, max-age=31536000, immutable",
       "Last-Modified": new Date(asset.lastModified).toUTCString(),
-      "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
     });
     const widthParam = new URL(request.url).searchParams.get("width");

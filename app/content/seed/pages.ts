@@ -297,12 +297,13 @@ const newsletter: PageSpec = {
   seo: {
     de: {
       seotitle: "Newsletter – Praxisnetz",
-      slug: "newsletter",
+      // Not "newsletter": /newsletter/{email} is the subscription's own route (app/site/reserved.ts).
+      slug: "newsletter-anmeldung",
       description: "Einmal im Monat: neue Praxen in Ihrer Region, saisonale Gesundheitstipps und Neuigkeiten aus dem Praxisnetz.",
     },
     en: {
       seotitle: "Newsletter – Praxisnetz",
-      slug: "newsletter",
+      slug: "newsletter-signup",
       description: "Once a month: new practices in your area, seasonal health tips and news from Praxisnetz.",
     },
   },

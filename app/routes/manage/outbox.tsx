@@ -8,11 +8,14 @@ import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import type { Language } from "~/i18n/languages";
 import type { OutboxEntry } from "~/mail/outbox";
+import { MASKED_SECRET } from "~/mail/readers";
 
 /**
  * `/manage/outbox`: every mail the site sends goes through the outbox table first. Editors see
  * what is waiting, sent or failed, read a message's text and send a failed one again. Recipient
  * addresses are private: this screen is behind the admin layout's sign-in like all of /manage.
+ * Everything here is read through `listFor`/`getFor` (app/mail/readers.ts): editors see no account
+ * mails, and no one sees a link's secret, here or in the loader data of a client navigation.
  */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
@@ -44,6 +47,7 @@ const texts = {
     startGone: "Die E-Mail, ab der die Liste weitergehen sollte, gibt es nicht mehr.",
     close: "Schließen",
     message: "Nachricht",
+    masked: "Schlüssel in Links (••••••) sind hier unkenntlich: Wer sie liest, könnte an Stelle des Empfängers handeln. Erneut gesendet erhält der Empfänger die E-Mail unverändert.",
     empty: "Keine E-Mails.",
     shown: (n: number, first: boolean) => (first ? `${n} neueste angezeigt` : `${n} ältere angezeigt`),
   },
@@ -73,6 +77,7 @@ const texts = {
     startGone: "The email the list should go on from no longer exists.",
     close: "Close",
     message: "Message",
+    masked: "Keys in links (••••••) are hidden here: whoever reads one could act as the recipient. Sent again, the recipient gets the email unchanged.",
     empty: "No emails.",
     shown: (n: number, first: boolean) => (first ? `${n} newest shown` : `${n} older shown`),
   },
@@ -82,7 +87,7 @@ type Row = Pick<OutboxEntry, "id" | "kind" | "to" | "subject" | "status" | "atte
 const row = (e: OutboxEntry): Row => ({ id: e.id, kind: e.kind, to: e.to, subject: e.subject.slice(0, 200), status: e.status, attempts: e.attempts, lastError: e.lastError, created: e.created, sentAt: e.sentAt });
 
 export async function loader(args: Route.LoaderArgs) {
-  const { language, services } = admin(args);
+  const { user, language, services } = admin(args);
   let params: OutboxParams;
   try {
     params = parseOutboxParams(new URL(args.request.url).searchParams, language);
@@ -91,12 +96,12 @@ export async function loader(args: Route.LoaderArgs) {
     if (!problem) throw error;
     return data({ language, params: { status: "", before: null, id: null } as OutboxParams, rows: [] as Row[], more: false, message: null, problem: problem.message }, { status: problem.status });
   }
-  const [start, message] = await Promise.all([params.before ? services.mail.get(params.before) : undefined, params.id ? services.mail.get(params.id) : undefined]);
+  const [start, message] = await Promise.all([params.before ? services.mail.getFor(user, params.before) : undefined, params.id ? services.mail.getFor(user, params.id) : undefined]);
   if (params.id && !message) throw data(null, { status: 404 });
   // The page's start was purged meanwhile: say so (the link "to the newest" is on the page).
   if (params.before && !start) return data({ language, params, rows: [] as Row[], more: false, message: null, problem: texts[language].startGone }, { status: 404 });
   // One more than a page: whether there are older ones, without counting the whole table.
-  const entries = await services.mail.list({
+  const entries = await services.mail.listFor(user, {
     ...(params.status ? { status: params.status } : {}),
     ...(start ? { before: { created: start.created, id: start.id } } : {}),
     limit: OUTBOX_PAGE_SIZE + 1,
@@ -122,7 +127,8 @@ export async function action(args: Route.ActionArgs) {
     { ...args, user },
     { action: "requeue-mail", itemId: id },
     async () => {
-      const entry = await services.mail.get(id);
+      // A mail the user may not read is one that does not exist, for sending again too.
+      const entry = await services.mail.getFor(user, id);
       if (!entry) throw new ContentError(404, text.unknown);
       if (!(await services.mail.requeue(id))) throw new ContentError(409, text.notFailed);
       return entry;
@@ -201,6 +207,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
           <pre className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-sm whitespace-pre-wrap" tabIndex={0} data-outbox-text>
             {message.text}
           </pre>
+          {message.text.includes(MASKED_SECRET) ? <p className="text-sm text-slate-700">{text.masked}</p> : null}
           <div className="flex flex-wrap gap-2">
             {message.status === "failed" ? requeue(message.id) : null}
             <Link to={outboxHref(params, { id: null })} className={buttonClass("secondary")}>
