@@ -47,7 +47,11 @@ function policySuite(label: string, makeBackend: (() => StoreBackend) | undefine
     let backend: StoreBackend;
     let store: ContentStore;
 
-    const auditRows = (itemId: string) => store.db.selectFrom("audit_log").selectAll().where("item_id", "=", itemId).orderBy("at").orderBy("id").execute();
+    // In write order: writes of one millisecond share `at`, so then by version, a delete after the write of its version.
+    const auditRows = async (itemId: string) =>
+      (await store.db.selectFrom("audit_log").selectAll().where("item_id", "=", itemId).execute()).sort(
+        (a, b) => a.at.localeCompare(b.at) || (a.version === null ? 1e9 : Number(a.version)) - (b.version === null ? 1e9 : Number(b.version)) || Number(a.action.startsWith("delete")) - Number(b.action.startsWith("delete")),
+      );
 
     beforeAll(async () => {
       backend = makeBackend!();

@@ -101,7 +101,10 @@ function read(schema: string, id: string): { version: number; status: string; da
 function auditOf(id: string): Array<{ user_email: string; action: string; schema_name: string; version: number | null }> {
   const db = openStore(server.dataDir);
   try {
-    return db.prepare("select user_email, action, schema_name, version from audit_log where item_id = ? order by at, id").all(id) as never;
+    // Writes of one millisecond share `at`: then by version, a delete after the write of its version.
+    return db
+      .prepare("select user_email, action, schema_name, version from audit_log where item_id = ? order by at, coalesce(version, 1000000000), action like 'delete%'")
+      .all(id) as never;
   } finally {
     db.close();
   }
