@@ -1,4 +1,4 @@
-import { RESERVED_FIRST_SEGMENTS } from "../site/reserved";
+import { RESERVED_FIRST_SEGMENTS, RESERVED_SUB_PATHS, routeOwnsSlug } from "../site/reserved";
 
 /**
  * The slug of a name: lower-case; ä→ae, ö→oe, ü→ue, ß→ss; spaces become hyphens; every other
@@ -30,7 +30,7 @@ export type PageSlugProblem = "empty" | "tooLong" | "format" | "reserved";
 
 /**
  * Whether a slug can address a page: path segments of the slug rules (lower-case words, digits,
- * hyphens), separated by slashes, and a first segment no route owns. "home" is the home page. No
+ * hyphens), separated by slashes, and a path no route owns. "home" is the home page. No
  * dot segments, no empty segments, nothing that reads as a route (`api/rest`, `manage`).
  */
 export function pageSlugProblem(slug: string): PageSlugProblem | null {
@@ -38,7 +38,7 @@ export function pageSlugProblem(slug: string): PageSlugProblem | null {
   if (slug.length > PAGE_SLUG_MAX) return "tooLong";
   const segments = slug.split("/");
   if (!segments.every((s) => SLUG_PATTERN.test(s))) return "format";
-  if (RESERVED_FIRST_SEGMENTS.has(segments[0]!)) return "reserved";
+  if (routeOwnsSlug(slug)) return "reserved";
   return null;
 }
 
@@ -46,7 +46,7 @@ const PAGE_SLUG_RULES: Record<PageSlugProblem, string> = {
   empty: "a page needs a slug",
   tooLong: `at most ${PAGE_SLUG_MAX} characters`,
   format: 'only lower-case letters, digits and hyphens, sections separated by "/" (no dots, no empty sections)',
-  reserved: `its first section belongs to a fixed route of the site (${[...RESERVED_FIRST_SEGMENTS].join(", ")})`,
+  reserved: `a fixed route of the site owns this path (${[...RESERVED_FIRST_SEGMENTS].join(", ")} and what is under them; what is under ${[...RESERVED_SUB_PATHS].join(", ")})`,
 };
 
 /**

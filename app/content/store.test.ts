@@ -751,8 +751,9 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         const before = await store.countContents();
         const bad: Array<[string, RegExp]> = [
           ["../../etc", /^seo\.de\.slug: "\.\.\/\.\.\/etc" is not a page address: only lower-case letters, digits and hyphens/],
-          ["api/rest", /^seo\.de\.slug: "api\/rest" is not a page address: its first section belongs to a fixed route of the site \(.*\bapi\b/],
+          ["api/rest", /^seo\.de\.slug: "api\/rest" is not a page address: a fixed route of the site owns this path \(.*\bapi\b/],
           ["manage", /fixed route/],
+          ["newsletter/anna", /fixed route/],
           ["ueber-uns/", /only lower-case letters/],
           ["Ueber-Uns", /only lower-case letters/],
           ["a/./b", /only lower-case letters/],
@@ -766,11 +767,11 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         // Bulk creates, updates, patches and publishing a stored draft meet the same rule.
         const many = await expectContentError(store.createMany("core-pages", [{ data: page("fine") }, { data: page("../x") }]).catch((e: { error?: unknown }) => Promise.reject(e.error)), 400);
         expect(many.details).toEqual([expect.stringMatching(/^seo\.de\.slug: "\.\.\/x" is not a page address/)]);
-        const ok = await store.create("core-pages", page("ueber-uns", "guide/back-pain"));
-        expect((await expectContentError(store.update("core-pages", ok.id, page("ueber-uns", "login")), 400)).details).toEqual([expect.stringMatching(/^seo\.en\.slug: "login" is not a page address: its first section/)]);
+        const ok = await store.create("core-pages", page("newsletter", "guide/back-pain"));
+        expect((await expectContentError(store.update("core-pages", ok.id, page("newsletter", "login")), 400)).details).toEqual([expect.stringMatching(/^seo\.en\.slug: "login" is not a page address: a fixed route/)]);
         await expectContentError(store.patch("core-pages", ok.id, { seo: { en: { schemaId: "component-seo", slug: "../../etc" } } }), 400);
         expect(await store.countContents()).toBe(before + 1);
-        expect((await store.get("core-pages", ok.id, { unpublished: true }))?.data).toEqual(page("ueber-uns", "guide/back-pain"));
+        expect((await store.get("core-pages", ok.id, { unpublished: true }))?.data).toEqual(page("newsletter", "guide/back-pain"));
         expect((await store.changeStatus("core-pages", ok.id, "Published")).status).toBe("Published");
       });
     });
