@@ -6,7 +6,9 @@
 // (bench/content-scale.mjs): the same site with a large store.
 //
 // `npm run bench -- --only=scale` (or BENCH_ONLY=scale) runs just that section, `--only=pages` just
-// the first, `--only=forms` the visitor flows (bench/forms.mjs); BENCH_SCALE_SIZES="" skips the scale section.
+// the first, `--only=forms` the visitor flows (bench/forms.mjs), `--only=writes` the write path at size
+// (bench/write-path.mjs: create, update, publish and their bulk forms, demo store and 100 000 side by side);
+// BENCH_SCALE_SIZES="" skips the scale section, BENCH_WRITE_SIZES="" the write path.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,6 +18,7 @@ import autocannon from "autocannon";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { runContentScale } from "./content-scale.mjs";
 import { runForms } from "./forms.mjs";
+import { runWritePath } from "./write-path.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -23,12 +26,13 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const port = Number(process.env.BENCH_PORT ?? 3288);
 const base = `http://127.0.0.1:${port}`;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) ?? process.env.BENCH_ONLY ?? "";
-if (only && only !== "scale" && only !== "pages" && only !== "forms") throw new Error(`--only must be "pages", "scale" or "forms", not "${only}"`);
+if (only && only !== "scale" && only !== "pages" && only !== "forms" && only !== "writes") throw new Error(`--only must be "pages", "scale", "forms" or "writes", not "${only}"`);
 
 buildIfNeeded();
 if (!only || only === "pages") await benchPages();
 if (!only || only === "scale") await runContentScale();
 if (!only || only === "forms") await runForms();
+if (!only || only === "writes") await runWritePath();
 
 async function benchPages() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-"));
