@@ -57,7 +57,7 @@ export function scaleSettings() {
 // ---- generated content ---------------------------------------------------------------------------
 
 /** Deterministic PRNG (mulberry32): the same store for the same N on every run. */
-function rng(seed) {
+export function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -112,7 +112,7 @@ const pick = (rand, list) => list[Math.floor(rand() * list.length)];
 const pad = (n, w = 6) => String(n).padStart(w, "0");
 
 /** One practitioner's data, in the shape and field order of app/content/seed/practitioners.ts. */
-function practitionerData(rand, i) {
+export function practitionerData(rand, i) {
   const city = pick(rand, CITIES);
   const name = `${rand() < 0.08 ? "Dr. " : ""}${pick(rand, FIRST)} ${pick(rand, LAST)}`;
   const r = rand();
@@ -337,7 +337,7 @@ async function sequential(max, budgetMs, one) {
   return { times, results };
 }
 
-function pct(times, p) {
+export function pct(times, p) {
   if (!times.length) return NaN;
   const s = [...times].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
@@ -352,7 +352,7 @@ function load(url, seconds, connections) {
   });
 }
 
-async function squidexToken(base, dataDir) {
+export async function squidexToken(base, dataDir) {
   const creds = JSON.parse(fs.readFileSync(path.join(dataDir, "squidex-client.json"), "utf8"));
   const res = await fetch(`${base}/api/squidex/identity-server/connect/token`, {
     method: "POST",

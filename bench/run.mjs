@@ -7,7 +7,9 @@
 //
 // `npm run bench -- --only=scale` (or BENCH_ONLY=scale) runs just that section, `--only=pages` just
 // the first, `--only=forms` the visitor flows (bench/forms.mjs), `--only=auth` the password check for
-// unknown addresses and wrong passwords (bench/auth.mjs); BENCH_SCALE_SIZES="" skips the scale section.
+// unknown addresses and wrong passwords (bench/auth.mjs), `--only=writes` the write path at size
+// (bench/write-path.mjs: create, update, publish and their bulk forms, demo store and 100 000 side by side);
+// BENCH_SCALE_SIZES="" skips the scale section, BENCH_WRITE_SIZES="" the write path.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,6 +20,7 @@ import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { runContentScale } from "./content-scale.mjs";
 import { runAuth } from "./auth.mjs";
 import { runForms } from "./forms.mjs";
+import { runWritePath } from "./write-path.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -25,13 +28,15 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const port = Number(process.env.BENCH_PORT ?? 3288);
 const base = `http://127.0.0.1:${port}`;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) ?? process.env.BENCH_ONLY ?? "";
-if (only && !["scale", "pages", "forms", "auth"].includes(only)) throw new Error(`--only must be "pages", "scale", "forms" or "auth", not "${only}"`);
+const SECTIONS = ["pages", "scale", "forms", "auth", "writes"];
+if (only && !SECTIONS.includes(only)) throw new Error(`--only must be one of ${SECTIONS.map((s) => `"${s}"`).join(", ")}, not "${only}"`);
 
 buildIfNeeded();
 if (!only || only === "pages") await benchPages();
 if (!only || only === "scale") await runContentScale();
 if (!only || only === "forms") await runForms();
 if (!only || only === "auth") await runAuth();
+if (!only || only === "writes") await runWritePath();
 
 async function benchPages() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-"));

@@ -52,7 +52,8 @@ export function squidexMiddleware(services: Services) {
         answer = await handleSquidex(request, raw, ctx);
       } catch (error) {
         const response = errorResponse(error, String(req.id));
-        answer = { status: response.status, headers: { "Content-Type": "application/json" }, body: await response.text() };
+        const retryAfter = response.headers.get("Retry-After");
+        answer = { status: response.status, headers: { "Content-Type": "application/json", ...(retryAfter ? { "Retry-After": retryAfter } : {}) }, body: await response.text() };
       }
       let bytes = answer.body === null ? undefined : Buffer.from(answer.body);
       const headers = { ...API_HEADERS, ...answer.headers };

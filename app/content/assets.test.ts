@@ -182,6 +182,19 @@ describe("AssetStore.rename", () => {
     await expect(store.assets.rename("../x", "x.png")).rejects.toMatchObject({ statusCode: 400 });
     expect(checkFileName("<img src=x>.png")).toBe("<img src=x>.png");
   });
+
+  it("holds uploads to the same file name rule: dot names, paths and control characters are a 400 naming it, nothing stored", async () => {
+    const before = (await store.assets.list()).total;
+    for (const name of ["..", ".", "...", "../../etc/passwd", "a/b.png", "C:\\fakepath\\b.png", "a\u0000b.png", "a\r\nb.png", "", "x".repeat(201)]) {
+      const refused = store.assets.upload({ fileName: name, body: PNG });
+      await expect(refused, JSON.stringify(name)).rejects.toMatchObject({ statusCode: 400 });
+      if (name.length > 1 && name.length < 200 && name.trim()) await expect(refused).rejects.toThrow(/may not contain slashes or control characters, nor be "\." or "\.\."/);
+    }
+    expect((await store.assets.list()).total).toBe(before);
+    // A name the rule allows whose URL segment would be only dots gets one a URL keeps.
+    const odd = await store.assets.upload({ fileName: "..?", body: PNG });
+    expect(odd).toMatchObject({ fileName: "..?", slug: "file" });
+  });
 });
 });
 }

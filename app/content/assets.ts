@@ -173,8 +173,8 @@ export class AssetStore {
     if (!body.length) throw badRequest("The file is empty.");
     if (body.length > this.maxBytes)
       throw new ContentError(413, `The file is ${body.length} bytes; the limit is ${this.maxBytes} bytes.`);
-    const fileName = sanitizeFileName(input.fileName);
-    if (!fileName) throw badRequest("The file needs a name.");
+    // The rule renames meet: a name that is a path (or "..") is refused, not quietly cut down.
+    const fileName = checkFileName(input.fileName);
     const mimeType = await detectMimeType(body, input.mimeType);
     const id = input.id === undefined ? newId() : requireValidId(input.id, "asset id");
     const parentId = parentIdOf(input.parentId);
@@ -532,16 +532,14 @@ export class AssetStore {
 
 const unknownFolder = (id: string) => badRequest(`Asset folder "${id}" does not exist.`);
 
-function sanitizeFileName(name: string): string {
-  return path.basename(String(name ?? "")).replace(/[\u0000-\u001f/\\]/g, "").trim().slice(0, 200);
-}
-
+/** The last segment of the asset's URL: never empty, "." or ".." (a URL parser would drop those, and the URL be a 404). */
 function slugifyFileName(name: string): string {
-  return name
+  const slug = name
     .toLowerCase()
     .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss")
     .replace(/[^a-z0-9.]+/g, "-")
     .replace(/^-+|-+$/g, "");
+  return /^\.*$/.test(slug) ? "file" : slug;
 }
 
 function safeImageSize(body: Buffer): { width: number; height: number } | undefined {

@@ -3,7 +3,22 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import SQLite from "better-sqlite3";
-import { type CreateTableBuilder, Kysely, type LogEvent, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from "kysely";
+import {
+  CompiledQuery,
+  type CreateTableBuilder,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  type LogEvent,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+  type Migration,
+  type TransactionSettings,
+} from "kysely";
 import type pg from "pg";
 import { fold, postgresFoldFunction } from "./fold";
 
@@ -241,10 +256,35 @@ export async function openDatabase(opts: DatabaseOptions): Promise<{ db: DB; dia
   sqlite.pragma("foreign_keys = ON");
   const checkpointer = opts.checkpointInBackground && file !== ":memory:" ? startCheckpointer(sqlite, file) : undefined;
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), ...slowQueryLog(opts) }),
+    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, checkpointer) }), ...slowQueryLog(opts) }),
     dialect: "sqlite",
     raw: { dialect: "sqlite", sqlite },
   };
+}
+
+/**
+ * Kysely begins SQLite transactions with a plain (deferred) `begin`: the write lock is taken at the
+ * first write. A transaction that read first and then finds the lock held (the checkpointer's
+ * RESTART holds it while it waits for readers) gets SQLITE_BUSY at once: SQLite does not wait for a
+ * connection that already reads, since waiting could deadlock. The store's writes read before they
+ * write (versions, slugs, existence), so that was a 500 now and then under sustained writes. Here a
+ * transaction takes the write lock when it begins, where `busy_timeout` does wait; one the caller
+ * marks `read only` stays deferred. The app has one connection, so taking the lock early costs it
+ * nothing.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(settings?.accessMode === "read only" ? "begin" : "begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly driverConfig: SqliteDialectConfig) {
+    super(driverConfig);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.driverConfig);
+  }
 }
 
 const CHECKPOINTER = `

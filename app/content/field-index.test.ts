@@ -526,6 +526,30 @@ function indexSuite(name: string, open: (() => Backend) | undefined) {
         await expectFound({ pendel: ["pd-4"], ost: ["pd-5"], wind: ["pd-5"] });
         await expectInSync(W);
       });
+
+      it("leaves the SQLite FTS5 index alone when an update keeps the search text (only a number, flag or private field changed)", async () => {
+        const W = "fi-same-text";
+        await store.upsertSchema({ name: W, fields: [str("name", { isIndexed: true }), { name: "visits", partitioning: "invariant", properties: { fieldType: "Number", isIndexed: true } }, str("note", { tags: ["private"] })] });
+        const spec = indexSpec((await store.getSchema(W))!)!;
+        const pendingRows = async () => (store.dialect === "sqlite" ? Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(spec.pendingTable)}`.execute(store.db)).rows[0]!.n) : 0);
+        const find = (word: string) => ids(W, { fullText: word }, { searchFields: new Set(["name", "visits"]) });
+        await store.create(W, iv({ name: "Gleichtext", visits: 1, note: "a" }), { id: "st-1", publish: true });
+        await store.flushSearch();
+        await store.update(W, "st-1", iv({ name: "Gleichtext", visits: 2, note: "b" }));
+        await store.patch(W, "st-1", { visits: { iv: 3 } });
+        expect(await pendingRows()).toBe(0);
+        expect(await find("gleichtext")).toEqual(["st-1"]);
+        expect((await store.query(W, { filter: { path: "data.visits.iv", op: "eq", value: 3 } })).items.map((i) => i.id)).toEqual(["st-1"]);
+        // A changed word still goes through the flush, and the old word no longer finds the item.
+        await store.patch(W, "st-1", { name: { iv: "Andertext" } });
+        if (store.dialect === "sqlite") expect(await pendingRows()).toBe(1);
+        for (const round of ["pending", "flushed"]) {
+          expect(await find("gleichtext"), round).toEqual([]);
+          expect(await find("andertext"), round).toEqual(["st-1"]);
+          await store.flushSearch();
+        }
+        await expectInSync(W);
+      });
     });
 
     // ---- 4 ------------------------------------------------------------------------------------------

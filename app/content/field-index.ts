@@ -484,7 +484,13 @@ async function writeRow(db: DB, dialect: Dialect, spec: IndexSpec, id: string, d
   await sql`insert into ${q(spec.table)} (${sql.join(names.map(q))}) values (${sql.join(names.map((n) => row[n]))})
     on conflict (id) do update set ${sql.join(updates)}`.execute(db);
   if (dialect === "sqlite") {
-    if (!fresh) await deleteText(db, dialect, spec, id);
+    if (!fresh) {
+      // The same search text as stored (a booking, a flag, a private field changed): its FTS5 entry
+      // stays right, and the flush, whose segment merges grow with the index, has nothing to do.
+      const stored = (await sql<{ search: string }>`select t.search from ${q(spec.table)} as x join ${q(spec.textTable)} as t on t.rowid = x.rowid where x.id = ${id}`.execute(db)).rows[0];
+      if (stored?.search === text) return;
+      await deleteText(db, dialect, spec, id);
+    }
     await sql`insert into ${q(spec.textTable)} (rowid, search) select rowid, ${text} from ${q(spec.table)} where id = ${id}`.execute(db);
     await sql`insert or ignore into ${q(spec.pendingTable)} (r, stale) select rowid, 0 from ${q(spec.table)} where id = ${id}`.execute(db);
   }

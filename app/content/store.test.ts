@@ -743,6 +743,37 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
         expect(now).toMatchObject({ version: a.version, data: article("Unverändert", { views: { iv: 1 } }) });
         expect((await getLive(a.id))?.data).toEqual(article("Unverändert", { views: { iv: 1 } }));
       });
+
+      it("holds every writer of pages to the page slug rule: a slug that is no address is a 400 naming it", async () => {
+        await store.upsertSchema({ name: "component-seo", type: "Component", fields: [{ name: "slug", partitioning: "invariant", properties: { fieldType: "String", isRequired: true } }] });
+        await store.upsertSchema({ name: "core-pages", fields: [{ name: "seo", partitioning: "language", properties: { fieldType: "Component", schemaIds: ["component-seo"] } }] });
+        const page = (de: string, en = "about-us") => ({ seo: { de: { schemaId: "component-seo", slug: de }, en: { schemaId: "component-seo", slug: en } } });
+        const before = await store.countContents();
+        const bad: Array<[string, RegExp]> = [
+          ["../../etc", /^seo\.de\.slug: "\.\.\/\.\.\/etc" is not a page address: only lower-case letters, digits and hyphens/],
+          ["api/rest", /^seo\.de\.slug: "api\/rest" is not a page address: a fixed route of the site owns this path \(.*\bapi\b/],
+          ["manage", /fixed route/],
+          ["newsletter/anna", /fixed route/],
+          ["ueber-uns/", /only lower-case letters/],
+          ["Ueber-Uns", /only lower-case letters/],
+          ["a/./b", /only lower-case letters/],
+          ["x".repeat(121), /at most 120 characters/],
+        ];
+        for (const [slug, message] of bad) {
+          const err = await expectContentError(store.create("core-pages", page(slug)), 400);
+          expect(err.details, slug).toHaveLength(1);
+          expect(err.details![0], slug).toMatch(message);
+        }
+        // Bulk creates, updates, patches and publishing a stored draft meet the same rule.
+        const many = await expectContentError(store.createMany("core-pages", [{ data: page("fine") }, { data: page("../x") }]).catch((e: { error?: unknown }) => Promise.reject(e.error)), 400);
+        expect(many.details).toEqual([expect.stringMatching(/^seo\.de\.slug: "\.\.\/x" is not a page address/)]);
+        const ok = await store.create("core-pages", page("newsletter", "guide/back-pain"));
+        expect((await expectContentError(store.update("core-pages", ok.id, page("newsletter", "login")), 400)).details).toEqual([expect.stringMatching(/^seo\.en\.slug: "login" is not a page address: a fixed route/)]);
+        await expectContentError(store.patch("core-pages", ok.id, { seo: { en: { schemaId: "component-seo", slug: "../../etc" } } }), 400);
+        expect(await store.countContents()).toBe(before + 1);
+        expect((await store.get("core-pages", ok.id, { unpublished: true }))?.data).toEqual(page("newsletter", "guide/back-pain"));
+        expect((await store.changeStatus("core-pages", ok.id, "Published")).status).toBe("Published");
+      });
     });
 
     describe("assets", () => {

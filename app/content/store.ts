@@ -8,6 +8,7 @@ import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshIt
 import { newId, requireValidId } from "./ids";
 import { checkIds, checkQueryShape, jsonNestingExceeds, pageSize } from "./query";
 import { MAX_JSON_DEPTH } from "./limits";
+import { PAGES_SCHEMA, pageSlugErrors } from "./slug";
 import { recordRead } from "./read-tags";
 import { compileWhere, SqlCompiler } from "./sql-query";
 import type { AssetStore } from "./assets";
@@ -289,6 +290,8 @@ export class ContentStore {
     // depth: SQLite's JSON functions refuse documents past 1 000 levels, and one such item would make
     // every search and filter of its collection fail.
     if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) errors.push(`Data must not nest deeper than ${MAX_JSON_DEPTH} levels.`);
+    // A page's slug is its address: every writer, not only the admin's page screens, is held to the rule.
+    if (schema.name === PAGES_SCHEMA) errors.push(...pageSlugErrors(data));
     if (errors.length) throw validationError(errors);
     return data as ContentData;
   }

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import type { ApiContext } from "~/content/public-api";
-import { ContentError } from "~/content/errors";
+import { BUSY_RETRY_AFTER_SECONDS, contentErrorOf } from "~/content/errors";
 import { readJson } from "./body";
 import { logger } from "./logger.server";
 
@@ -19,9 +19,13 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
 
 /** One JSON error shape for every `/api` answer: `{ message, details?, statusCode }`. */
 export function errorResponse(error: unknown, requestId?: string): Response {
-  if (error instanceof ContentError) {
+  const known = contentErrorOf(error);
+  if (known) {
     // A 413/415 goes out before the body is read: the server drops the rest of the upload (server/app.ts).
-    return jsonResponse(error.toJSON(), { status: error.statusCode });
+    // A busy database (503) says when to come back; the request changed nothing.
+    const headers = known.statusCode === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined;
+    if (known !== error) logger.warn({ err: error, requestId }, "content store busy");
+    return jsonResponse(known.toJSON(), { status: known.statusCode, headers });
   }
   logger.error({ err: error, requestId }, "unhandled API error");
   return jsonResponse({ message: "Internal server error.", statusCode: 500 }, { status: 500 });

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { RESERVED_FIRST_SEGMENTS } from "./reserved";
+import { routeOwnsSlug } from "./reserved";
 import type { Collection, ThirdPartyScript } from "~/content/public-api";
 import type { FlatItem } from "~/content/types";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
@@ -174,7 +174,7 @@ export function pagePath(page: PageSummary, language: Language): string | null {
   return slug === "home" ? localizedPath(language, "/") : localizedPath(language, `/${slug}`);
 }
 
-const shadowed = (slug: string) => RESERVED_FIRST_SEGMENTS.has(slug.split("/")[0]!);
+const shadowed = routeOwnsSlug;
 
 /** The URLs of pages marked critical, in every language (from the same site data pages render from). */
 export async function criticalPaths(services: AppLoadContext["services"]): Promise<string[]> {

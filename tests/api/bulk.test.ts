@@ -126,6 +126,45 @@ describe("POST /api/squidex/api/content/{app}/{schema}/bulk on SQLite", () => {
   it("refuses bad job lists with a 400 and never takes bulk, import or query as an id", scenarios.refusals);
 });
 
+describe("bulk updates of existing items", () => {
+  it("ask the database which ids exist once per request, not once per job (500 updates made 500 lookups of up to 500 ids)", async () => {
+    // Every statement is logged ("slow" from 0 ms on), so the lookups can be counted.
+    const ctx = await connect(await startServer({ env: { SQL_SLOW_MS: "0.000001" } }));
+    try {
+      const base = `${ctx.server.url}/api/squidex/api/content/praxisnetz/core-theme-colors`;
+      const ids = Array.from({ length: 200 }, (_, i) => `lookup-${i}`);
+      const color = (i: number, round: number) => ({ name: { iv: `Lookup ${i} ${round}` }, hexcode: { iv: `#${String(100000 + i * 7 + round).slice(-6)}` } });
+      const created = await postJson(`${base}/bulk`, { jobs: ids.map((id, i) => ({ type: "Upsert", id, data: color(i, 0) })) }, { headers: ctx.auth });
+      expect(created.json.filter((r: { error?: unknown }) => r.error)).toEqual([]);
+      const lookups = () => ctx.server.output().match(/select \\"id\\" from \\"contents\\" where \\"schema_name\\" = \? and \\"id\\" in/g)?.length ?? 0;
+      const before = lookups();
+      // Updates, with a create and a delete among them: what exists changes as the jobs run.
+      const jobs = [
+        ...ids.slice(0, 100).map((id, i) => ({ type: "Upsert", id, data: color(i, 1) })),
+        { type: "Upsert", id: "lookup-new", data: color(500, 1) },
+        { type: "Delete", id: "lookup-100" },
+        { type: "Upsert", id: "lookup-new", data: color(501, 1) },
+        { type: "Upsert", id: "lookup-100", data: color(100, 2) },
+        ...ids.slice(101).map((id, i) => ({ type: "Upsert", id, data: color(i + 101, 1) })),
+      ];
+      const updated = await postJson(`${base}/bulk`, { jobs }, { headers: ctx.auth });
+      expect(updated.status).toBe(200);
+      expect(updated.json.filter((r: { error?: unknown }) => r.error)).toEqual([]);
+      // The log is written asynchronously: a request after the bulk marks where its lines end.
+      await fetch(`${base}/marker-after-bulk`, { headers: ctx.auth });
+      await expect.poll(() => ctx.server.output().includes("marker-after-bulk")).toBe(true);
+      expect(lookups() - before).toBe(1);
+      const get = async (id: string) => (await fetch(`${base}/${id}`, { headers: { ...ctx.auth, "x-unpublished": "1" } })).json() as Promise<{ version: number; data: { name: { iv: string } } }>;
+      expect(await get("lookup-7")).toMatchObject({ version: 1, data: { name: { iv: "Lookup 7 1" } } });
+      expect(await get("lookup-new")).toMatchObject({ version: 1, data: { name: { iv: "Lookup 501 1" } } });
+      // Deleted, then created again by the Upsert after it.
+      expect(await get("lookup-100")).toMatchObject({ version: 0, data: { name: { iv: "Lookup 100 2" } } });
+    } finally {
+      await ctx.server.stop();
+    }
+  }, 60_000);
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)("bulk jobs on PostgreSQL", () => {
   it("runs the same job lists, all or nothing without continueOnError", async () => {
     await withPgRole("praxis_bulk", async ({ url }) => {

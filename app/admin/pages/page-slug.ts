@@ -1,15 +1,11 @@
 import type { ContentStore } from "~/content/store";
-import { RESERVED_FIRST_SEGMENTS } from "~/site/reserved";
-import { SLUG_PATTERN } from "~/content/slug";
+import { PAGE_SLUG_MAX, PAGES_SCHEMA, pageSlugProblem, type PageSlugProblem } from "~/content/slug";
 import { LANGUAGES, type Language } from "~/i18n/languages";
 
-/** The collection pages live in. */
-export const PAGES_SCHEMA = "core-pages";
+// The rule itself is the store's (every writer is held to it); the admin names it in the editor's language.
+export { PAGE_SLUG_MAX, PAGES_SCHEMA };
 
-/** Long enough for a nested guide path, short enough for a readable address. */
-export const PAGE_SLUG_MAX = 120;
-
-export type SlugProblem = "empty" | "tooLong" | "format" | "reserved" | "taken";
+export type SlugProblem = PageSlugProblem | "taken";
 
 /** What each slug problem says, in both languages (the page list and the page settings share them). */
 export const SLUG_PROBLEM_TEXTS: Record<"de" | "en", Record<SlugProblem, string>> = {
@@ -34,18 +30,8 @@ export function normalizePageSlug(input: string): string {
   return input.trim().toLowerCase().replace(/^\/+|\/+$/g, "");
 }
 
-/**
- * Whether a slug can address a page: path segments of the slug rules (lower-case words, digits,
- * hyphens), separated by slashes, and a first segment no route owns. "home" is the home page.
- */
-export function slugProblem(slug: string): Exclude<SlugProblem, "taken"> | null {
-  if (!slug) return "empty";
-  if (slug.length > PAGE_SLUG_MAX) return "tooLong";
-  const segments = slug.split("/");
-  if (!segments.every((s) => SLUG_PATTERN.test(s))) return "format";
-  if (RESERVED_FIRST_SEGMENTS.has(segments[0]!)) return "reserved";
-  return null;
-}
+/** Whether a slug can address a page (the store's rule, content/slug.ts). */
+export const slugProblem: (slug: string) => PageSlugProblem | null = pageSlugProblem;
 
 /**
  * The id of another page that has `slug` in `language`, in its draft or in its live version (both
