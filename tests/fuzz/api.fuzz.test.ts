@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS } from "~/content/public-api";
 import { buildDemoContent } from "~/content/seed/content";
 import { ICON_NAMES } from "~/content/seed/theme";
-import { FUZZ_RUNS, FUZZ_SEED, Fuzzer, fuzzParams, fuzzTestTimeout, printable, send, snippet, type FuzzRequest, type FuzzResponse } from "../support/fuzz";
+import { FUZZ_FRESH_RUNS, FUZZ_FRESH_SEED, FUZZ_RUNS, FUZZ_SEED, Fuzzer, freshFuzzParams, freshReplay, fuzzParams, fuzzTestTimeout, printable, send, snippet, type FuzzRequest, type FuzzResponse } from "../support/fuzz";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
@@ -15,7 +15,8 @@ import { squidexToken, startServer, type RunningServer } from "../support/server
  * details, practitioners' e-mail and phone) or data of drafts and of practitioners hidden from this
  * site. /healthz must still answer 200 after every property.
  *
- * Fixed seed by default (FUZZ_SEED, default 20261123) and FUZZ_RUNS runs per property (default 50);
+ * Fixed seed by default (FUZZ_SEED, default 20261123) and FUZZ_RUNS runs per property (default 50),
+ * then a short campaign with a seed drawn afresh each run (printed; FUZZ_FRESH_RUNS, default 10);
  * `npm run fuzz` runs a long campaign with a random seed. A failure prints the seed, the replay path
  * and the shrunk counterexample; the distinct failures seen are listed at the end.
  */
@@ -40,6 +41,7 @@ beforeAll(async () => {
   fz = new Fuzzer(server);
   token = await squidexToken(server);
   console.log(`fuzz: seed ${FUZZ_SEED} (FUZZ_SEED), ${FUZZ_RUNS} runs per property (FUZZ_RUNS), server ${server.url}`);
+  if (FUZZ_FRESH_SEED !== undefined) console.log(`fuzz: fresh seed ${FUZZ_FRESH_SEED}, up to ${FUZZ_FRESH_RUNS} runs per property (FUZZ_FRESH_RUNS; replay a failure with FUZZ_SEED=${FUZZ_FRESH_SEED})`);
 });
 
 afterEach(async () => {
@@ -55,10 +57,22 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** One property: fc.assert over an async predicate, sequential against the one server. */
+/**
+ * One property: fc.assert over an async predicate, sequential against the one server; with the
+ * fixed seed, then (in `npm test`) a few runs with the fresh seed, whose failure says how to replay it.
+ */
 async function property<T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, params: fc.Parameters<[T]> = {}) {
   fz.property = name;
-  await fc.assert(fc.asyncProperty(arb.map(printable), predicate), fuzzParams(params));
+  const prop = fc.asyncProperty(arb.map(printable), predicate);
+  await fc.assert(prop, fuzzParams(params));
+  const fresh = freshFuzzParams(params);
+  if (!fresh) return;
+  fz.property = `${name} (fresh seed)`;
+  try {
+    await fc.assert(prop, fresh);
+  } catch (e) {
+    throw new Error(`Fresh-seed campaign failed; replay with ${freshReplay(fresh.numRuns!)} npx vitest run tests/fuzz -t ${JSON.stringify(name)}\n${(e as Error).message}`, { cause: e });
+  }
 }
 
 const T = fuzzTestTimeout();
@@ -1096,13 +1110,26 @@ describe("Squidex API", () => {
 // ---- public pages ----------------------------------------------------------------------------------------------
 
 const PAGE_PREFIXES = ["", "/en", "/de"];
-const pagePath = fc.oneof(
+const plainPagePath = fc.oneof(
   fc.tuple(fc.constantFrom(...PAGE_PREFIXES), fc.constantFrom("/", "/practitioners", "/login", "/practitioners/register", "/sitemap.xml", "/robots.txt", "/manage/flushcache")).map(([a, b]) => (a && b === "/" ? a : a + b)),
   fc.tuple(fc.constantFrom(...PAGE_PREFIXES), fc.oneof(fc.constantFrom(...PRACTITIONER_SLUGS), segment)).map(([a, s]) => `${a}/practitioners/${s}`),
   fc.tuple(fc.constantFrom(...PAGE_PREFIXES), fc.constantFrom("practitioners/register", "newsletter", "present", "theme"), segment).map(([a, r, s]) => `${a}/${r}/${s}`),
   fc.tuple(fc.constantFrom(...PAGE_PREFIXES), fc.array(fc.oneof(fc.constantFrom(...PAGE_SLUGS), segment), { minLength: 1, maxLength: 4 })).map(([a, segs]) => `${a}/${segs.join("/")}`),
   fc.constantFrom("//", "///practitioners", "/./practitioners", "/en/../practitioners", "/%2e%2e/practitioners", "/practitioners/..%2f..%2fapi%2frest", "/en/", "/EN", "/de/de/de", "/?", "/#x"),
 );
+/**
+ * Targets a URL parser reads otherwise than a router: a leading `//` (scheme-relative: `//x/manage`
+ * names host "x" to `new URL(target, base)`, and `//` alone is no URL), dot segments, backslashes,
+ * empty and encoded-slash segments; alone or before a path, with or without a query.
+ */
+const oddPath = fc
+  .tuple(
+    fc.constantFrom("//", "///", "////", "/./", "/../", "//./", "//../", "/\\", "/\\/", "/%2f", "/%2F/", "/.//", "//%2e%2e/"),
+    fc.oneof(fc.constant(""), plainPagePath.map((p) => p.replace(/^\/+/, "")), fc.constantFrom("manage", "manage/users", "manage/pages.data", "_root.data", "api/rest", "api/squidex/api/ping", "healthz", "evil.example", "evil.example/manage", "@evil.example", ":80", "[::1]/manage")),
+    fc.constantFrom("", "?", "?a=1", "?redirect=//evil.example", "#x", "//", "/"),
+  )
+  .map(([lead, rest, tail]) => `${lead}${rest}${tail}`);
+const pagePath = fc.oneof({ weight: 4, arbitrary: plainPagePath }, { weight: 1, arbitrary: oddPath });
 const directoryQuery = fc
   .array(fc.tuple(fc.constantFrom("q", "page", "language", "country", "_data", "index", "__proto__", "_routes"), fc.oneof(numberParam, hostileOrHuge)), { maxLength: 3 })
   .map((params) => params.map(([k, v]) => `${k}=${encodeSafe(v)}`).join("&"));
@@ -1127,6 +1154,17 @@ describe("public pages", () => {
     fc.tuple(cookieValue, cookieValue).map(([a, b]) => `pn_consent=${a}; pn_consent=${b}`),
     fc.tuple(fc.oneof(special, fc.constantFrom("session", "x", "")), cookieValue).map(([k, v]) => `${k}=${v}; pn_consent=all`),
     fc.constantFrom("pn_consent", "=", ";;;", "pn_consent=all;", " pn_consent = all ", "PN_CONSENT=all", "__proto__=1", "constructor=x; pn_consent=all"),
+  );
+
+  it(
+    "odd request targets (`//`, `///`, `//x/manage`, dot segments) on every method",
+    () =>
+      property("odd paths", fc.record({ p: oddPath, method: fc.constantFrom("GET", "HEAD", "POST", "OPTIONS", "DELETE") }), async ({ p, method }) => {
+        const res = await fz.request(`${method} odd path`, { method, path: p, headers: method === "POST" ? json : {}, body: method === "POST" ? '{"url":"core-pages"}' : undefined });
+        // No odd spelling of an admin path opens it to a visitor.
+        fz.expect(!res.body.includes("data-admin-layout"), `${method} odd path`, "admin page to a visitor", { method, path: p }, res, `a visitor got ${res.status} for ${p}`);
+      }),
+    T,
   );
 
   it(
@@ -1242,7 +1280,7 @@ describe("public pages", () => {
 // ---- raw bytes -----------------------------------------------------------------------------------------------
 
 describe("raw HTTP", () => {
-  const targets = ["/", "/en", "/practitioners", "/practitioners/", "/api/rest", "/api/assets/asset-hero/", "/api/icons/", `${SQ}/api/content/${APP}/`, `${SQ}/identity-server/connect/token`, "/api/consent", "/healthz", "/api/unknown/"];
+  const targets = ["/", "//", "///", "//?a=1", "/en", "/practitioners", "/practitioners/", "/api/rest", "/api/assets/asset-hero/", "/api/icons/", `${SQ}/api/content/${APP}/`, `${SQ}/identity-server/connect/token`, "/api/consent", "/healthz", "/api/unknown/"];
   const rawPiece = fc.oneof(
     fc.constantFrom("%E0%A4%A", "%", "%%", "%zz", "%u0041", "%00", "\u0000", "\u00e4", "\u20ac", "\ud83d\ude00", " ", "\t", "#x", "\\", "//", "/../", "?\u0000", "%ff%fe", "\u0085", "\u2028", "\x7f", "\x01"),
     hostile,
