@@ -6,7 +6,8 @@
 // (bench/content-scale.mjs): the same site with a large store.
 //
 // `npm run bench -- --only=scale` (or BENCH_ONLY=scale) runs just that section, `--only=pages` just
-// the first, `--only=forms` the visitor flows (bench/forms.mjs); BENCH_SCALE_SIZES="" skips the scale section.
+// the first, `--only=forms` the visitor flows (bench/forms.mjs), `--only=hostile` how long hostile
+// queries hold the event loop (bench/hostile-queries.mjs); BENCH_SCALE_SIZES="" skips the scale section.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,6 +17,7 @@ import autocannon from "autocannon";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { runContentScale } from "./content-scale.mjs";
 import { runForms } from "./forms.mjs";
+import { runHostileQueries } from "./hostile-queries.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -23,12 +25,13 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const port = Number(process.env.BENCH_PORT ?? 3288);
 const base = `http://127.0.0.1:${port}`;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) ?? process.env.BENCH_ONLY ?? "";
-if (only && only !== "scale" && only !== "pages" && only !== "forms") throw new Error(`--only must be "pages", "scale" or "forms", not "${only}"`);
+if (only && !["scale", "pages", "forms", "hostile"].includes(only)) throw new Error(`--only must be "pages", "scale", "forms" or "hostile", not "${only}"`);
 
 buildIfNeeded();
 if (!only || only === "pages") await benchPages();
 if (!only || only === "scale") await runContentScale();
 if (!only || only === "forms") await runForms();
+if (!only || only === "hostile") await runHostileQueries();
 
 async function benchPages() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-"));

@@ -2,10 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MAX_FILTER_LEAVES, MAX_IDS, MAX_IN_VALUES, MAX_SEARCH_WORDS, MAX_SORT_KEYS } from "~/content/limits";
 import { COLLECTIONS } from "~/content/public-api";
 import { buildDemoContent } from "~/content/seed/content";
 import { ICON_NAMES } from "~/content/seed/theme";
 import { FUZZ_FRESH_RUNS, FUZZ_FRESH_SEED, FUZZ_RUNS, FUZZ_SEED, Fuzzer, freshFuzzParams, freshReplay, fuzzParams, fuzzTestTimeout, printable, send, snippet, type FuzzRequest, type FuzzResponse } from "../support/fuzz";
+import { EVENT_LOOP_BOUND_MS, worstHealthzWhile } from "../support/event-loop";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
@@ -561,6 +563,79 @@ describe("internal API", () => {
           else if (where === "squidex query") await fz.request(`POST ${SQ}/api/content/{app}/{schema}/query ids`, { method: "POST", path: `${SQ}/api/content/${APP}/${col}/query`, headers: { ...json, ...auth }, body: JSON.stringify({ ids }) });
           else if (where === "squidex list") await fz.request(`GET ${SQ}/api/content/{app}/{schema}?ids`, { method: "GET", path: `${SQ}/api/content/${APP}/${col}?ids=${ids.join(",")}`, headers: auth });
           else await fz.request(`GET ${SQ}/api/apps/{app}/assets?ids`, { method: "GET", path: `${SQ}/api/apps/${APP}/assets?ids=${ids.join(",")}`, headers: auth });
+        },
+      ),
+    T,
+  );
+
+  // What a query may hold (app/content/limits.ts): beyond these counts the answer is a 400 naming the limit.
+  const SIZE_LIMITS = { orderby: MAX_SORT_KEYS, "q.sort": MAX_SORT_KEYS, ids: MAX_IDS, search: MAX_SEARCH_WORDS, "q.in": MAX_IN_VALUES, "odata in": MAX_IN_VALUES, "odata or": MAX_FILTER_LEAVES, "x-fields": Infinity } as const;
+  type SizeKind = keyof typeof SIZE_LIMITS;
+  const SORT_PATHS = ["id", "created desc", "data/name/iv", "lastModified desc", "data/city/iv desc", "version"];
+  /** The query string (or Squidex query body) of one oversize or at-limit query of `kind` with `n` parts. */
+  function sizedQuery(kind: SizeKind, n: number): { search: string; body: Record<string, unknown>; fields?: string } {
+    const parts = <T>(make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+    switch (kind) {
+      case "orderby": {
+        const text = `$orderby=${parts((i) => SORT_PATHS[i % SORT_PATHS.length]!).join(",")}`;
+        return { search: text, body: { odata: text } };
+      }
+      case "q.sort": {
+        const q = { sort: parts((i) => ({ path: ["id", "created", "lastModified"][i % 3]!, order: i % 2 ? "descending" : "ascending" })) };
+        return { search: `q=${encodeURIComponent(JSON.stringify(q))}`, body: { q } };
+      }
+      case "ids": {
+        const ids = parts((i) => (i % 97 === 0 ? SEED_IDS[i % SEED_IDS.length]! : `i${i}`));
+        return { search: `ids=${ids.join(",")}`, body: { ids } };
+      }
+      case "search": {
+        const text = `$search=${parts((i) => `w${i}`).join("%20")}`;
+        return { search: text, body: { odata: text } };
+      }
+      case "q.in": {
+        const q = { filter: { path: "id", op: "in", value: parts((i) => `${i}`) } };
+        return { search: `q=${encodeURIComponent(JSON.stringify(q))}`, body: { q } };
+      }
+      case "odata in": {
+        const text = `$filter=${encodeURIComponent(`id in (${parts((i) => `'${i}'`).join(",")})`)}`;
+        return { search: text, body: { odata: text } };
+      }
+      case "odata or": {
+        const text = `$filter=${encodeURIComponent(parts((i) => `id eq '${i}'`).join(" or "))}`;
+        return { search: text, body: { odata: text } };
+      }
+      default:
+        return { search: "$top=200", body: {}, fields: parts((i) => (i % 2 ? `data.f${i}` : "title")).join(",") };
+    }
+  }
+
+  it(
+    "query sizes (sort keys, ids, search words, in-values, conditions, X-Fields): a 400 past each limit, never a 5xx, and the server keeps answering /healthz",
+    () =>
+      property(
+        "query sizes",
+        fc.record({
+          kind: fc.constantFrom(...(Object.keys(SIZE_LIMITS) as SizeKind[])),
+          n: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 240, max: 600 }), fc.integer({ min: 1000, max: 8000 })),
+          where: fc.constantFrom("rest", "rest", "squidex list", "squidex query"),
+          col: fc.constantFrom("core-pages", "gm-content-practitioners", "gm-appointments"),
+        }),
+        async ({ kind, n, where, col }) => {
+          const { search, body, fields } = sizedQuery(kind, n);
+          const auth = { authorization: `Bearer ${token}`, ...(fields ? { "x-fields": fields } : {}) };
+          const req: FuzzRequest =
+            where === "rest"
+              ? restReq({ url: `${col}?${search}`, cache: false })
+              : where === "squidex list"
+                ? { method: "GET", path: `${SQ}/api/content/${APP}/${col}?${search}`, headers: auth }
+                : { method: "POST", path: `${SQ}/api/content/${APP}/${col}/query`, headers: { ...json, ...auth }, body: JSON.stringify(body) };
+          const family = `${where} ${kind}`;
+          // Three at once: one request that holds the event loop holds up the other two and the probe.
+          const { worstMs, result } = await worstHealthzWhile(server.url, () => Promise.all([fz.request(family, req), fz.request(family, req), fz.request(family, req)]));
+          const res = result[0];
+          fz.expect(worstMs < EVENT_LOOP_BOUND_MS, family, "event loop held up", req, res, `/healthz waited ${worstMs} ms (bound ${EVENT_LOOP_BOUND_MS} ms) while three such requests ran`);
+          // Over a limit: refused (400 naming it; 431/413 when the request is too large to read at all).
+          if (n > SIZE_LIMITS[kind]) fz.expect([400, 413, 431].includes(res.status), family, "over the limit, not refused", req, res, `${n} > ${SIZE_LIMITS[kind]} answered ${res.status}`);
         },
       ),
     T,
