@@ -1,5 +1,36 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+
+/** Express's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY as Express's "trust proxy" setting: off (false) when unset, else a hop count (how many
+ * proxies stand in front, e.g. 1 behind one CDN or load balancer) or a list of the proxies'
+ * addresses, CIDR ranges and range names. `true` (every sender is a proxy) is refused: it would let
+ * any client choose its address (and with it reset the per-address limits) by sending X-Forwarded-For.
+ */
+export function parseTrustProxy(value: string): false | number | string[] | { error: string } {
+  const text = value.trim();
+  if (text === "" || text === "false" || text === "0") return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops <= 10 ? hops : { error: "a hop count must be at most 10" };
+  }
+  if (text === "true") return { error: "name a hop count (1 behind one proxy) or the proxies' addresses; true would trust every client's X-Forwarded-For" };
+  const entries = text.split(",").map((e) => e.trim());
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.has(entry)) continue;
+    const [address = "", prefix, extra] = entry.split("/");
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (!family || !prefixOk || extra !== undefined)
+      return { error: `"${entry.slice(0, 60)}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal` };
+  }
+  return entries;
+}
 
 /**
  * Every setting the server reads, checked once at boot. Defaults need no editing; a bad value stops
@@ -61,6 +92,17 @@ const schema = z.object({
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
   FLUSH_TOKEN: z.string().min(16, "must be at least 16 characters (leave it unset to have one generated)").optional().or(z.literal("").transform(() => undefined)),
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(10).max(50_000).default(50_000),
+  TRUST_PROXY: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      const setting = parseTrustProxy(value);
+      if (typeof setting === "object" && !Array.isArray(setting)) {
+        ctx.addIssue({ code: "custom", message: setting.error });
+        return z.NEVER;
+      }
+      return setting;
+    }),
 });
 
 export type Env = z.infer<typeof schema> & { sqlitePath: string; assetsDir: string };

@@ -8,7 +8,8 @@
 // `npm run bench -- --only=scale` (or BENCH_ONLY=scale) runs just that section, `--only=pages` just
 // the first, `--only=forms` the visitor flows (bench/forms.mjs), `--only=auth` the password check for
 // unknown addresses and wrong passwords (bench/auth.mjs), `--only=writes` the write path at size
-// (bench/write-path.mjs: create, update, publish and their bulk forms, demo store and 100 000 side by side);
+// (bench/write-path.mjs: create, update, publish and their bulk forms, demo store and 100 000 side by side),
+// `--only=hostile` how long hostile queries hold the event loop (bench/hostile-queries.mjs);
 // BENCH_SCALE_SIZES="" skips the scale section, BENCH_WRITE_SIZES="" the write path.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -21,6 +22,7 @@ import { runContentScale } from "./content-scale.mjs";
 import { runAuth } from "./auth.mjs";
 import { runForms } from "./forms.mjs";
 import { runWritePath } from "./write-path.mjs";
+import { runHostileQueries } from "./hostile-queries.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -28,7 +30,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const port = Number(process.env.BENCH_PORT ?? 3288);
 const base = `http://127.0.0.1:${port}`;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) ?? process.env.BENCH_ONLY ?? "";
-const SECTIONS = ["pages", "scale", "forms", "auth", "writes"];
+const SECTIONS = ["pages", "scale", "forms", "auth", "writes", "hostile"];
 if (only && !SECTIONS.includes(only)) throw new Error(`--only must be one of ${SECTIONS.map((s) => `"${s}"`).join(", ")}, not "${only}"`);
 
 buildIfNeeded();
@@ -37,6 +39,7 @@ if (!only || only === "scale") await runContentScale();
 if (!only || only === "forms") await runForms();
 if (!only || only === "auth") await runAuth();
 if (!only || only === "writes") await runWritePath();
+if (!only || only === "hostile") await runHostileQueries();
 
 async function benchPages() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-"));

@@ -51,7 +51,9 @@ export async function createApp(opts: AppOptions = {}) {
   logger.level = env.LOG_LEVEL;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  // X-Forwarded-For/-Proto/-Host count only from the proxies TRUST_PROXY names (none by default):
+  // trusted from any local client, they let it pick the address the per-address limits count.
+  app.set("trust proxy", env.TRUST_PROXY);
   const pageCache = new PageCache({
     trustProxy: app.get("trust proxy fn"),
     ttlMs: env.CACHE_TTL_SECONDS * 1000,

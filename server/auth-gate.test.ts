@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pagePath, requirementFor, routeTable } from "./auth-gate";
+import { pagePath, requestTarget, requirementFor, routeTable } from "./auth-gate";
 
 /** A build's route manifest as React Router makes it: flat, with parent ids and each module's exports. */
 function build(handles: Record<string, unknown>) {
@@ -37,5 +37,15 @@ describe("the route table of the auth gate", () => {
 
   it("refuses a route that names an unknown middleware (the server does not start)", () => {
     expect(() => routeTable(build({ users: { middleware: ["auth", "admin"] } }))).toThrow(/Unknown route middleware: "admin" \(route users\)/);
+  });
+
+  it("reads `//`, `///` and `//x/manage` as the paths they are to the router (no host, no Invalid URL)", () => {
+    expect(requestTarget("//")?.pathname).toBe("//");
+    expect(requestTarget("///")?.pathname).toBe("///");
+    expect(requestTarget("//?a=1")?.search).toBe("?a=1");
+    expect(requestTarget("//manage/users")?.pathname).toBe("//manage/users");
+    expect(requestTarget("/manage/users?x=1")?.pathname).toBe("/manage/users");
+    expect(requestTarget("*")).toBeNull();
+    expect(requestTarget("http://x/manage")).toBeNull();
   });
 });

@@ -54,6 +54,21 @@ export function pagePath(pathname: string): { path: string; data: boolean } {
   return { path: pathname, data: false };
 }
 
+/**
+ * The URL of a request target as React Router's Express adapter builds it (origin + target, not the
+ * target resolved against a base): `//` and `//x/manage` are paths here, as they are to the router,
+ * not a scheme-relative URL naming host "x" (which `new URL("//", base)` cannot even parse). `null`
+ * for what no URL can be made of.
+ */
+export function requestTarget(target: string): URL | null {
+  if (!target.startsWith("/")) return null;
+  try {
+    return new URL(`http://gate.invalid${target}`);
+  } catch {
+    return null;
+  }
+}
+
 /** What the routes matching a path ask for, together. */
 export function requirementFor(table: RouteTable, pathname: string): Requirement {
   const matches = matchRoutes(table.routes as never, pathname) as Array<{ route: GateRoute }> | null;
@@ -84,7 +99,8 @@ export function authGate(auth: AuthService, table: () => RouteTable | Promise<Ro
       // Before the build is loaded, requests wait for its table (they would wait for the renderer anyway).
       const routes = await table();
       if (!routes) return next();
-      const url = new URL(req.originalUrl, "http://gate.invalid");
+      const url = requestTarget(req.originalUrl);
+      if (!url) return void res.status(400).json({ message: "The request target is not a path.", statusCode: 400 });
       const { path, data } = pagePath(url.pathname);
       const needs = requirementFor(routes, path);
       if (needs === "none") return next();

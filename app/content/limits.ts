@@ -9,5 +9,17 @@ export const MAX_JSON_DEPTH = 64;
 /** Conditions in one filter (leaves), and words in one full-text search: the SQL stays shallow. */
 export const MAX_FILTER_LEAVES = 256;
 export const MAX_SEARCH_WORDS = 16;
+/** Characters of one full-text search (its words are counted after folding, so the text is bounded first). */
+export const MAX_SEARCH_LENGTH = 1000;
+/**
+ * Sort keys of one query. A key on a JSON field is five ORDER BY terms; 500 keys made SQLite refuse
+ * the statement ("too many terms") after two seconds of compiling it on the event loop. Past the
+ * first key no side-table index helps: at 100 000 practitioners 3 keys held the event loop ~290 ms,
+ * 10 keys ~630 ms (bench --only=hostile). No screen or client here sorts by more than two.
+ */
+export const MAX_SORT_KEYS = 5;
+/** Values of one `in` condition, and of all conditions of one filter together. */
+export const MAX_IN_VALUES = 500;
+export const MAX_FILTER_VALUES = 1000;
 /** How far a query may skip: beyond any real collection, within what both databases take as OFFSET. */
 export const MAX_SKIP = 1_000_000_000;

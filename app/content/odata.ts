@@ -1,7 +1,7 @@
 import { badRequest } from "./errors";
 import type { FilterNode, FilterOp } from "./types";
 import { own } from "../lib/input";
-import { MAX_FILTER_DEPTH, MAX_FILTER_LENGTH } from "./limits";
+import { MAX_FILTER_DEPTH, MAX_FILTER_LEAVES, MAX_FILTER_LENGTH, MAX_IN_VALUES } from "./limits";
 
 /**
  * Parses the OData `$filter` subset Squidex clients send into our JSON filter:
@@ -101,6 +101,8 @@ export function parseODataFilter(input: string): FilterNode {
     }
     throw badRequest(`OData filter: expected a value but found "${t.text}".`);
   };
+  // Conditions are counted as they are read: a filter of thousands is refused before it is built.
+  let leaves = 0;
   const primary = (): FilterNode => {
     const t = peek();
     if (t?.text === "(") {
@@ -109,6 +111,7 @@ export function parseODataFilter(input: string): FilterNode {
       expect(")");
       return inner;
     }
+    if (++leaves > MAX_FILTER_LEAVES) throw badRequest(`OData filter: at most ${MAX_FILTER_LEAVES} conditions.`);
     if (t?.kind === "word" && tokens[pos + 1]?.text === "(" && own(FUNCS, t.text.toLowerCase())) {
       const op = own(FUNCS, next().text.toLowerCase())!;
       expect("(");
@@ -130,6 +133,7 @@ export function parseODataFilter(input: string): FilterNode {
       const values = [literal()];
       while (peek()?.text === ",") {
         next();
+        if (values.length >= MAX_IN_VALUES) throw badRequest(`OData filter: "in" takes at most ${MAX_IN_VALUES} values.`);
         values.push(literal());
       }
       expect(")");

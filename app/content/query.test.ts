@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ContentError } from "./errors";
-import { MAX_FILTER_DEPTH, MAX_IDS } from "./limits";
-import { assertQueryUses, jsonNestingExceeds, MAX_TAKE, parseCollectionUrl, parseQuery, resolvePath, runQuery } from "./query";
+import { MAX_FILTER_DEPTH, MAX_FILTER_LEAVES, MAX_FILTER_VALUES, MAX_IDS, MAX_IN_VALUES, MAX_SEARCH_LENGTH, MAX_SORT_KEYS } from "./limits";
+import { assertQueryUses, checkQueryShape, jsonNestingExceeds, MAX_TAKE, parseCollectionUrl, parseQuery, resolvePath, runQuery } from "./query";
 import type { ContentData, ContentItem, ContentQuery } from "./types";
 
 /** Pure unit tests of the in-memory query engine and the query parsers (no database). */
@@ -317,6 +317,32 @@ describe("limits on queries from outside", () => {
     expect(status(() => parseCollectionUrl(`core-pages?ids=${ids.join(",")}`))).toBe(400);
     expect(status(() => parseQuery({ ids }))).toBe(400);
     expect(status(() => parseCollectionUrl(`core-pages?ids=${ids.slice(1).join(",")}`))).toBe(200);
+  });
+
+  it("refuses more sort keys, in-values, conditions and search characters than the limits, naming them", () => {
+    const message = (fn: () => unknown) => {
+      try {
+        fn();
+        return "";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const keys = (n: number) => Array.from({ length: n }, () => "id").join(",");
+    expect(status(() => parseCollectionUrl(`x?$orderby=${keys(MAX_SORT_KEYS)}`))).toBe(200);
+    expect(message(() => parseCollectionUrl(`x?$orderby=${keys(MAX_SORT_KEYS + 1)}`))).toMatch(`at most ${MAX_SORT_KEYS} keys`);
+    expect(message(() => parseQuery({ sort: Array.from({ length: 5000 }, () => ({ path: "id" })) }))).toMatch(`at most ${MAX_SORT_KEYS} keys`);
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `'${i}'`).join(",");
+    expect(status(() => parseCollectionUrl(`x?$filter=${encodeURIComponent(`id in (${values(MAX_IN_VALUES)})`)}`))).toBe(200);
+    expect(message(() => parseCollectionUrl(`x?$filter=${encodeURIComponent(`id in (${values(MAX_IN_VALUES + 1)})`)}`))).toMatch(`at most ${MAX_IN_VALUES} values`);
+    const or = (n: number) => Array.from({ length: n }, (_, i) => `id eq '${i}'`).join(" or ");
+    expect(status(() => parseCollectionUrl(`x?$filter=${encodeURIComponent(or(MAX_FILTER_LEAVES))}`))).toBe(200);
+    expect(message(() => parseCollectionUrl(`x?$filter=${encodeURIComponent(or(MAX_FILTER_LEAVES + 1))}`))).toMatch(`at most ${MAX_FILTER_LEAVES} conditions`);
+    expect(message(() => parseCollectionUrl(`x?$search=${"a".repeat(MAX_SEARCH_LENGTH + 1)}`))).toMatch(`at most ${MAX_SEARCH_LENGTH} characters`);
+    // Built in code (the Squidex API, our own pages): the store's check counts the same.
+    const inOf = (n: number) => ({ path: "id", op: "in" as const, value: Array.from({ length: n }, (_, i) => `${i}`) });
+    expect(message(() => checkQueryShape({ filter: { and: [inOf(MAX_IN_VALUES), inOf(MAX_IN_VALUES), inOf(1)] } }))).toMatch(`at most ${MAX_FILTER_VALUES} values in all`);
+    expect(message(() => checkQueryShape({ sort: Array.from({ length: MAX_SORT_KEYS + 1 }, () => ({ path: "id", order: "ascending" as const })) }))).toMatch(`at most ${MAX_SORT_KEYS} keys`);
   });
 
   it("refuses deep or huge filters before they can exhaust the stack", () => {

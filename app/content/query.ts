@@ -3,7 +3,19 @@ import { fieldValue } from "./flatten";
 import { parseODataFilter } from "./odata";
 import { own } from "../lib/input";
 import { fold, searchFold, searchWords } from "./fold";
-import { MAX_COLLECTION_URL_LENGTH, MAX_FILTER_DEPTH, MAX_FILTER_LEAVES, MAX_IDS, MAX_QUERY_JSON_LENGTH, MAX_SEARCH_WORDS, MAX_SKIP } from "./limits";
+import {
+  MAX_COLLECTION_URL_LENGTH,
+  MAX_FILTER_DEPTH,
+  MAX_FILTER_LEAVES,
+  MAX_FILTER_VALUES,
+  MAX_IDS,
+  MAX_IN_VALUES,
+  MAX_QUERY_JSON_LENGTH,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_WORDS,
+  MAX_SKIP,
+  MAX_SORT_KEYS,
+} from "./limits";
 import type { ContentItem, ContentQuery, FilterNode, FilterOp, SortNode } from "./types";
 
 /**
@@ -213,6 +225,7 @@ export function parseQuery(input: unknown): ContentQuery {
   if (q.filter !== undefined) out.filter = parseFilter(q.filter, 0);
   if (q.sort !== undefined) {
     if (!Array.isArray(q.sort)) throw badRequest('Query "sort" must be an array.');
+    checkSortKeys(q.sort.length);
     out.sort = q.sort.map((s) => {
       if (!s || typeof s !== "object" || typeof (s as SortNode).path !== "string") throw badRequest('Each sort entry needs a "path".');
       const order = (s as SortNode).order ?? "ascending";
@@ -226,7 +239,7 @@ export function parseQuery(input: unknown): ContentQuery {
   }
   if (q.fullText !== undefined) {
     if (typeof q.fullText !== "string") throw badRequest('Query "fullText" must be a string.');
-    out.fullText = q.fullText;
+    out.fullText = checkSearchLength(q.fullText);
   }
   return out;
 }
@@ -234,29 +247,47 @@ export function parseQuery(input: unknown): ContentQuery {
 const isScalar = (v: unknown) => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 
 /**
- * What every query must keep to before it becomes SQL, whoever built it (JSON `q`, OData, our own
- * pages): at most MAX_FILTER_LEAVES conditions and MAX_SEARCH_WORDS words, and no NUL character in
- * a value (PostgreSQL cannot take one; no content holds one). A 400 that says which, otherwise.
+ * What every query must keep to before it becomes SQL, whoever built it (JSON `q`, OData, the
+ * Squidex API, our own pages): at most MAX_FILTER_LEAVES conditions, MAX_IN_VALUES values in one
+ * `in` and MAX_FILTER_VALUES in all, MAX_SORT_KEYS sort keys, MAX_IDS ids, a search of
+ * MAX_SEARCH_LENGTH characters and MAX_SEARCH_WORDS words, and no NUL character in a value
+ * (PostgreSQL cannot take one; no content holds one). A 400 that names the limit, otherwise.
+ * The parsers check the counts as they read (and the nesting, MAX_FILTER_DEPTH), so an oversize query
+ * is refused before it is built.
  */
 export function checkQueryShape(query: ContentQuery): void {
   let leaves = 0;
+  let values = 0;
   const walk = (node: FilterNode) => {
     if ("and" in node) return node.and.forEach(walk);
     if ("or" in node) return node.or.forEach(walk);
     if ("not" in node) return walk(node.not);
     if ("refersTo" in node) return walk(node.refersTo.filter);
     if (++leaves > MAX_FILTER_LEAVES) throw badRequest(`A filter may have at most ${MAX_FILTER_LEAVES} conditions.`);
-    const values = Array.isArray(node.value) ? node.value : [node.value];
-    if (values.some((v) => typeof v === "string" && v.includes("\u0000"))) throw badRequest("Filter values must not contain the NUL character.");
+    const list = Array.isArray(node.value) ? node.value : [node.value];
+    if (list.length > MAX_IN_VALUES) throw badRequest(`The "in" operator takes at most ${MAX_IN_VALUES} values.`);
+    if ((values += list.length) > MAX_FILTER_VALUES) throw badRequest(`A filter may have at most ${MAX_FILTER_VALUES} values in all.`);
+    if (list.some((v) => typeof v === "string" && v.includes("\u0000"))) throw badRequest("Filter values must not contain the NUL character.");
   };
   if (query.filter) walk(query.filter);
-  if (query.fullText !== undefined && searchWords(query.fullText).length > MAX_SEARCH_WORDS)
+  if (query.sort) checkSortKeys(query.sort.length);
+  if (query.ids) checkIds(query.ids);
+  if (query.fullText !== undefined && searchWords(checkSearchLength(query.fullText)).length > MAX_SEARCH_WORDS)
     throw badRequest(`A search may have at most ${MAX_SEARCH_WORDS} words.`);
 }
 
 export function checkIds(ids: string[]): string[] {
   if (ids.length > MAX_IDS) throw badRequest(`Ask for at most ${MAX_IDS} ids at once (got ${ids.length}).`);
   return ids;
+}
+
+export function checkSortKeys(count: number): void {
+  if (count > MAX_SORT_KEYS) throw badRequest(`Sort by at most ${MAX_SORT_KEYS} keys (got ${count}).`);
+}
+
+function checkSearchLength(text: string): string {
+  if (text.length > MAX_SEARCH_LENGTH) throw badRequest(`A search may have at most ${MAX_SEARCH_LENGTH} characters.`);
+  return text;
 }
 
 function parseFilter(node: unknown, depth: number): FilterNode {
@@ -272,7 +303,7 @@ function parseFilter(node: unknown, depth: number): FilterNode {
   if (!op) throw badRequest(`Unknown filter operator "${String(n.op)}".`);
   if (op === "in") {
     if (!Array.isArray(n.value) || !n.value.every(isScalar)) throw badRequest('The "in" operator needs an array of strings, numbers, booleans or nulls.');
-    if (n.value.length > MAX_IDS) throw badRequest(`The "in" operator takes at most ${MAX_IDS} values.`);
+    if (n.value.length > MAX_IN_VALUES) throw badRequest(`The "in" operator takes at most ${MAX_IN_VALUES} values.`);
   } else if (n.value !== undefined && !isScalar(n.value)) throw badRequest(`The "${op}" operator needs a string, number, boolean or null value.`);
   return { path: n.path, op, value: n.value };
 }
@@ -303,7 +334,9 @@ export function parseCollectionUrl(url: string): { collection: string; query: Co
     Object.assign(query, pagingParams(params));
     const orderby = params.get("$orderby");
     if (orderby) {
-      query.sort = orderby.split(",").map((part) => {
+      const parts = orderby.split(",");
+      checkSortKeys(parts.length);
+      query.sort = parts.map((part) => {
         const [path = "", dir] = part.trim().split(/\s+/);
         return { path: path.replace(/\//g, "."), order: dir === "desc" ? "descending" : "ascending" };
       });
@@ -314,10 +347,11 @@ export function parseCollectionUrl(url: string): { collection: string; query: Co
       query.filter = query.filter ? { and: [query.filter, odata] } : odata;
     }
     const search2 = params.get("$search");
-    if (search2) query.fullText = search2;
+    if (search2) query.fullText = checkSearchLength(search2);
   }
   const ids = params.get("ids");
   if (ids) query.ids = checkIds(ids.split(",").map((s) => s.trim()).filter(Boolean));
+  checkQueryShape(query);
   return { collection, query };
 }
 

@@ -19,7 +19,10 @@ export async function readBody(request: BodySource, limit: number): Promise<Buff
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Not `cancel()`: on the Node adapter's stream that destroys the request and with it the
+      // socket, so the client got a connection reset instead of the 413. The rest is read and
+      // dropped by the server once the answer is sent (server/app.ts).
+      reader.releaseLock();
       throw tooLarge(limit);
     }
     chunks.push(value);

@@ -18,7 +18,7 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
  * origin, so the request can be refused with a 400 instead of failing inside the renderer. Works on
  * the bare Node request, so the page cache can answer before Express (given Express's trust function).
  */
-export function originOf(req: IncomingMessage, trustProxy: TrustProxy): string | null {
+export function originOf(req: IncomingMessage, trustProxy: TrustProxy, forwardedPortCounts = true): string | null {
   const trusted = trustProxy(req.socket.remoteAddress, 0);
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
   const forwardedProto = trusted ? header(req, "x-forwarded-proto") : undefined;
@@ -32,8 +32,9 @@ export function originOf(req: IncomingMessage, trustProxy: TrustProxy): string |
   const offset = host.startsWith("[") ? host.indexOf("]") + 1 : 0;
   const colon = host.indexOf(":", offset);
   const hostname = (colon >= 0 ? host.slice(0, colon) : host).split(/[\\/?#@]/)[0] || "localhost";
-  // The adapter takes the port of X-Forwarded-Host whoever sent it; so must the page's origin.
-  const forwardedPort = header(req, "x-forwarded-host")?.split(":")[1];
+  // The adapter takes the port of X-Forwarded-Host whoever sent it once "trust proxy" is on at all
+  // (TRUST_PROXY set), and never when it is off; so must the page's origin.
+  const forwardedPort = forwardedPortCounts ? header(req, "x-forwarded-host")?.split(":")[1] : undefined;
   const hostPort = header(req, "host")?.split(":")[1];
   const port = [forwardedPort, hostPort].map((p) => (p === undefined ? NaN : Number.parseInt(p, 10))).find((p) => Number.isSafeInteger(p));
   if (!HOSTNAME.test(hostname) || (port !== undefined && (port < 1 || port > 65535))) return null;
@@ -46,5 +47,5 @@ export function originOf(req: IncomingMessage, trustProxy: TrustProxy): string |
 
 /** `originOf` for an Express request (its app's trust setting). */
 export function requestOrigin(req: Request): string | null {
-  return originOf(req, req.app.get("trust proxy fn") as TrustProxy);
+  return originOf(req, req.app.get("trust proxy fn") as TrustProxy, req.app.enabled("trust proxy"));
 }

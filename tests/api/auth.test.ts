@@ -25,6 +25,9 @@ import { startServer, tempDataDir, type RunningServer } from "../support/server"
  * everywhere, password changes, open redirects, cookie attributes and the first superuser.
  */
 
+// These tests stand for many visitors by X-Forwarded-For, which counts only from a trusted proxy: the
+// servers they start (which inherit this environment) trust this loopback client as one.
+process.env.TRUST_PROXY ??= "loopback";
 const EVIL = "https://evil.example";
 /** A fresh client address per use: the server trusts X-Forwarded-For from loopback (a proxy). */
 let ipCounter = 0;

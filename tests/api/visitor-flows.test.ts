@@ -306,7 +306,8 @@ describe("practitioner registration", () => {
 describe("rate limits", () => {
   let limited: RunningServer;
   beforeAll(async () => {
-    limited = await startServer({ env: { RATE_LIMIT_PER_HOUR: "3" } });
+    // TRUST_PROXY: one test stands for a second visitor by X-Forwarded-For.
+    limited = await startServer({ env: { RATE_LIMIT_PER_HOUR: "3", TRUST_PROXY: "loopback" } });
   }, 60_000);
   afterAll(async () => {
     await limited?.stop();

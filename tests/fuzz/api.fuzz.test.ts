@@ -2,10 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MAX_FILTER_LEAVES, MAX_IDS, MAX_IN_VALUES, MAX_SEARCH_WORDS, MAX_SORT_KEYS } from "~/content/limits";
 import { COLLECTIONS } from "~/content/public-api";
 import { buildDemoContent } from "~/content/seed/content";
 import { ICON_NAMES } from "~/content/seed/theme";
-import { FUZZ_RUNS, FUZZ_SEED, Fuzzer, fuzzParams, fuzzTestTimeout, printable, send, snippet, type FuzzRequest, type FuzzResponse } from "../support/fuzz";
+import { FUZZ_FRESH_RUNS, FUZZ_FRESH_SEED, FUZZ_RUNS, FUZZ_SEED, Fuzzer, freshFuzzParams, freshReplay, fuzzParams, fuzzTestTimeout, printable, send, snippet, type FuzzRequest, type FuzzResponse } from "../support/fuzz";
+import { EVENT_LOOP_BOUND_MS, worstHealthzWhile } from "../support/event-loop";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
@@ -15,7 +17,8 @@ import { squidexToken, startServer, type RunningServer } from "../support/server
  * details, practitioners' e-mail and phone) or data of drafts and of practitioners hidden from this
  * site. /healthz must still answer 200 after every property.
  *
- * Fixed seed by default (FUZZ_SEED, default 20261123) and FUZZ_RUNS runs per property (default 50);
+ * Fixed seed by default (FUZZ_SEED, default 20261123) and FUZZ_RUNS runs per property (default 50),
+ * then a short campaign with a seed drawn afresh each run (printed; FUZZ_FRESH_RUNS, default 10);
  * `npm run fuzz` runs a long campaign with a random seed. A failure prints the seed, the replay path
  * and the shrunk counterexample; the distinct failures seen are listed at the end.
  */
@@ -40,6 +43,7 @@ beforeAll(async () => {
   fz = new Fuzzer(server);
   token = await squidexToken(server);
   console.log(`fuzz: seed ${FUZZ_SEED} (FUZZ_SEED), ${FUZZ_RUNS} runs per property (FUZZ_RUNS), server ${server.url}`);
+  if (FUZZ_FRESH_SEED !== undefined) console.log(`fuzz: fresh seed ${FUZZ_FRESH_SEED}, up to ${FUZZ_FRESH_RUNS} runs per property (FUZZ_FRESH_RUNS; replay a failure with FUZZ_SEED=${FUZZ_FRESH_SEED})`);
 });
 
 afterEach(async () => {
@@ -55,10 +59,22 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** One property: fc.assert over an async predicate, sequential against the one server. */
+/**
+ * One property: fc.assert over an async predicate, sequential against the one server; with the
+ * fixed seed, then (in `npm test`) a few runs with the fresh seed, whose failure says how to replay it.
+ */
 async function property<T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, params: fc.Parameters<[T]> = {}) {
   fz.property = name;
-  await fc.assert(fc.asyncProperty(arb.map(printable), predicate), fuzzParams(params));
+  const prop = fc.asyncProperty(arb.map(printable), predicate);
+  await fc.assert(prop, fuzzParams(params));
+  const fresh = freshFuzzParams(params);
+  if (!fresh) return;
+  fz.property = `${name} (fresh seed)`;
+  try {
+    await fc.assert(prop, fresh);
+  } catch (e) {
+    throw new Error(`Fresh-seed campaign failed; replay with ${freshReplay(fresh.numRuns!)} npx vitest run tests/fuzz -t ${JSON.stringify(name)}\n${(e as Error).message}`, { cause: e });
+  }
 }
 
 const T = fuzzTestTimeout();
@@ -547,6 +563,79 @@ describe("internal API", () => {
           else if (where === "squidex query") await fz.request(`POST ${SQ}/api/content/{app}/{schema}/query ids`, { method: "POST", path: `${SQ}/api/content/${APP}/${col}/query`, headers: { ...json, ...auth }, body: JSON.stringify({ ids }) });
           else if (where === "squidex list") await fz.request(`GET ${SQ}/api/content/{app}/{schema}?ids`, { method: "GET", path: `${SQ}/api/content/${APP}/${col}?ids=${ids.join(",")}`, headers: auth });
           else await fz.request(`GET ${SQ}/api/apps/{app}/assets?ids`, { method: "GET", path: `${SQ}/api/apps/${APP}/assets?ids=${ids.join(",")}`, headers: auth });
+        },
+      ),
+    T,
+  );
+
+  // What a query may hold (app/content/limits.ts): beyond these counts the answer is a 400 naming the limit.
+  const SIZE_LIMITS = { orderby: MAX_SORT_KEYS, "q.sort": MAX_SORT_KEYS, ids: MAX_IDS, search: MAX_SEARCH_WORDS, "q.in": MAX_IN_VALUES, "odata in": MAX_IN_VALUES, "odata or": MAX_FILTER_LEAVES, "x-fields": Infinity } as const;
+  type SizeKind = keyof typeof SIZE_LIMITS;
+  const SORT_PATHS = ["id", "id", "id", "created desc", "data/name/iv", "lastModified desc", "data/city/iv desc", "version"];
+  /** The query string (or Squidex query body) of one oversize or at-limit query of `kind` with `n` parts. */
+  function sizedQuery(kind: SizeKind, n: number): { search: string; body: Record<string, unknown>; fields?: string } {
+    const parts = <T>(make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+    switch (kind) {
+      case "orderby": {
+        const text = `$orderby=${parts((i) => SORT_PATHS[i % SORT_PATHS.length]!).join(",")}`;
+        return { search: text, body: { odata: text } };
+      }
+      case "q.sort": {
+        const q = { sort: parts((i) => ({ path: i % 5 ? "id" : "data.name.iv" })) };
+        return { search: `q=${encodeURIComponent(JSON.stringify(q))}`, body: { q } };
+      }
+      case "ids": {
+        const ids = parts((i) => (i % 97 === 0 ? SEED_IDS[i % SEED_IDS.length]! : `i${i}`));
+        return { search: `ids=${ids.join(",")}`, body: { ids } };
+      }
+      case "search": {
+        const text = `$search=${parts((i) => `w${i}`).join("%20")}`;
+        return { search: text, body: { odata: text } };
+      }
+      case "q.in": {
+        const q = { filter: { path: "id", op: "in", value: parts((i) => `${i}`) } };
+        return { search: `q=${encodeURIComponent(JSON.stringify(q))}`, body: { q } };
+      }
+      case "odata in": {
+        const text = `$filter=${encodeURIComponent(`id in (${parts((i) => `'${i}'`).join(",")})`)}`;
+        return { search: text, body: { odata: text } };
+      }
+      case "odata or": {
+        const text = `$filter=${encodeURIComponent(parts((i) => `id eq '${i}'`).join(" or "))}`;
+        return { search: text, body: { odata: text } };
+      }
+      default:
+        return { search: "$top=200", body: {}, fields: parts((i) => (i % 2 ? `data.f${i}` : "title")).join(",") };
+    }
+  }
+
+  it(
+    "query sizes (sort keys, ids, search words, in-values, conditions, X-Fields): a 400 past each limit, never a 5xx, and the server keeps answering /healthz",
+    () =>
+      property(
+        "query sizes",
+        fc.record({
+          kind: fc.constantFrom(...(Object.keys(SIZE_LIMITS) as SizeKind[])),
+          n: fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 20 }) }, { weight: 1, arbitrary: fc.integer({ min: 240, max: 600 }) }, { weight: 3, arbitrary: fc.integer({ min: 1000, max: 8000 }) }),
+          where: fc.constantFrom("rest", "rest", "squidex list", "squidex query"),
+          col: fc.constantFrom("core-pages", "gm-content-practitioners", "gm-appointments"),
+        }),
+        async ({ kind, n, where, col }) => {
+          const { search, body, fields } = sizedQuery(kind, n);
+          const auth = { authorization: `Bearer ${token}`, ...(fields ? { "x-fields": fields } : {}) };
+          const req: FuzzRequest =
+            where === "rest"
+              ? restReq({ url: `${col}?${search}`, cache: false })
+              : where === "squidex list"
+                ? { method: "GET", path: `${SQ}/api/content/${APP}/${col}?${search}`, headers: auth }
+                : { method: "POST", path: `${SQ}/api/content/${APP}/${col}/query`, headers: { ...json, ...auth }, body: JSON.stringify(body) };
+          const family = `${where} ${kind}`;
+          // Three at once: one request that holds the event loop holds up the other two and the probe.
+          const { worstMs, result } = await worstHealthzWhile(server.url, () => Promise.all([fz.request(family, req), fz.request(family, req), fz.request(family, req)]));
+          const res = result[0];
+          fz.expect(worstMs < EVENT_LOOP_BOUND_MS, family, "event loop held up", req, res, `/healthz waited ${worstMs} ms (bound ${EVENT_LOOP_BOUND_MS} ms) while three such requests ran`);
+          // Over a limit: refused (400 naming it; 431/413 when the request is too large to read at all).
+          if (n > SIZE_LIMITS[kind]) fz.expect([400, 413, 431].includes(res.status), family, "over the limit, not refused", req, res, `${n} > ${SIZE_LIMITS[kind]} answered ${res.status}`);
         },
       ),
     T,
@@ -1096,13 +1185,26 @@ describe("Squidex API", () => {
 // ---- public pages ----------------------------------------------------------------------------------------------
 
 const PAGE_PREFIXES = ["", "/en", "/de"];
-const pagePath = fc.oneof(
+const plainPagePath = fc.oneof(
   fc.tuple(fc.constantFrom(...PAGE_PREFIXES), fc.constantFrom("/", "/practitioners", "/login", "/practitioners/register", "/sitemap.xml", "/robots.txt", "/manage/flushcache")).map(([a, b]) => (a && b === "/" ? a : a + b)),
   fc.tuple(fc.constantFrom(...PAGE_PREFIXES), fc.oneof(fc.constantFrom(...PRACTITIONER_SLUGS), segment)).map(([a, s]) => `${a}/practitioners/${s}`),
   fc.tuple(fc.constantFrom(...PAGE_PREFIXES), fc.constantFrom("practitioners/register", "newsletter", "present", "theme"), segment).map(([a, r, s]) => `${a}/${r}/${s}`),
   fc.tuple(fc.constantFrom(...PAGE_PREFIXES), fc.array(fc.oneof(fc.constantFrom(...PAGE_SLUGS), segment), { minLength: 1, maxLength: 4 })).map(([a, segs]) => `${a}/${segs.join("/")}`),
   fc.constantFrom("//", "///practitioners", "/./practitioners", "/en/../practitioners", "/%2e%2e/practitioners", "/practitioners/..%2f..%2fapi%2frest", "/en/", "/EN", "/de/de/de", "/?", "/#x"),
 );
+/**
+ * Targets a URL parser reads otherwise than a router: a leading `//` (scheme-relative: `//x/manage`
+ * names host "x" to `new URL(target, base)`, and `//` alone is no URL), dot segments, backslashes,
+ * empty and encoded-slash segments; alone or before a path, with or without a query.
+ */
+const oddPath = fc
+  .tuple(
+    fc.constantFrom("//", "///", "////", "/./", "/../", "//./", "//../", "/\\", "/\\/", "/%2f", "/%2F/", "/.//", "//%2e%2e/"),
+    fc.oneof(fc.constant(""), plainPagePath.map((p) => p.replace(/^\/+/, "")), fc.constantFrom("manage", "manage/users", "manage/pages.data", "_root.data", "api/rest", "api/squidex/api/ping", "healthz", "evil.example", "evil.example/manage", "@evil.example", ":80", "[::1]/manage")),
+    fc.constantFrom("", "?", "?a=1", "?redirect=//evil.example", "#x", "//", "/"),
+  )
+  .map(([lead, rest, tail]) => `${lead}${rest}${tail}`);
+const pagePath = fc.oneof({ weight: 4, arbitrary: plainPagePath }, { weight: 1, arbitrary: oddPath });
 const directoryQuery = fc
   .array(fc.tuple(fc.constantFrom("q", "page", "language", "country", "_data", "index", "__proto__", "_routes"), fc.oneof(numberParam, hostileOrHuge)), { maxLength: 3 })
   .map((params) => params.map(([k, v]) => `${k}=${encodeSafe(v)}`).join("&"));
@@ -1127,6 +1229,17 @@ describe("public pages", () => {
     fc.tuple(cookieValue, cookieValue).map(([a, b]) => `pn_consent=${a}; pn_consent=${b}`),
     fc.tuple(fc.oneof(special, fc.constantFrom("session", "x", "")), cookieValue).map(([k, v]) => `${k}=${v}; pn_consent=all`),
     fc.constantFrom("pn_consent", "=", ";;;", "pn_consent=all;", " pn_consent = all ", "PN_CONSENT=all", "__proto__=1", "constructor=x; pn_consent=all"),
+  );
+
+  it(
+    "odd request targets (`//`, `///`, `//x/manage`, dot segments) on every method",
+    () =>
+      property("odd paths", fc.record({ p: oddPath, method: fc.constantFrom("GET", "HEAD", "POST", "OPTIONS", "DELETE") }), async ({ p, method }) => {
+        const res = await fz.request(`${method} odd path`, { method, path: p, headers: method === "POST" ? json : {}, body: method === "POST" ? '{"url":"core-pages"}' : undefined });
+        // No odd spelling of an admin path opens it to a visitor.
+        fz.expect(!res.body.includes("data-admin-layout"), `${method} odd path`, "admin page to a visitor", { method, path: p }, res, `a visitor got ${res.status} for ${p}`);
+      }),
+    T,
   );
 
   it(
@@ -1242,7 +1355,7 @@ describe("public pages", () => {
 // ---- raw bytes -----------------------------------------------------------------------------------------------
 
 describe("raw HTTP", () => {
-  const targets = ["/", "/en", "/practitioners", "/practitioners/", "/api/rest", "/api/assets/asset-hero/", "/api/icons/", `${SQ}/api/content/${APP}/`, `${SQ}/identity-server/connect/token`, "/api/consent", "/healthz", "/api/unknown/"];
+  const targets = ["/", "//", "///", "//?a=1", "/en", "/practitioners", "/practitioners/", "/api/rest", "/api/assets/asset-hero/", "/api/icons/", `${SQ}/api/content/${APP}/`, `${SQ}/identity-server/connect/token`, "/api/consent", "/healthz", "/api/unknown/"];
   const rawPiece = fc.oneof(
     fc.constantFrom("%E0%A4%A", "%", "%%", "%zz", "%u0041", "%00", "\u0000", "\u00e4", "\u20ac", "\ud83d\ude00", " ", "\t", "#x", "\\", "//", "/../", "?\u0000", "%ff%fe", "\u0085", "\u2028", "\x7f", "\x01"),
     hostile,

@@ -15,6 +15,14 @@ import { envInt } from "./env";
 
 export const FUZZ_SEED = envInt("FUZZ_SEED", 20261123);
 export const FUZZ_RUNS = envInt("FUZZ_RUNS", 50);
+/**
+ * The fixed seed finds the same inputs every time; a short second campaign per property with a seed
+ * drawn afresh on every run of `npm test` finds what it never generates (`GET //` was one). Off
+ * when FUZZ_SEED is given (a replay, or `npm run fuzz`'s own random seed) or FUZZ_FRESH_RUNS=0.
+ */
+export const FUZZ_FRESH_SEED = process.env.FUZZ_SEED?.trim() ? undefined : Math.floor(Math.random() * 2 ** 31);
+/** Runs of the fresh-seed campaign per property (a fifth of a property's fixed runs, at most this). */
+export const FUZZ_FRESH_RUNS = envInt("FUZZ_FRESH_RUNS", 10);
 /** An answer that takes longer than this counts as a hang. */
 export const FUZZ_TIMEOUT_MS = envInt("FUZZ_TIMEOUT_MS", 5000);
 
@@ -24,8 +32,18 @@ export function fuzzParams<T>(overrides: fc.Parameters<T> = {}): fc.Parameters<T
   return { seed: FUZZ_SEED, numRuns: FUZZ_RUNS, verbose: 1, ...overrides };
 }
 
-/** Per-test timeout that grows with the run count (shrinking included). */
-export const fuzzTestTimeout = (runs = FUZZ_RUNS, perRunMs = 400) => 90_000 + runs * perRunMs;
+/** How to replay a failure of the fresh-seed campaign (the fixed seed's replay is the default). */
+export const freshReplay = (runs: number) => `FUZZ_SEED=${FUZZ_FRESH_SEED} FUZZ_RUNS=${runs}`;
+
+/** The fresh campaign's options for a property whose fixed campaign has `params`, or undefined when it is off. */
+export function freshFuzzParams<T>(params: fc.Parameters<T> = {}): fc.Parameters<T> | undefined {
+  if (FUZZ_FRESH_SEED === undefined || FUZZ_FRESH_RUNS <= 0) return undefined;
+  const numRuns = Math.max(1, Math.min(FUZZ_FRESH_RUNS, Math.ceil((params.numRuns ?? FUZZ_RUNS) / 5)));
+  return { ...params, seed: FUZZ_FRESH_SEED, numRuns, verbose: 1 };
+}
+
+/** Per-test timeout that grows with the run count (shrinking included), the fresh campaign's runs too. */
+export const fuzzTestTimeout = (runs = FUZZ_RUNS, perRunMs = 400) => 90_000 + (runs + (FUZZ_FRESH_SEED === undefined ? 0 : FUZZ_FRESH_RUNS)) * perRunMs;
 
 // ---- requests -----------------------------------------------------------------------------------
 
@@ -497,7 +515,8 @@ export class Fuzzer {
   }
 
   summary(): string {
-    const head = `fuzz: ${this.requests} requests, seed ${FUZZ_SEED}, runs ${FUZZ_RUNS}, slowest answer ${this.slowest.ms} ms (${this.slowest.request})`;
+    const fresh = FUZZ_FRESH_SEED === undefined ? "" : ` (and fresh seed ${FUZZ_FRESH_SEED}, up to ${FUZZ_FRESH_RUNS} runs)`;
+    const head = `fuzz: ${this.requests} requests, seed ${FUZZ_SEED}, runs ${FUZZ_RUNS}${fresh}, slowest answer ${this.slowest.ms} ms (${this.slowest.request})`;
     if (!this.failures.size) return `${head}: no failures`;
     const rows = [...this.failures.values()].map(
       (f, i) =>
