@@ -2,7 +2,7 @@ import { data, type AppLoadContext } from "react-router";
 import { requireUser } from "~/auth/require.server";
 import type { User } from "~/auth/users.server";
 import type { AuditRecord } from "~/auth/audit.server";
-import { ContentError } from "~/content/errors";
+import { ContentError, contentErrorOf } from "~/content/errors";
 import { userPrincipal, type Principal } from "~/content/policy";
 import type { AuditNote } from "~/content/types";
 import { firstValues, readForm } from "~/lib/body";
@@ -79,8 +79,9 @@ export async function mutate(
     if (audit) await args.context.services.auth.audit.record(args.user, typeof audit === "function" ? audit(result) : audit);
     return success(result);
   } catch (error) {
-    // The policy's refusal, in the editor's language.
+    // The policy's refusal, and a store busy past its wait (nothing written), in the editor's language.
     if (error instanceof ContentError && error.statusCode === 403) return refused(adminTexts[args.user.language].forbidden, 403);
+    if (contentErrorOf(error)?.statusCode === 503) return refused(adminTexts[args.user.language].busy, 503);
     if (error instanceof ContentError) {
       const message = error.details?.length ? `${error.message} ${error.details.join(" ")}` : error.message;
       return refused(message, error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400);
