@@ -29,7 +29,7 @@ const texts = {
     superuser: "Administrationsrechte",
     invite: "Einladen",
     invited: (email: string) => `Einladung an ${email} verschickt.`,
-    linkHint: "Link (falls die E-Mail nicht ankommt):",
+    linkHint: "Es ist kein E-Mail-Versand eingerichtet. Bitte geben Sie diesen Link selbst weiter:",
     pending: "eingeladen",
     lastSignIn: "Zuletzt angemeldet",
     never: "nie",
@@ -58,7 +58,7 @@ const texts = {
     superuser: "Administrator rights",
     invite: "Invite",
     invited: (email: string) => `Invitation sent to ${email}.`,
-    linkHint: "Link (in case the email does not arrive):",
+    linkHint: "No mail delivery is set up. Please pass this link on yourself:",
     pending: "invited",
     lastSignIn: "Last signed in",
     never: "never",
@@ -90,6 +90,15 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+/**
+ * A set-password link is shown to the superuser who made it only where no mail can carry it (no
+ * SMTP_URL: mail stays in the outbox): no one else reads a live link in the admin area (the outbox
+ * masks them), and with mail delivery not even its maker.
+ */
+function handOver(args: { context: Route.ActionArgs["context"] }, link: string): string | undefined {
+  return args.context.services.env.SMTP_URL ? undefined : link;
+}
+
 /** Mails a set-password link (invitation or reset) and returns it, for the superuser to pass on by hand. */
 async function mailLink(args: Route.ActionArgs, user: User, kind: "invite" | "reset"): Promise<string> {
   const { services } = args.context;
@@ -117,7 +126,7 @@ export async function action(args: Route.ActionArgs) {
       if (error instanceof ContentError) return refused(error.message, error.statusCode);
       throw error;
     }
-    const link = await mailLink(args, created, "invite");
+    const link = handOver(args, await mailLink(args, created, "invite"));
     await audit.record(me, { action: "invite-user", itemId: created.id, detail: created.email });
     return done(text.invited(created.email), 201, { id: created.id, link } as never);
   }
@@ -126,7 +135,7 @@ export async function action(args: Route.ActionArgs) {
   if (fields.intent === "reset") {
     await users.endSessions(target.id);
     const fresh = (await users.get(target.id))!;
-    const link = await mailLink(args, fresh, "reset");
+    const link = handOver(args, await mailLink(args, fresh, "reset"));
     await audit.record(me, { action: "reset-password", itemId: target.id, detail: target.email });
     return done(text.resetDone(target.email), 200, { link } as never);
   }
