@@ -24,17 +24,19 @@ const QUERIES = [
   ["OData 500 conditions (400)", odata(P, many(500, (i) => `id eq '${i}'`).join(" or "))],
   ["q in 800 values (400)", q(P, { filter: { path: "id", op: "in", value: many(800, (i) => `${i}`) } })],
   ["3 000 ids (400)", `${P}?ids=${many(3000, (i) => `i${i}`).join(",")}`],
-  ["$orderby 5 keys", `${P}?$orderby=${many(5, (i) => ["data/name/iv desc", "data/city/iv", "id", "created desc", "lastModified"][i % 5]).join(",")}`],
+  ["$orderby 5 keys (visitor: 400)", `${P}?$orderby=${many(5, (i) => ["data/name/iv desc", "data/city/iv", "id", "created desc", "lastModified"][i % 5]).join(",")}`],
   ["$orderby 1 key (name)", `${P}?$orderby=data/name/iv desc`],
   ["$orderby 1 key (city)", `${P}?$orderby=data/city/iv`],
-  ["$orderby 3 keys", `${P}?$orderby=data/city/iv,data/name/iv desc,id`],
+  ["$orderby 2 keys (visitor: 400)", `${P}?$orderby=data/city/iv,data/name/iv desc`],
   ["q in 500 values", q(P, { filter: { path: "data.city.iv", op: "in", value: many(500, (i) => `Stadt ${i}`) } })],
   ["OData 256 conditions", odata(P, many(256, (i) => `data/city/iv eq '${i}'`).join(" or "))],
   ["$search 16 words", `${P}?$search=${many(16, (i) => `wo${i}rt`).join("%20")}`],
   ["$search 1 word", `${P}?$search=berlin`],
   ["contains(name)", odata(P, "contains(data/name/iv, 'mü')")],
   ["500 ids", `${P}?ids=${many(500, (i) => `i${i}`).join(",")}`],
-  ["$orderby name, $skip deep", `${P}?$orderby=data/name/iv desc&$skip=90000&$top=200`],
+  ["$orderby name, $skip deep (visitor: 400)", `${P}?$orderby=data/name/iv desc&$skip=90000&$top=200`],
+  ["$orderby name, $skip 10 000 (visitor's most)", `${P}?$orderby=data/name/iv desc&$skip=10000&$top=200`],
+  ["$orderby name, deep page by filter", `${P}?$orderby=data/name/iv desc&$filter=${encodeURIComponent("data/name/iv lt 'B'")}&$top=200`],
 ];
 
 async function probeWhile(base, work) {

@@ -18,6 +18,18 @@ export const MAX_SEARCH_LENGTH = 1000;
  * 10 keys ~630 ms (bench --only=hostile). No screen or client here sorts by more than two.
  */
 export const MAX_SORT_KEYS = 5;
+/**
+ * Sort keys of a visitor's query (the public `/api/rest`): one key is served by its side-table index
+ * (~20 ms at 100 000 practitioners), a second one already sorts in SQLite on the event loop (3 keys
+ * ~120 ms, 5 keys ~300 ms). The site's own pages never ask visitors' queries to sort by more.
+ */
+export const MAX_VISITOR_SORT_KEYS = 1;
+/**
+ * How far a visitor's query may skip: an OFFSET walks its index entry by entry on the event loop
+ * (90 000 ~120 ms at 100 000 practitioners, 10 000 ~15 ms). Further on, a client pages by a filter on
+ * its sort field (`data/name/iv gt '…'`), which an index serves at any depth.
+ */
+export const MAX_VISITOR_SKIP = 10_000;
 /** Values of one `in` condition, and of all conditions of one filter together. */
 export const MAX_IN_VALUES = 500;
 export const MAX_FILTER_VALUES = 1000;

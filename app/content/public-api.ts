@@ -3,7 +3,7 @@ import type { ContentCache } from "./cache";
 import { badRequest, ContentError, notFound } from "./errors";
 import { publicFieldNames } from "./field-index";
 import { flattenItem } from "./flatten";
-import { MAX_COLLECTION_URL_LENGTH } from "./limits";
+import { MAX_COLLECTION_URL_LENGTH, MAX_SORT_KEYS, MAX_VISITOR_SKIP, MAX_VISITOR_SORT_KEYS } from "./limits";
 import { assertQueryUses, parseCollectionUrl } from "./query";
 import type { ContentStore } from "./store";
 import type { Asset, ContentItem, ContentQuery, FilterNode, FlatItem, Schema } from "./types";
@@ -140,12 +140,26 @@ function cached<T>(ctx: ApiContext, useCache: boolean | undefined, key: string, 
 export async function listItems(
   collection: Collection,
   ctx: ApiContext,
-  opts: { language: string; query?: ContentQuery; unpublished?: boolean; all?: boolean; noTotal?: boolean; firstPer?: string },
+  opts: {
+    language: string;
+    query?: ContentQuery;
+    unpublished?: boolean;
+    all?: boolean;
+    noTotal?: boolean;
+    firstPer?: string;
+    /** The public API's bounds on a visitor's query (limits.ts), past what one request may cost; the site's own reads set none. */
+    visitorBounds?: { sortKeys: number; skip: number };
+  },
 ): Promise<{ total: number; items: FlatItem[] }> {
   const editor = ctx.isEditor;
   const query = opts.query ?? {};
   const searchFields = editor ? undefined : visitorFields(collection, await ctx.store.getSchema(collection));
   if (searchFields) assertQueryUses(query, searchFields, collection);
+  const bounds = editor ? undefined : opts.visitorBounds;
+  const sortKeys = query.sort?.length ?? 0;
+  if (bounds && sortKeys > bounds.sortKeys) throw badRequest(`Visitors sort by at most ${bounds.sortKeys} key (got ${sortKeys}); signed in, by up to ${MAX_SORT_KEYS}.`);
+  if (bounds && (query.skip ?? 0) > bounds.skip)
+    throw badRequest(`Visitors skip at most ${bounds.skip} items (got ${query.skip}); page further with a filter on the sort field, e.g. $filter=data/name/iv gt '…'.`);
   if (searchFields && opts.firstPer !== undefined && !searchFields.has(opts.firstPer))
     throw badRequest(`"${opts.firstPer}" is not a field visitors can see in "${collection}".`);
   const result = await ctx.store.query(collection, query, {
@@ -216,7 +230,7 @@ export async function restItems(body: unknown, ctx: ApiContext): Promise<{ total
   const collection = requireCollection(name, ctx);
   const unpublished = ctx.isEditor && input.unpublished === true;
   const key = `rest:${ctx.isEditor}:${unpublished}:${input.language}:${input.url}`;
-  return cached(ctx, input.cache, key, () => listItems(collection, ctx, { language: input.language, query, unpublished }));
+  return cached(ctx, input.cache, key, () => listItems(collection, ctx, { language: input.language, query, unpublished, visitorBounds: { sortKeys: MAX_VISITOR_SORT_KEYS, skip: MAX_VISITOR_SKIP } }));
 }
 
 export async function contentItem(body: unknown, ctx: ApiContext): Promise<FlatItem> {
