@@ -154,9 +154,13 @@ describe("the site with 1 000+ practitioners and appointments", () => {
   });
 
   it("answers $skip beyond the end with an empty page and the exact total", async () => {
-    const res = await postJson(`${server.url}/api/rest`, { url: "gm-content-practitioners?$top=20&$skip=1000000", language: "de" });
+    const res = await postJson(`${server.url}/api/rest`, { url: "gm-content-practitioners?$top=20&$skip=9000", language: "de" });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ total: visible.length, items: [] });
+    // Past a visitor's bound on skipping (limits.ts): a 400 naming it, not a walk of the index.
+    const far = await postJson(`${server.url}/api/rest`, { url: "gm-content-practitioners?$top=20&$skip=1000000", language: "de" });
+    expect(far.status).toBe(400);
+    expect(far.json.message).toContain("skip at most");
     const beyond = await postJson(`${server.url}/api/rest`, { url: "gm-content-practitioners?$top=201", language: "de" });
     expect(beyond.status).toBe(400);
     expect(beyond.json.message).toContain("$top");
