@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import type { AppLoadContext } from "react-router";
 import { afterAll, describe, expect, it } from "vitest";
 import { ContentError } from "~/content/errors";
 import type { User } from "~/auth/users.server";
 import { mutate } from "./admin.server";
 import { adminTexts } from "./texts";
+import { realBusyError as busyError } from "../../tests/support/sqlite-busy";
 
 /**
  * What an admin action answers when the store refuses: the policy's 403 and a store busy past its
@@ -18,25 +18,7 @@ describe("mutate", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-admin-mutate-"));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** The error better-sqlite3 throws when another connection holds the write lock past the wait. */
-  function realBusyError(): unknown {
-    const file = path.join(dir, "busy.sqlite");
-    const holder = new Database(file);
-    holder.pragma("journal_mode = WAL");
-    const waiter = new Database(file);
-    waiter.pragma("busy_timeout = 0");
-    try {
-      holder.exec("begin immediate");
-      waiter.exec("begin immediate");
-      return undefined;
-    } catch (error) {
-      return error;
-    } finally {
-      if (holder.inTransaction) holder.exec("rollback");
-      holder.close();
-      waiter.close();
-    }
-  }
+  const realBusyError = () => busyError(dir);
 
   const logged: unknown[] = [];
   const user = { id: "u1", email: "editor@example.org", superuser: false, language: "de" } as User;

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { ContentError } from "~/content/errors";
 import { errorResponse } from "./api.server";
+import { realBusyError as busyError } from "../../tests/support/sqlite-busy";
 
 /**
  * The one error mapping of the JSON APIs: the content service's errors keep their status, a busy
@@ -15,25 +15,7 @@ describe("errorResponse", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-errors-"));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** The error better-sqlite3 throws when another connection holds the write lock past the wait. */
-  function realBusyError(): unknown {
-    const file = path.join(dir, "busy.sqlite");
-    const holder = new Database(file);
-    holder.pragma("journal_mode = WAL");
-    const waiter = new Database(file);
-    waiter.pragma("busy_timeout = 0");
-    try {
-      holder.exec("begin immediate");
-      waiter.exec("begin immediate");
-      return undefined;
-    } catch (error) {
-      return error;
-    } finally {
-      if (holder.inTransaction) holder.exec("rollback");
-      holder.close();
-      waiter.close();
-    }
-  }
+  const realBusyError = () => busyError(dir);
 
   it("answers SQLite's busy error with 503, Retry-After and the content service's error shape", async () => {
     const busy = realBusyError();
