@@ -1,16 +1,52 @@
+import { lazy, Suspense } from "react";
+import { data } from "react-router";
 import type { Route } from "./+types/page";
+import { requireUser } from "~/auth/require.server";
+import { loadEditMode } from "~/editor/edit-page.server";
 import { ContentPage } from "~/site/content-page";
-import { loadContentPage } from "~/site/page.server";
+import { loadContentPage, notFound, requestedPage } from "~/site/page.server";
 import { originOf, seoMeta } from "~/site/seo";
 
-/** Home (`/`, `/en`, `/de`) and every content page, looked up by its slug in the URL's language. */
+/** Edit mode's code: its own chunk, loaded only when a signed-in editor opens `?edit=1`. */
+const EditMode = lazy(() => import("~/editor/edit-mode"));
+
+/** Never kept by the page cache, a CDN or the browser: an editor's draft and the editor's data. */
+const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
+
+/**
+ * Home (`/`, `/en`, `/de`) and every content page, looked up by its slug in the URL's language.
+ * With `?edit=1` and a signed-in editor: the same page in edit mode, showing its draft (§1, §6).
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return { ...(await loadContentPage(request, context)), origin: originOf(request, context) };
+  const url = new URL(request.url);
+  const origin = originOf(request, context);
+  if (url.searchParams.get("edit") === "1") {
+    const user = requireUser({ context, request });
+    const { language, slug } = requestedPage(url);
+    const loaded = await loadEditMode(context, user, language, slug, url);
+    if (!loaded) notFound(url.pathname);
+    const { page, blockData, editor } = loaded;
+    return data({ mode: "edit" as const, language, page, blockData, editor, origin, canonical: editor.page.path[language], alternates: editor.page.path }, { headers: PRIVATE });
+  }
+  return { mode: "view" as const, ...(await loadContentPage(request, context)), origin, editor: null };
 }
 
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => (loaderHeaders.has("Cache-Control") ? loaderHeaders : new Headers());
+
 export const meta: Route.MetaFunction = ({ loaderData: d }) =>
-  d ? seoMeta({ title: d.page.seotitle, description: d.page.description, language: d.language, origin: d.origin, canonical: d.canonical, alternates: d.alternates }) : [];
+  d
+    ? [
+        ...seoMeta({ title: d.page.seotitle, description: d.page.description, language: d.language, origin: d.origin, canonical: d.canonical, alternates: d.alternates }),
+        ...(d.mode === "edit" ? [{ name: "robots", content: "noindex" }] : []),
+      ]
+    : [];
 
 export default function Page({ loaderData }: Route.ComponentProps) {
-  return <ContentPage page={loaderData.page} blockData={loaderData.blockData} />;
+  const view = <ContentPage page={loaderData.page} blockData={loaderData.blockData} />;
+  if (loaderData.mode !== "edit" || !loaderData.editor) return view;
+  return (
+    <Suspense fallback={view}>
+      <EditMode key={loaderData.editor.page.id} language={loaderData.language} page={loaderData.page} blockData={loaderData.blockData} editor={loaderData.editor} />
+    </Suspense>
+  );
 }

@@ -21,6 +21,14 @@ export function notFound(path: string): never {
   throw data({ notFound: path }, { status: 404 });
 }
 
+/** The language and page slug a URL asks for ("home" for the home page); a 404 for what no slug can be. */
+export function requestedPage(url: URL): { language: Language; slug: string } {
+  const { language, path } = splitLanguage(url.pathname);
+  const slug = path.replace(/^\/+|\/+$/g, "") || "home";
+  if (!PAGE_PATH.test(slug)) notFound(url.pathname);
+  return { language, slug };
+}
+
 /**
  * Everything a content page needs: the page by slug in the URL's language (prepared with the site
  * data, once per content change), and the data of its blocks (practitioners, appointments, images).
@@ -28,9 +36,7 @@ export function notFound(path: string): never {
  */
 export async function loadContentPage(request: Request, context: AppLoadContext) {
   const url = new URL(request.url);
-  const { language, path } = splitLanguage(url.pathname);
-  const wanted = path.replace(/^\/+|\/+$/g, "") || "home";
-  if (!PAGE_PATH.test(wanted)) notFound(url.pathname);
+  const { language, slug: wanted } = requestedPage(url);
   const site = await loadSite(context);
   const summary = findPageBySlug(site, language, wanted);
   if (!summary) notFound(url.pathname);

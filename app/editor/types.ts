@@ -1,0 +1,78 @@
+import type { Block } from "~/blocks/types";
+import type { Language } from "~/i18n/languages";
+
+/**
+ * What edit mode gets from the server besides the page as visitors would see it (§6: "edit mode
+ * loads extra data: schemas, assets, backend navigation and full page data"). Plain data: it is
+ * serialised into the page for the signed-in editor only (never cached, never for visitors).
+ */
+export interface EditorPayload {
+  page: EditorPageMeta;
+  /** The draft's blocks per language, as stored (the editor's documents start from these). */
+  blocks: Record<Language, Block[]>;
+  /** The block schemas' fields, for the fields panel and for new blocks' defaults. */
+  schemas: EditorSchema[];
+  /** The palette: active entries of core-settings-blocks whose block kind exists, in palette order. */
+  palette: PaletteEntry[];
+  /** Pages to link to (the link picker), in the edited page's languages. */
+  links: Array<{ id: string; title: Record<Language, string>; path: Record<Language, string> }>;
+  /** The signed-in editor: the editor's own texts follow the admin language. */
+  user: { name: string; language: Language; superuser: boolean };
+}
+
+export interface EditorPageMeta {
+  id: string;
+  status: string;
+  newStatus: string | null;
+  version: number;
+  title: Record<Language, string>;
+  path: Record<Language, string>;
+  lastModified: string;
+  /** Who last changed the page, by name or e-mail (never an internal id). */
+  lastModifiedBy: string;
+}
+
+export interface EditorField {
+  name: string;
+  label: string;
+  hints?: string;
+  fieldType: string;
+  editor?: string;
+  isRequired?: boolean;
+  defaultValue?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  minValue?: number;
+  maxValue?: number;
+  allowedValues?: Array<string | number>;
+  tags?: string[];
+  /** Array fields: the fields of each entry. */
+  nested?: EditorField[];
+}
+
+export interface EditorSchema {
+  name: string;
+  label: string;
+  fields: EditorField[];
+  /** The block holds child blocks in its `blocks` field. */
+  container: boolean;
+}
+
+export interface PaletteEntry {
+  name: string;
+  label: string;
+  description: string;
+  icon: string;
+  category: string;
+}
+
+/** What the save endpoint answers: the page's new state, or why not. */
+export interface SaveAnswer {
+  ok: boolean;
+  message?: string;
+  page?: EditorPageMeta;
+  /** A save against an older version: who changed the page meanwhile. */
+  conflict?: { version: number; lastModifiedBy: string; lastModified: string };
+}
