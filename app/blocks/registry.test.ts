@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BLOCK_SCHEMAS } from "./schemas";
-import { BLOCKS, BLOCK_DEFINITIONS } from "./registry";
-import { blockNeeds, isKnownBlock, prepareBlock } from "./registry.server";
+import { BLOCKS, BLOCK_DEFINITIONS, isContainerKind } from "./registry";
+import { blockNeeds, isKnownBlock, prepareBlock, type DroppedChild } from "./registry.server";
 
 const folders = fs.readdirSync(import.meta.dirname, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
@@ -76,5 +76,74 @@ describe("the block registry", () => {
     expect(blockNeeds([{ schemaId: "block-practitioner-list", limit: "7" }]).practitionerLists).toEqual([10]);
     expect(blockNeeds([{ schemaId: "block-practitioner-smalllist", limit: -2 }]).firstPractitioners).toBe(5);
     expect(blockNeeds([{ schemaId: "block-cta" }])).toMatchObject({ firstPractitioners: 0, practitionerLists: [], directory: false, soonestSlots: 0 });
+  });
+
+  it("knows the section as its one container kind, holding every other kind", () => {
+    expect(BLOCKS.filter((b) => isContainerKind(b.name)).map((b) => b.name)).toEqual(["block-section"]);
+    for (const schemaId of ["block-hero", "block-unknown", "constructor", "__proto__"]) expect(isContainerKind(schemaId), schemaId).toBe(false);
+    const field = BLOCK_SCHEMAS.find((s) => s.name === "block-section")?.fields.find((f) => f.name === "blocks");
+    expect(field?.properties.fieldType).toBe("Components");
+    expect(field?.properties.schemaIds).toEqual(BLOCK_SCHEMAS.map((s) => s.name).filter((n) => n !== "block-section"));
+  });
+
+  it("prepares a section's children: rich text sanitised, unknown kinds and sections inside sections left out and reported", () => {
+    const dropped: DroppedChild[] = [];
+    const section = {
+      schemaId: "block-section",
+      id: "s1",
+      heading: "Wir",
+      layout: "two-columns",
+      blocks: [
+        { schemaId: "block-richtext", id: "c1", html: '<p onclick="x()">Hallo<script>alert(1)</script></p>' },
+        { schemaId: "block-video", id: "c2", url: "https://video.example/x" },
+        { schemaId: "block-section", id: "c3", blocks: [{ schemaId: "block-richtext", id: "c3a", html: "<script>deep</script>" }] },
+        "not a block",
+        null,
+        { schemaId: "block-richtext", id: "c4", html: "", markdown: "**fett**" },
+      ],
+    };
+    const prepared = prepareBlock(section, (child) => dropped.push(child));
+    expect(prepared).toMatchObject({ schemaId: "block-section", id: "s1", heading: "Wir", layout: "two-columns" });
+    expect(prepared.blocks).toEqual([
+      { schemaId: "block-richtext", id: "c1", html: "<p>Hallo</p>" },
+      { schemaId: "block-richtext", id: "c4", html: "<p><strong>fett</strong></p>\n" },
+    ]);
+    expect(dropped.map((d) => [d.block.id, d.reason])).toEqual([
+      ["c2", "unknown"],
+      ["c3", "too-deep"],
+    ]);
+    // The stored block is left as it was (the page's data is shared with the cache).
+    expect(section.blocks).toHaveLength(6);
+    // A block that is no container keeps whatever its kind makes of it, "blocks" field or not.
+    const hero = { schemaId: "block-hero", heading: "H", blocks: [{ schemaId: "block-richtext", html: "<script>x</script>" }] };
+    expect(prepareBlock(hero)).toBe(hero);
+    expect(prepareBlock({ schemaId: "block-section", blocks: "nonsense" }).blocks).toEqual([]);
+  });
+
+  it("merges the needs of a section's children: lists, chosen practitioners, images", () => {
+    const needs = blockNeeds([
+      { schemaId: "block-hero", image: ["a1"] },
+      {
+        schemaId: "block-section",
+        blocks: [
+          { schemaId: "block-image", image: ["a2"] },
+          { schemaId: "block-practitioner-list", limit: 4 },
+          { schemaId: "block-practitioner-single", practitioner: ["p1"] },
+          { schemaId: "block-image", image: ["a1"] },
+        ],
+      },
+      { schemaId: "block-section", layout: "stack", blocks: [{ schemaId: "block-practitioner-overview" }] },
+    ]);
+    expect(needs).toEqual({
+      firstPractitioners: 0,
+      practitionerLists: [4],
+      practitioners: { ids: ["p1"], slotsEach: 6 },
+      directory: true,
+      soonestSlots: 0,
+      assets: ["a1", "a2"],
+    });
+    // Only one level: what a section inside a section would hold loads nothing.
+    const deep = blockNeeds([{ schemaId: "block-section", blocks: [{ schemaId: "block-section", blocks: [{ schemaId: "block-image", image: ["a9"] }] }] }]);
+    expect(deep.assets).toEqual([]);
   });
 });

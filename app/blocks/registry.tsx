@@ -14,16 +14,39 @@ export const BLOCKS: readonly BlockDefinition[] = Object.values(import.meta.glob
 /** Block schema name → definition. */
 export const BLOCK_DEFINITIONS: Readonly<Record<string, BlockDefinition>> = Object.fromEntries(BLOCKS.map((b) => [b.name, b]));
 
-export function Blocks({ blocks, data }: { blocks: Block[]; data: PageBlockData }) {
+/** Whether blocks of this kind hold other blocks (a section): the editor lets blocks be dropped into them. */
+export function isContainerKind(schemaId: string): boolean {
+  return own(BLOCK_DEFINITIONS, schemaId)?.container !== undefined;
+}
+
+/**
+ * A container's children as stored: the entries of its container field that look like blocks (an
+ * object naming its kind). Anything else (hand-edited or hostile data) is no child. Blocks of other
+ * kinds have none.
+ */
+export function childBlocks(block: Block): Block[] {
+  const container = own(BLOCK_DEFINITIONS, block.schemaId)?.container;
+  const value = container ? block[container.field] : undefined;
+  if (!Array.isArray(value)) return [];
+  return value.filter((child): child is Block => typeof child === "object" && child !== null && typeof (child as Block).schemaId === "string");
+}
+
+/**
+ * Renders blocks, each in a wrapper naming its kind. `within` is the position of the container the
+ * blocks are children of: then no child is a container (one nesting level, whatever the data says),
+ * and each child counts from the container's position but never as the page's first block, so a
+ * hero inside a section never takes the page's h1 while images near the top still load eagerly.
+ */
+export function Blocks({ blocks, data, within }: { blocks: Block[]; data: PageBlockData; within?: number }) {
   return (
     <>
       {blocks.map((block, index) => {
         const Component = own(BLOCK_DEFINITIONS, block.schemaId)?.Component;
         // Unknown names were logged ("The variant does not exist") and dropped by the loader.
-        if (!Component) return null;
+        if (!Component || (within !== undefined && isContainerKind(block.schemaId))) return null;
         return (
           <div key={block.id ?? index} data-block={block.schemaId}>
-            <Component block={block} data={data} index={index} />
+            <Component block={block} data={data} index={within === undefined ? index : Math.max(1, within + index)} />
           </div>
         );
       })}

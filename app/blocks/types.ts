@@ -1,4 +1,4 @@
-import type { ComponentType } from "react";
+import type { ComponentType, ReactNode } from "react";
 import type { DirectoryResult, Facets, PractitionerSummary } from "~/practitioners/directory";
 import type { AppointmentSlot } from "~/practitioners/practitioners.server";
 
@@ -43,6 +43,11 @@ export interface BlockProps<T = Record<string, unknown>> {
   data: PageBlockData;
   /** Position on the page: the first blocks load their images eagerly. */
   index: number;
+  /**
+   * A container's content in place of its children: the visual editor passes its own editable child
+   * list here, so the container keeps its frame and layout while the editor owns what is inside.
+   */
+  slot?: ReactNode;
 }
 
 
@@ -58,6 +63,11 @@ export interface BlockDefinition {
   Component: ComponentType<BlockProps>;
   /** The block brings the page's h1 when it opens the page (the page then shows no title of its own). */
   ownsPageHeading?: boolean;
+  /**
+   * The kind holds other blocks in this Components field (one level deep: a container's children
+   * are never containers). The renderer, the page preparation and the loader's needs look inside it.
+   */
+  container?: { field: "blocks" };
 }
 
 /** What one block asks the page loader for; the loader merges the asks of all blocks on a page. */

@@ -2,7 +2,10 @@ import { isKnownBlock, prepareBlock } from "~/blocks/registry.server";
 import type { Block } from "~/blocks/types";
 import type { Logger } from "~/lib/logger.server";
 
-/** A page ready to render: known blocks only, rich text sanitised, theme and background resolved. */
+/**
+ * A page ready to render: known blocks only (in containers too, one level deep), rich text
+ * sanitised, theme and background resolved.
+ */
 export interface ContentPage {
   id: string;
   title: string;
@@ -34,13 +37,19 @@ export function prepareContentPage(
   site: { themeIds: string[]; colors: Record<string, string> },
   logger: Logger,
 ): ContentPage {
+  const unknown = (b: Block, container?: Block) => logger.error({ schemaId: b.schemaId, page: id, ...(container ? { container: container.id } : {}) }, "The variant does not exist");
   const blocks = (d.blocks ?? [])
     .filter((b) => {
       if (isKnownBlock(b)) return true;
-      logger.error({ schemaId: b.schemaId, page: id }, "The variant does not exist");
+      unknown(b);
       return false;
     })
-    .map(prepareBlock);
+    .map((b) =>
+      prepareBlock(b, ({ block, reason }) => {
+        if (reason === "unknown") unknown(block, b);
+        else logger.error({ schemaId: block.schemaId, page: id, container: b.id }, "A container inside a container was left out");
+      }),
+    );
   const theme = d.themesettings?.[0];
   const background = d.backgroundColor?.[0];
   return {

@@ -81,6 +81,13 @@ const map = (heading: string, location: { latitude: number; longitude: number },
   location,
   zoom,
 });
+/** A section: blocks grouped under an optional heading, stacked or side by side. */
+const section = (f: { heading?: string; layout: "stack" | "two-columns" | "three-columns"; blocks: BlockInput[] }): BlockInput => ({
+  schemaId: "block-section",
+  ...(f.heading === undefined ? {} : { heading: f.heading }),
+  layout: f.layout,
+  blocks: f.blocks,
+});
 const practitionerSingle = (id: string): BlockInput => ({ schemaId: "block-practitioner-single", practitioner: [id] });
 const practitionerList = (heading: string, limit: number): BlockInput => ({ schemaId: "block-practitioner-list", heading, limit });
 const practitionerSmalllist = (heading: string, limit: number): BlockInput => ({
@@ -207,21 +214,28 @@ const about: PageSpec = {
     },
   },
   blocks: ({ t, href }) => [
-    richtext(
-      t(
-        "<h2>Wer wir sind</h2>" +
-          "<p>Das Praxisnetz entstand 2019 in Kassel aus einer einfachen Beobachtung: Wer eine Physiotherapeutin oder einen Osteopathen sucht, verbringt oft Stunden am Telefon. Eine Physiotherapeutin und ein Webentwickler haben daraus ein Verzeichnis gemacht, das Praxen und Patientinnen direkt zusammenbringt.</p>" +
-          "<p>Heute kümmert sich ein kleines Team um Redaktion, Technik und die Prüfung neuer Einträge.</p>",
-        "<h2>Who we are</h2>" +
-          "<p>Praxisnetz started in Kassel in 2019 from a simple observation: anyone looking for a physiotherapist or an osteopath often spends hours on the phone. A physiotherapist and a web developer turned that into a directory that brings practices and patients together directly.</p>" +
-          "<p>Today a small team looks after editing, technology and the review of new entries.</p>",
-      ),
-    ),
-    image(
-      "asset-team",
-      t("Illustration: drei abstrakte Figuren stehen nebeneinander", "Illustration: three abstract figures standing side by side"),
-      t("Unser Team in Kassel (Illustration)", "Our team in Kassel (illustration)"),
-    ),
+    // Text beside the picture: a section in two columns (one column on phones).
+    section({
+      heading: t("Wer wir sind", "Who we are"),
+      layout: "two-columns",
+      blocks: [
+        richtext(
+          t(
+            "<p>Das Praxisnetz entstand 2019 in Kassel aus einer einfachen Beobachtung: Wer eine Physiotherapeutin oder einen Osteopathen sucht, verbringt oft Stunden am Telefon. Eine Physiotherapeutin und ein Webentwickler haben daraus ein Verzeichnis gemacht, das Praxen und Patientinnen direkt zusammenbringt.</p>" +
+              "<p>Heute kümmert sich ein kleines Team um Redaktion, Technik und die Prüfung neuer Einträge.</p>" +
+              "<p>Montags trifft sich das Team zum Frühstück und liest gemeinsam, was Praxen und Patientinnen in der Woche zuvor geschrieben haben.</p>",
+            "<p>Praxisnetz started in Kassel in 2019 from a simple observation: anyone looking for a physiotherapist or an osteopath often spends hours on the phone. A physiotherapist and a web developer turned that into a directory that brings practices and patients together directly.</p>" +
+              "<p>Today a small team looks after editing, technology and the review of new entries.</p>" +
+              "<p>On Mondays the team meets for breakfast and reads together what practices and patients wrote to us the week before.</p>",
+          ),
+        ),
+        image(
+          "asset-team",
+          t("Illustration: drei abstrakte Figuren stehen nebeneinander", "Illustration: three abstract figures standing side by side"),
+          t("Unser Team in Kassel (Illustration)", "Our team in Kassel (illustration)"),
+        ),
+      ],
+    }),
     iconlist(t("Was uns wichtig ist", "What matters to us"), [
       ["check", t("Unabhängig: Einträge sind kostenlos, es gibt keine gekauften Platzierungen.", "Independent: listings are free and rankings cannot be bought.")],
       ["globe", t("Mehrsprachig: Sie sehen auf einen Blick, wer in Ihrer Sprache behandelt.", "Multilingual: see at a glance who treats in your language.")],
@@ -644,15 +658,18 @@ function blockIdPart(schemaId: string): string {
   return schemaId.replace(/^block-/, "");
 }
 
+/** A block with its stable id, and a section's children with theirs (the section's id, then their position). */
+function withIds({ schemaId, ...fields }: BlockInput, prefix: string): BlockInput & { id: string } {
+  const id = `${prefix}-${blockIdPart(schemaId)}`;
+  const children = Array.isArray(fields["blocks"]) ? { blocks: (fields["blocks"] as BlockInput[]).map((child, index) => withIds(child, `${id}-${index + 1}`)) } : {};
+  return { schemaId, id, ...fields, ...children };
+}
+
 function pageItem(spec: PageSpec): DemoItem {
   const blocks = perLang((lang) => {
     const t: Pick = (de, en) => (lang === "de" ? de : en);
     const href = (dePath: string, enPath: string): string => (lang === "de" ? dePath : enPath);
-    return spec.blocks({ lang, t, href }).map(({ schemaId, ...fields }, index) => ({
-      schemaId,
-      id: `${spec.key}-${lang}-${index + 1}-${blockIdPart(schemaId)}`,
-      ...fields,
-    }));
+    return spec.blocks({ lang, t, href }).map((block, index) => withIds(block, `${spec.key}-${lang}-${index + 1}`));
   });
   const seo = perLang((lang) => ({ schemaId: "component-seo", ...spec.seo[lang] }));
 

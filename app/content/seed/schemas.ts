@@ -3,10 +3,8 @@
  * Field names are read by the rest of the app; rename nothing here without searching for it.
  */
 import { BLOCK_SCHEMAS } from "~/blocks/schemas";
-import { field, L, nestedFields, schema, type FieldInput } from "../schema-builder";
+import { field, HEX_COLOR_PATTERN, L, nestedFields, schema, type FieldInput } from "../schema-builder";
 import type { SchemaInput } from "../types";
-
-export const HEX_COLOR_PATTERN = "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$";
 
 /* -------------------------------------------------------------------------------------------- */
 /* Components                                                                                    */

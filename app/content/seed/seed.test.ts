@@ -26,6 +26,12 @@ function str(item: DemoItem, field: string, partition = "iv"): string {
   return value;
 }
 
+/** A page's blocks in one language, each section followed by its children. */
+function blocksOf(page: DemoItem, lang: string): Record<string, unknown>[] {
+  const blocks = page.data["blocks"]?.[lang];
+  return (Array.isArray(blocks) ? blocks : []).filter(isRecord).flatMap((b) => [b, ...(Array.isArray(b["blocks"]) ? b["blocks"].filter(isRecord) : [])]);
+}
+
 /* A small validator for the store shape, driven by the schemas: every problem becomes one message. */
 
 function checkValue(props: FieldProperties, nested: Omit<NestedField, "fieldId">[] | undefined, value: unknown, path: string, errors: string[]): void {
@@ -221,15 +227,11 @@ describe("demo content", () => {
     expect(items.flatMap(validateItem)).toEqual([]);
   });
 
-  it("gives every block a unique id", () => {
-    const ids = itemsOf("core-pages").flatMap((page) =>
-      LANGS.flatMap((lang) => {
-        const blocks = page.data["blocks"]?.[lang];
-        return Array.isArray(blocks) ? blocks.map((b: unknown) => (isRecord(b) ? b["id"] : undefined)) : [];
-      }),
-    );
+  it("gives every block a unique id, a section's children too", () => {
+    const ids = itemsOf("core-pages").flatMap((page) => LANGS.flatMap((lang) => blocksOf(page, lang).map((b) => b["id"])));
     expect(ids.length).toBeGreaterThan(20);
     expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain("about-de-1-section-2-image");
   });
 
   it("has unique page slugs per language, including the nested guide slug", () => {
@@ -251,12 +253,7 @@ describe("demo content", () => {
   });
 
   it("uses every block schema on some page and lists it in the palette", () => {
-    const used = new Set(
-      itemsOf("core-pages").flatMap((page) => {
-        const blocks = page.data["blocks"]?.["de"];
-        return Array.isArray(blocks) ? blocks.map((b: unknown) => (isRecord(b) ? b["schemaId"] : undefined)) : [];
-      }),
-    );
+    const used = new Set(itemsOf("core-pages").flatMap((page) => blocksOf(page, "de").map((b) => b["schemaId"])));
     const palette = new Set(itemsOf("core-settings-blocks").map((i) => str(i, "name")));
     for (const name of BLOCK_SCHEMA_NAMES) {
       expect(palette.has(name), `palette ${name}`).toBe(true);

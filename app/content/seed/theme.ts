@@ -230,6 +230,7 @@ const PALETTE: PaletteSpec[] = [
   { name: "block-richtext", label: ["Fließtext", "Rich text"], description: ["Formatierter Text mit Überschriften, Listen und Links.", "Formatted text with headings, lists and links."], icon: "menu", category: "content" },
   { name: "block-image", label: ["Bild", "Image"], description: ["Ein Bild mit Alternativtext und Bildunterschrift.", "One image with alt text and caption."], icon: "image", category: "content" },
   { name: "block-columns", label: ["Spalten", "Columns"], description: ["Bis zu vier Spalten mit Icon und Text.", "Up to four columns with icon and text."], icon: "layers", category: "layout" },
+  { name: "block-section", label: ["Abschnitt", "Section"], description: ["Fasst Blöcke zusammen, untereinander oder in Spalten.", "Groups blocks, stacked or in columns."], icon: "layers", category: "layout" },
   { name: "block-cta", label: ["Handlungsaufforderung", "Call to action"], description: ["Hervorgehobener Kasten mit Button.", "Highlighted box with a button."], icon: "arrow-right", category: "layout" },
   { name: "block-accordion", label: ["Akkordeon", "Accordion"], description: ["Fragen und Antworten zum Aufklappen.", "Expandable questions and answers."], icon: "menu", category: "content" },
   { name: "block-iconlist", label: ["Icon-Liste", "Icon list"], description: ["Aufzählung mit Icons.", "Bullet list with icons."], icon: "check", category: "content" },
