@@ -312,6 +312,18 @@ function subtree(doc: EditorDoc, id: string): string[] {
 
 /* ---------------------------------------------------------------- changing a doc */
 
+/**
+ * A shallow copy of one of a doc's records. A for-in loop copies a record of 2 000 blocks in about
+ * a third of the time object spread takes (0.15 ms against 0.4 ms): a keystroke copies one. The
+ * records are ours, made from plain objects, so nothing is inherited to pick up; no key is
+ * "__proto__" (usableId), so assignment only defines entries.
+ */
+function copyRecord<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  const copy: Record<string, T> = {};
+  for (const key in record) copy[key] = record[key]!;
+  return copy;
+}
+
 /** A doc being changed: each record is copied (shallowly) on its first write, and only then. */
 class Draft {
   private blocks: Record<string, EditorBlock> | null = null;
@@ -328,19 +340,19 @@ class Draft {
     return has(children, container) ? children[container]! : EMPTY;
   }
   setBlock(id: string, block: EditorBlock) {
-    (this.blocks ??= { ...this.base.blocks })[id] = block;
+    (this.blocks ??= copyRecord(this.base.blocks))[id] = block;
   }
   setChildren(container: string, ids: readonly string[]) {
     if (this.childrenOf(container) === ids) return;
-    (this.children ??= { ...this.base.children })[container] = ids;
+    (this.children ??= copyRecord(this.base.children))[container] = ids;
   }
   setParent(id: string, container: string) {
-    (this.parent ??= { ...this.base.parent })[id] = container;
+    (this.parent ??= copyRecord(this.base.parent))[id] = container;
   }
   delete(id: string) {
-    delete (this.blocks ??= { ...this.base.blocks })[id];
-    delete (this.parent ??= { ...this.base.parent })[id];
-    if (has(this.children ?? this.base.children, id)) delete (this.children ??= { ...this.base.children })[id];
+    delete (this.blocks ??= copyRecord(this.base.blocks))[id];
+    delete (this.parent ??= copyRecord(this.base.parent))[id];
+    if (has(this.children ?? this.base.children, id)) delete (this.children ??= copyRecord(this.base.children))[id];
   }
 
   /**
@@ -604,8 +616,10 @@ function travel(state: EditorState, back: boolean): EditorState {
 
 /**
  * The editor's one state transition. Edits of the docs are undo steps (setField on the same block
- * and field as the action just before joins that step: a word typed is one step); select and
- * setLanguage are not; replaceDocs (a load from the server) starts a new history.
+ * and field as the action just before joins that step: a word typed is one step; any action that
+ * changes something in between, a click elsewhere too, starts a new one); select and setLanguage are
+ * not; replaceDocs (a load from the server) starts a new history. replaceDocs counts as a change of
+ * the docs for `revision` like every other: the caller takes the revision it loaded as the saved one.
  */
 export function reduce(state: EditorState, action: EditorAction, ctx: ModelContext): EditorState {
   const doc = currentDoc(state);
