@@ -509,6 +509,10 @@ describe("languages", () => {
     expect(withoutIds(blocksFromDoc(en))).toEqual(withoutIds(blocksFromDoc(de)));
     t.run({ type: "undo" });
     expect(blocksFromDoc(t.state.docs.en)).toEqual([text("e")]);
+
+    const empty = setup([], []);
+    const before = empty.state;
+    expect(empty.run({ type: "copyToLanguage", ids: "all", to: "en" })).toBe(before);
   });
 
   it("appends copies of some blocks (with their children) to the other language's page", () => {

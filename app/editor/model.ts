@@ -250,21 +250,21 @@ export function childrenOf(doc: EditorDoc, container: string): readonly string[]
 
 export const hasBlock = (doc: EditorDoc, id: string) => has(doc.blocks, id);
 
+/** The container blocks above a block, innermost first; a walk that stops at a missing link rather than loop. */
+function above(doc: EditorDoc, id: string): string[] {
+  const out: string[] = [];
+  for (let p = has(doc.parent, id) ? doc.parent[id] : undefined; p !== undefined && p !== ROOT; p = has(doc.parent, p) ? doc.parent[p] : undefined) out.push(p);
+  return out;
+}
+
 /** The container blocks around a block, outermost first (neither the page nor the block itself). */
 export function pathOf(doc: EditorDoc, id: string): string[] {
-  const path: string[] = [];
-  if (!has(doc.parent, id)) return path;
-  for (let p = doc.parent[id]!; p !== ROOT; p = doc.parent[p]!) path.unshift(p);
-  return path;
+  return above(doc, id).reverse();
 }
 
 /** Whether `id` lies (at any depth) inside `ancestor`; every block lies inside ROOT, none inside itself. */
 export function isDescendant(doc: EditorDoc, id: string, ancestor: string): boolean {
-  if (!has(doc.parent, id)) return false;
-  for (let p = doc.parent[id]!; ; p = doc.parent[p]!) {
-    if (p === ancestor) return true;
-    if (p === ROOT) return false;
-  }
+  return ancestor === ROOT ? has(doc.parent, id) : above(doc, id).includes(ancestor);
 }
 
 /** The known ones of `ids`, once each, in document order (a container before its children). */
@@ -273,13 +273,9 @@ export function documentOrder(doc: EditorDoc, ids: readonly string[]): string[] 
   const indexIn = (container: string, id: string) => {
     let index = indexes.get(container);
     if (!index) indexes.set(container, (index = new Map(childrenOf(doc, container).map((c, i) => [c, i]))));
-    return index.get(id)!;
+    return index.get(id);
   };
-  const keyOf = (id: string) => {
-    const key: number[] = [];
-    for (let c = id; c !== ROOT; c = doc.parent[c]!) key.unshift(indexIn(doc.parent[c]!, c));
-    return key;
-  };
+  const keyOf = (id: string) => [id, ...above(doc, id)].reverse().map((c) => indexIn(doc.parent[c] ?? ROOT, c) ?? -1);
   const known = [...new Set(ids)].filter((id) => has(doc.blocks, id)).map((id) => ({ id, key: keyOf(id) }));
   known.sort((a, b) => {
     for (let i = 0; i < Math.min(a.key.length, b.key.length); i++) if (a.key[i] !== b.key[i]) return a.key[i]! - b.key[i]!;
@@ -519,6 +515,7 @@ function copyToLanguage(state: EditorState, ids: readonly string[] | "all", to: 
   if (to === state.language || !has(state.docs, to)) return null;
   let target: EditorDoc;
   if (ids === "all") {
+    if (childrenOf(from, ROOT).length === 0 && childrenOf(state.docs[to], ROOT).length === 0) return null;
     target = docFromBlocks(cloneWithNewIds(blocksFromDoc(from), ctx), ctx);
   } else {
     const copying = outermost(from, Array.isArray(ids) ? ids : []);
