@@ -5,6 +5,7 @@ import { PAGES_SCHEMA, slugOwner } from "~/admin/pages/page-slug";
 import { BLOCK_DEFINITIONS } from "~/blocks/registry";
 import type { Block } from "~/blocks/types";
 import { flattenData } from "~/content/flatten";
+import { assetUrl } from "~/content/public-api";
 import type { ContentItem, NestedField, Schema } from "~/content/types";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
 import type { User } from "~/auth/users.server";
@@ -28,12 +29,14 @@ export async function loadEditMode(context: AppLoadContext, user: User, language
   const item = id ? await getPage(store, id) : undefined;
   if (!item) return undefined;
 
-  const [themes, colors, schemas, palette, people] = await Promise.all([
+  const [themes, colors, schemas, palette, people, library] = await Promise.all([
     store.query("core-theme-settings", {}, { unpublished: true, all: true, noTotal: true }),
     store.query("core-theme-colors", {}, { unpublished: true, all: true, noTotal: true }),
     store.listSchemas(),
     store.query(PALETTE_SCHEMA, {}, { all: true, noTotal: true }),
     context.services.auth.users.list(),
+    // The asset library's most recent images, for the image picker (uploads add to it).
+    context.services.content.assets(),
   ]);
   const refs = {
     themeIds: themes.items.map((t) => t.id),
@@ -57,6 +60,7 @@ export async function loadEditMode(context: AppLoadContext, user: User, language
       }),
     links: site.pages.map((p) => ({ id: p.id, title: p.title, path: { de: pathOf(p.slug.de, "de"), en: pathOf(p.slug.en, "en") } })),
     user: { name: user.name || user.email, language: user.language, superuser: user.superuser },
+    assets: library.items.filter((a) => a.mimeType.startsWith("image/")).map((a) => ({ id: a.id, fileName: a.fileName, url: assetUrl(a), width: a.pixelWidth, height: a.pixelHeight, mimeType: a.mimeType })),
   };
   return { page, blockData, editor };
 }

@@ -1,4 +1,4 @@
-import type { Block } from "~/blocks/types";
+import type { AssetInfo, Block } from "~/blocks/types";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -18,6 +18,8 @@ export interface EditorPayload {
   links: Array<{ id: string; title: Record<Language, string>; path: Record<Language, string> }>;
   /** The signed-in editor: the editor's own texts follow the admin language. */
   user: { name: string; language: Language; superuser: boolean };
+  /** Images of the asset library (the most recent), for the image picker and new blocks' placeholders. */
+  assets: Array<AssetInfo & { id: string }>;
 }
 
 export interface EditorPageMeta {

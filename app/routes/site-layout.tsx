@@ -65,6 +65,13 @@ function useAlternates(language: Language): Alternates {
   return { de: localizedPath("de", "/"), en: localizedPath("en", "/"), [language]: localizedPath(language, "/") } as Alternates;
 }
 
+/** Whether the page below is in edit mode (its loader said so). */
+function useEditMode(): boolean {
+  const matches = useMatches();
+  const last = matches[matches.length - 1]?.data as { mode?: string } | undefined;
+  return last?.mode === "edit";
+}
+
 type MenuItem = { id: string; title: string; href: string };
 
 function MenuList({ items, className, linkClassName, children }: { items: MenuItem[]; className: string; linkClassName: string; children?: React.ReactNode }) {
@@ -88,6 +95,17 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
   for (const href of fontPreloads) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
   const t = messages(language);
   const alternates = useAlternates(language);
+  // Edit mode is the page and the editor only: no menus, footer or consent banner around it.
+  if (useEditMode()) {
+    return (
+      <SiteContext.Provider value={context}>
+        <link rel="stylesheet" href={themeHref} precedence="theme" />
+        <main id="main" className={`bg-[var(--color-white,#fff)] text-[var(--color-black,#1f2328)] ${defaultThemeClass}`}>
+          <Outlet />
+        </main>
+      </SiteContext.Provider>
+    );
+  }
   return (
     <SiteContext.Provider value={context}>
       <link rel="stylesheet" href={themeHref} precedence="theme" />

@@ -1,0 +1,153 @@
+import { memo, useMemo } from "react";
+import { BLOCK_DEFINITIONS } from "~/blocks/registry";
+import type { Block } from "~/blocks/types";
+import { own } from "~/lib/input";
+import { pressForDrag } from "./drag";
+import { docOf, useEditor, useEditorStore } from "./editor-store";
+import { useEnv, type EditorEnv } from "./env";
+import { ROOT, type EditorBlock } from "./model";
+import { sanitizeRichTextClient } from "./sanitize";
+import { useDropResolver } from "./use-drop";
+
+/**
+ * The page on the canvas: the real block components (the same markup as the public page), each in
+ * a frame that carries the editing contract (`data-block-id`, `data-block`, `aria-current` on the
+ * active one). Every list and every block subscribes to its own slice of the editor state.
+ */
+export function CanvasList({ parent }: { parent: string }) {
+  const ids = useEditor((s) => docOf(s).children[parent]);
+  const { t } = useEnv();
+  if (!ids) return null;
+  if (!ids.length) {
+    return (
+      <div data-drop-list={parent} className={parent === ROOT ? "px-4 py-16 text-center text-black/70" : "m-2 rounded border-2 border-dashed border-black/20 p-6 text-center text-sm text-black/70"}>
+        {parent === ROOT ? t.emptyPage : t.emptyContainer}
+      </div>
+    );
+  }
+  return (
+    <div data-drop-list={parent} className="contents">
+      {ids.map((id, index) => (
+        <CanvasBlock key={id} id={id} index={index} />
+      ))}
+    </div>
+  );
+}
+
+/** What a block's component gets: as the server prepared it until edited, then made safe here. */
+function shownBlock(block: EditorBlock, env: EditorEnv): Block {
+  const prepared = env.initial.get(block.id) === block ? env.prepared.get(block.id) : undefined;
+  if (prepared) return prepared;
+  const schema = env.schemas.get(block.schemaId);
+  const shown: Block = { schemaId: block.schemaId, id: block.id, ...block.fields };
+  for (const field of schema?.fields ?? []) {
+    const value = shown[field.name];
+    if ((field.editor === "Html" || field.fieldType === "RichText") && typeof value === "string") shown[field.name] = sanitizeRichTextClient(value);
+  }
+  return shown;
+}
+
+const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index: number }) {
+  const block = useEditor((s) => docOf(s).blocks[id]);
+  const active = useEditor((s) => s.active === id);
+  const selected = useEditor((s) => s.selected.length > 1 && s.selected.includes(id));
+  const env = useEnv();
+  const store = useEditorStore();
+  const resolve = useDropResolver();
+  const shown = useMemo(() => (block ? shownBlock(block, env) : null), [block, env]);
+  const definition = block ? own(BLOCK_DEFINITIONS, block.schemaId) : undefined;
+  const container = block ? env.schemas.get(block.schemaId)?.container === true : false;
+  // The block's own rendering depends only on its data: moving, selecting or a sibling's edit
+  // leaves it as it is.
+  const content = useMemo(
+    () => (definition && shown ? <definition.Component block={shown} data={env.data} index={index} slot={container ? <CanvasList parent={id} /> : undefined} /> : null),
+    [definition, shown, env.data, index, container, id],
+  );
+  if (!block || !definition) return null;
+  const label = env.label(block.schemaId);
+  return (
+    <div
+      data-block-id={id}
+      data-block={block.schemaId}
+      aria-current={active ? "true" : undefined}
+      data-selected={selected ? "true" : undefined}
+      role="group"
+      aria-label={label}
+      tabIndex={0}
+      className={`relative -outline-offset-2 ${active ? "outline-2 outline-solid outline-[#0f5e63]" : selected ? "bg-[#0f5e63]/5 outline-2 outline-solid outline-[#0f5e63]/60" : "hover:outline-2 hover:outline-dashed hover:outline-[#0f5e63]/50 focus-visible:outline-2 focus-visible:outline-solid focus-visible:outline-[#0f5e63]"}`}
+      // Links and forms inside a block do not navigate in edit mode: a click chooses the block.
+      onClickCapture={(e) => {
+        if ((e.target as HTMLElement).closest("a, button:not([data-editor-control]), summary")) e.preventDefault();
+      }}
+      onSubmitCapture={(e) => e.preventDefault()}
+      onClick={(e) => {
+        if ((e.target as HTMLElement).closest("[data-editor-control]")) return;
+        e.stopPropagation();
+        store.dispatch({ type: "select", id, mode: e.shiftKey ? "range" : e.ctrlKey || e.metaKey ? "toggle" : "replace" });
+      }}
+      onFocus={(e) => {
+        // Reaching a block by keyboard chooses it; a click chooses it in onClick (with Shift/Ctrl).
+        if (e.target === e.currentTarget && e.currentTarget.matches(":focus-visible") && store.get().active !== id) store.dispatch({ type: "select", id, mode: "replace" });
+      }}
+    >
+      {active ? (
+        <div className="absolute right-2 top-2 z-30 flex gap-1 rounded bg-[#0f5e63] p-1 text-xs text-white shadow" data-block-bar>
+          <button
+            type="button"
+            data-editor-control
+            data-drag-handle
+            aria-label={env.t.dragHandle(label)}
+            title={env.t.dragHandle(label)}
+            className="cursor-grab touch-none rounded px-2 py-1 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-white"
+            onPointerDown={(e) => {
+              const ids = store.get().selected.includes(id) ? [...store.get().selected] : [id];
+              pressForDrag(e, {
+                label,
+                scroller: (e.currentTarget as HTMLElement).closest<HTMLElement>("[data-canvas-scroller]"),
+                resolve: (x, y) => resolve(x, y, ids, ids.some((i) => env.schemas.get(store.get().docs[store.get().language].blocks[i]?.schemaId ?? "")?.container)),
+                onStateChange: (on) => setDragging(ids, on),
+                onDrop: (target) => {
+                  store.dispatch({ type: "move", ids, parent: target.parent, index: target.index });
+                  env.announce(`${label}: ${target.index + 1}`);
+                },
+              });
+            }}
+          >
+            ⠿ {label}
+          </button>
+          <BarButton label={env.t.moveUp} onClick={() => store.dispatch({ type: "moveBy", ids: [id], delta: -1 })}>
+            ↑
+          </BarButton>
+          <BarButton label={env.t.moveDown} onClick={() => store.dispatch({ type: "moveBy", ids: [id], delta: 1 })}>
+            ↓
+          </BarButton>
+          <BarButton label={env.t.duplicate} onClick={() => store.dispatch({ type: "duplicate", ids: [id] })}>
+            ⧉
+          </BarButton>
+          <BarButton label={env.t.remove} onClick={() => store.dispatch({ type: "remove", ids: [id] })}>
+            ✕
+          </BarButton>
+        </div>
+      ) : null}
+      {content}
+    </div>
+  );
+});
+
+function BarButton({ label, onClick, children }: { label: string; onClick(): void; children: React.ReactNode }) {
+  return (
+    <button type="button" data-editor-control aria-label={label} title={label} onClick={onClick} className="rounded px-2 py-1 hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-white">
+      <span aria-hidden="true">{children}</span>
+    </button>
+  );
+}
+
+/** Drag state (§4): the editor root and the dragged blocks say so (styled by attribute, no re-render). */
+function setDragging(ids: readonly string[], on: boolean) {
+  const root = document.querySelector<HTMLElement>("[data-editor-root]");
+  if (root) root.dataset.dragging = on ? "true" : "false";
+  for (const id of ids) {
+    const el = document.querySelector<HTMLElement>(`[data-block-id="${CSS.escape(id)}"]`);
+    if (el) el.style.opacity = on ? "0.4" : "";
+  }
+}

@@ -1,0 +1,305 @@
+import { lazy, Suspense, useEffect, useId, useMemo, useState } from "react";
+import type { SchemaField } from "~/content/types";
+import { validateSubmission } from "~/forms/engine";
+import { formFieldsFromSchema } from "~/forms/from-schema";
+import { useSite } from "~/site/site-context";
+import { docOf, useEditor, useEditorStore } from "./editor-store";
+import { useEnv } from "./env";
+import { newEntry, PLACEHOLDER_IMAGE } from "./new-block";
+import type { EditorField } from "./types";
+import { invalidBlocks } from "./validity";
+
+/** The rich-text editor (Lexical): its own chunk, loaded when a rich-text field is first shown. */
+const RichTextField = lazy(() => import("./fields/rich-text-field").then((m) => ({ default: m.RichTextField })));
+
+const input = "w-full rounded border border-black/30 bg-white px-2 py-1.5 text-sm focus:outline-2 focus:outline-[#0f5e63]";
+
+/** A schema field as the forms engine reads it (§5: the same rules as every generated form). */
+function asSchemaField(f: EditorField): SchemaField {
+  const { name, label, nested: _nested, ...properties } = f;
+  return { fieldId: 0, name, partitioning: "invariant", isHidden: false, isLocked: false, isDisabled: false, properties: { ...properties, label } as SchemaField["properties"] } as SchemaField;
+}
+
+/**
+ * The fields panel: the active block's fields as a form made from its schema (§4, §5), with the
+ * forms engine's rules and messages in the editor's language. Every change is one model action;
+ * typing a word is one undo step (the model joins keystrokes in one field).
+ */
+export function FieldsPanel() {
+  const active = useEditor((s) => s.active);
+  const block = useEditor((s) => (s.active ? docOf(s).blocks[s.active] : undefined));
+  const env = useEnv();
+  const schema = block ? env.schemas.get(block.schemaId) : undefined;
+  if (!block || !schema || !active) return <p className="text-sm text-black/70">{env.t.noBlock}</p>;
+  return <BlockFields key={active} id={active} />;
+}
+
+function BlockFields({ id }: { id: string }) {
+  const block = useEditor((s) => docOf(s).blocks[id]);
+  const store = useEditorStore();
+  const env = useEnv();
+  const schema = block ? env.schemas.get(block.schemaId) : undefined;
+  const fields = useMemo(() => (schema?.fields ?? []).filter((f) => !(schema?.container && f.name === "blocks")), [schema]);
+  const errors = useFieldErrors(id, fields, block?.fields ?? {});
+  if (!block || !schema) return null;
+  const set = (name: string, value: unknown) => store.dispatch({ type: "setField", id, field: name, value });
+  return (
+    <form className="space-y-4" onSubmit={(e) => e.preventDefault()} noValidate aria-label={env.label(block.schemaId)}>
+      <h3 className="font-semibold">{env.label(block.schemaId)}</h3>
+      {fields.map((field) => (
+        <FieldControl key={field.name} blockId={id} field={field} value={block.fields[field.name]} onChange={(v) => set(field.name, v)} errors={errors[field.name]} />
+      ))}
+    </form>
+  );
+}
+
+/** The forms engine's messages for the block's simple fields, checked after each change. */
+function useFieldErrors(id: string, fields: readonly EditorField[], values: Readonly<Record<string, unknown>>): Record<string, string[]> {
+  const { ui } = useEnv();
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const definition = useMemo(() => ({ id: `editor-${id}`, fields: formFieldsFromSchema(fields.map(asSchemaField)) }), [id, fields]);
+  useEffect(() => {
+    let current = true;
+    const checked: Record<string, unknown> = {};
+    for (const f of definition.fields) {
+      const v = values[f.name];
+      checked[f.name] = v === undefined || v === null ? (f.type === "checkbox" ? false : "") : typeof v === "number" ? String(v) : v;
+    }
+    void validateSubmission(definition, checked, ui).then((result) => {
+      if (!current) return;
+      setErrors(result.errors);
+      if (result.valid) invalidBlocks.delete(id);
+      else invalidBlocks.add(id);
+    });
+    return () => {
+      current = false;
+    };
+  }, [definition, values, ui, id]);
+  return errors;
+}
+
+function FieldControl({ blockId, field, value, onChange, errors }: { blockId: string; field: EditorField; value: unknown; onChange(v: unknown): void; errors?: string[] }) {
+  const id = `f-${blockId}-${field.name}`;
+  const env = useEnv();
+  const { iconNames } = useSite();
+  const messageId = `${id}-messages`;
+  const described = [errors?.length ? messageId : "", field.hints ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
+  const common = { id, "aria-invalid": errors?.length ? true : undefined, "aria-describedby": described } as const;
+  const text = typeof value === "string" ? value : "";
+  let control: React.ReactNode;
+  const tags = field.tags ?? [];
+  if (field.fieldType === "Boolean") {
+    control = <input type="checkbox" {...common} checked={value === true} onChange={(e) => onChange(e.target.checked)} className="size-4" />;
+  } else if (field.fieldType === "Number") {
+    control = <input type="number" {...common} className={input} value={typeof value === "number" ? value : ""} min={field.minValue} max={field.maxValue} onChange={(e) => onChange(e.target.value === "" ? null : Number(e.target.value))} />;
+  } else if (field.fieldType === "String" && (field.allowedValues?.length || field.editor === "Dropdown")) {
+    control = (
+      <select {...common} className={input} value={text} onChange={(e) => onChange(e.target.value)}>
+        {(field.allowedValues ?? []).map((v) => (
+          <option key={String(v)} value={String(v)}>
+            {String(v)}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.fieldType === "String" && tags.includes("icon")) {
+    control = <IconSelect common={common} value={text} names={iconNames} onChange={onChange} />;
+  } else if (field.fieldType === "String" && (field.editor === "Html" || field.editor === "RichText")) {
+    control = (
+      <Suspense fallback={<textarea {...common} className={input} rows={6} value={text} readOnly />}>
+        <RichTextField id={id} label={field.label} value={text} onChange={onChange} language={env.ui} describedBy={described} />
+      </Suspense>
+    );
+  } else if (field.fieldType === "String" && (field.editor === "TextArea" || field.editor === "Markdown")) {
+    control = <textarea {...common} className={input} rows={4} value={text} onChange={(e) => onChange(e.target.value)} />;
+  } else if (field.fieldType === "String" && tags.includes("link")) {
+    control = <LinkInput common={common} value={text} onChange={onChange} />;
+  } else if (field.fieldType === "String" || field.fieldType === "DateTime") {
+    control = <input type="text" {...common} className={input} value={text} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />;
+  } else if (field.fieldType === "Assets") {
+    control = <ImagePicker common={common} value={value} onChange={onChange} />;
+  } else if (field.fieldType === "Geolocation") {
+    return <GeoFields id={id} field={field} value={value} onChange={onChange} />;
+  } else if (field.fieldType === "Array") {
+    return <ListField id={id} field={field} value={value} onChange={onChange} errors={errors} />;
+  } else if (field.fieldType === "References") {
+    control = <p className="text-sm text-black/70">{env.ui === "de" ? "Auswahl folgt in der Verwaltung." : "Chosen in the admin area."}</p>;
+  } else {
+    return null;
+  }
+  const checkbox = field.fieldType === "Boolean";
+  return (
+    <div className={checkbox ? "flex flex-wrap items-center gap-2" : "space-y-1"}>
+      {field.editor === "Html" || field.editor === "RichText" ? (
+        <span className="block text-sm font-medium" id={`${id}-label`}>
+          {field.label}
+          {field.isRequired ? <span aria-hidden="true"> *</span> : null}
+        </span>
+      ) : (
+        <label htmlFor={id} className={`text-sm font-medium ${checkbox ? "order-2" : "block"}`}>
+          {field.label}
+          {field.isRequired ? <span aria-hidden="true"> *</span> : null}
+        </label>
+      )}
+      {control}
+      {field.hints ? (
+        <p id={`${id}-hint`} className="w-full text-xs text-black/70">
+          {field.hints}
+        </p>
+      ) : null}
+      <FieldMessages id={messageId} errors={errors} />
+    </div>
+  );
+}
+
+function FieldMessages({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="w-full text-sm text-[#b3261e]" aria-live="polite">
+      {errors.map((m) => (
+        <li key={m}>{m}</li>
+      ))}
+    </ul>
+  );
+}
+
+type Common = { id: string; "aria-invalid"?: boolean; "aria-describedby"?: string };
+
+function IconSelect({ common, value, names, onChange }: { common: Common; value: string; names: readonly string[]; onChange(v: string): void }) {
+  const { t } = useEnv();
+  return (
+    <select {...common} className={input} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{t.none}</option>
+      {[...names].sort().map((n) => (
+        <option key={n} value={n}>
+          {n}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A link: any page of the site from the list (by title), or an address typed in. */
+function LinkInput({ common, value, onChange }: { common: Common; value: string; onChange(v: string): void }) {
+  const { payload } = useEnv();
+  const language = useEditor((s) => s.language);
+  const listId = useId();
+  return (
+    <>
+      <input type="text" {...common} list={listId} className={input} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" />
+      <datalist id={listId}>
+        {payload.links.map((l) => (
+          <option key={l.id} value={l.path[language]}>
+            {l.title[language]}
+          </option>
+        ))}
+      </datalist>
+    </>
+  );
+}
+
+function ImagePicker({ common, value, onChange }: { common: Common; value: unknown; onChange(v: unknown): void }) {
+  const { payload, t } = useEnv();
+  const current = Array.isArray(value) && typeof value[0] === "string" ? value[0] : "";
+  const chosen = payload.assets.find((a) => a.id === current);
+  return (
+    <div className="space-y-2">
+      <select {...common} className={input} value={current} onChange={(e) => onChange(e.target.value ? [e.target.value] : [])}>
+        <option value="">{t.none}</option>
+        {current === PLACEHOLDER_IMAGE && !chosen ? <option value={PLACEHOLDER_IMAGE}>{t.placeholderImage}</option> : null}
+        {payload.assets.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.fileName}
+          </option>
+        ))}
+      </select>
+      {chosen ? <img src={`${chosen.url}?width=480`} alt="" className="max-h-32 rounded border border-black/10" /> : null}
+    </div>
+  );
+}
+
+function GeoFields({ id, field, value, onChange }: { id: string; field: EditorField; value: unknown; onChange(v: unknown): void }) {
+  const { t } = useEnv();
+  const point = (value && typeof value === "object" ? value : {}) as { latitude?: number; longitude?: number };
+  const set = (key: "latitude" | "longitude", raw: string) => onChange({ ...point, [key]: raw === "" ? undefined : Number(raw) });
+  return (
+    <fieldset className="space-y-1">
+      <legend className="text-sm font-medium">{field.label}</legend>
+      <div className="grid grid-cols-2 gap-2">
+        <label className="text-xs">
+          {t.latitude}
+          <input id={`${id}-lat`} type="number" step="any" min={-90} max={90} className={input} value={point.latitude ?? ""} onChange={(e) => set("latitude", e.target.value)} />
+        </label>
+        <label className="text-xs">
+          {t.longitude}
+          <input id={`${id}-lon`} type="number" step="any" min={-180} max={180} className={input} value={point.longitude ?? ""} onChange={(e) => set("longitude", e.target.value)} />
+        </label>
+      </div>
+    </fieldset>
+  );
+}
+
+/** A list field (the accordion's questions, columns): rows to add, remove and reorder. */
+function ListField({ id, field, value, onChange, errors }: { id: string; field: EditorField; value: unknown; onChange(v: unknown): void; errors?: string[] }) {
+  const { t } = useEnv();
+  const { iconNames } = useSite();
+  const rows = Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
+  const max = field.maxItems ?? Infinity;
+  const min = field.minItems ?? 0;
+  const update = (i: number, name: string, v: unknown) => onChange(rows.map((r, j) => (j === i ? { ...r, [name]: v } : r)));
+  const move = (i: number, d: -1 | 1) => {
+    const next = [...rows];
+    const [row] = next.splice(i, 1);
+    next.splice(i + d, 0, row!);
+    onChange(next);
+  };
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">{field.label}</legend>
+      <ol className="space-y-3">
+        {rows.map((row, i) => (
+          <li key={i} className="space-y-2 rounded border border-black/15 p-2">
+            <div className="flex items-center justify-between gap-2 text-xs font-semibold">
+              <span>{t.row(i + 1)}</span>
+              <span className="flex gap-1">
+                <button type="button" className="rounded border px-2 disabled:opacity-40" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`${t.row(i + 1)}: ${t.moveUp}`}>
+                  ↑
+                </button>
+                <button type="button" className="rounded border px-2 disabled:opacity-40" disabled={i === rows.length - 1} onClick={() => move(i, 1)} aria-label={`${t.row(i + 1)}: ${t.moveDown}`}>
+                  ↓
+                </button>
+                <button type="button" className="rounded border px-2 disabled:opacity-40" disabled={rows.length <= min} onClick={() => onChange(rows.filter((_, j) => j !== i))} aria-label={`${t.row(i + 1)}: ${t.remove_row}`}>
+                  ✕
+                </button>
+              </span>
+            </div>
+            {(field.nested ?? []).map((f) => {
+              const fid = `${id}-${i}-${f.name}`;
+              const v = row[f.name];
+              const s = typeof v === "string" ? v : "";
+              return (
+                <div key={f.name} className="space-y-1">
+                  <label htmlFor={fid} className="block text-xs font-medium">
+                    {f.label}
+                    {f.isRequired ? <span aria-hidden="true"> *</span> : null}
+                  </label>
+                  {f.tags?.includes("icon") ? (
+                    <IconSelect common={{ id: fid }} value={s} names={iconNames} onChange={(nv) => update(i, f.name, nv)} />
+                  ) : f.editor === "TextArea" ? (
+                    <textarea id={fid} className={input} rows={3} value={s} onChange={(e) => update(i, f.name, e.target.value)} />
+                  ) : (
+                    <input id={fid} type="text" className={input} value={s} onChange={(e) => update(i, f.name, e.target.value)} />
+                  )}
+                </div>
+              );
+            })}
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="rounded border border-[#0f5e63] px-3 py-1 text-sm text-[#0f5e63] disabled:opacity-40" disabled={rows.length >= max} onClick={() => onChange([...rows, newEntry(field)])}>
+        + {t.add_row}
+      </button>
+      <FieldMessages id={`${id}-messages`} errors={errors} />
+    </fieldset>
+  );
+}

@@ -1,0 +1,306 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expectNoAxeViolations, signIn } from "./admin-helpers";
+
+/**
+ * Edit mode (issue 21): the visual page editor on the live page, driven as editors drive it. Every
+ * test works on pages it creates, so the demo pages other specs read stay as they are.
+ */
+
+let counter = 0;
+/** A new draft page made through /manage/pages; returns its German path. */
+async function newPage(page: Page, title = `Editor ${Date.now()}-${++counter}`): Promise<{ title: string; path: string }> {
+  await page.goto("/manage/pages");
+  const create = page.locator("form").filter({ has: page.getByRole("heading", { name: /Neue Seite|New page/ }) });
+  await create.getByLabel(/^(Titel|Title)$/).fill(title);
+  await create.getByRole("button", { name: /Anlegen|Create/ }).click();
+  await expect(page.getByRole("link", { name: title })).toBeVisible();
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return { title, path: `/${slug}` };
+}
+
+async function openEditor(page: Page, path: string): Promise<void> {
+  await page.goto(`${path}?edit=1`);
+  await expect(page.locator("[data-editor-root][data-editor-ready='1']")).toBeVisible();
+}
+
+const canvasBlocks = (page: Page) => page.locator("[data-canvas] [data-block-id]");
+const saved = (page: Page) => expect(page.locator("[data-save-state]")).toHaveAttribute("data-save-state", "saved", { timeout: 10_000 });
+const fields = (page: Page) => page.getByRole("region", { name: /^(Felder|Fields)$/ });
+
+/** Inserts a block from the palette by clicking it; it becomes the active block. */
+async function insertFromPalette(page: Page, label: string) {
+  const before = await canvasBlocks(page).count();
+  await page.locator("[data-palette-item]").filter({ hasText: label }).first().click();
+  await expect(canvasBlocks(page)).toHaveCount(before + 1);
+}
+
+async function blockIds(page: Page, scope = "[data-canvas] > div > [data-drop-list] > [data-block-id]") {
+  return page.locator(scope).evaluateAll((els) => els.map((e) => e.getAttribute("data-block-id")!));
+}
+
+async function visitor(browser: Browser, baseURL: string | undefined) {
+  const context = await browser.newContext({ baseURL });
+  return { context, page: await context.newPage() };
+}
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
+
+test("a new page from nothing, in both languages, published with the mouse", async ({ page, browser, baseURL }) => {
+  const { path } = await newPage(page);
+  await page.getByRole("link", { name: /Bearbeiten|Edit/ }).first().waitFor({ state: "attached" }).catch(() => {});
+  await openEditor(page, path);
+  // A draft-only page opens in edit mode; visitors still get 404.
+  await expect(page.locator("[data-page-state]")).toHaveAttribute("data-page-state", "Draft");
+  await expect(page.getByText("Diese Seite hat in dieser Sprache noch keine Blöcke")).toBeVisible();
+  await insertFromPalette(page, "Handlungsaufforderung");
+  const block = canvasBlocks(page).first();
+  await expect(block).toHaveAttribute("data-block", "block-cta");
+  await expect(block).toHaveAttribute("aria-current", "true");
+  await fields(page).getByLabel("Überschrift").fill("Willkommen in der Praxis");
+  await expect(block).toContainText("Willkommen in der Praxis");
+
+  await page.getByRole("button", { name: "Englisch", exact: true }).click();
+  await expect(page.locator("[data-canvas]")).toHaveAttribute("lang", "en");
+  await expect(canvasBlocks(page)).toHaveCount(0);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await fields(page).getByLabel("Überschrift").fill("Welcome to the practice");
+  await saved(page);
+  await page.getByRole("button", { name: "Veröffentlichen" }).click();
+  await expect(page.locator("[data-page-state]")).toHaveAttribute("data-page-state", "Published");
+
+  const v = await visitor(browser, baseURL);
+  await v.page.goto(path);
+  await expect(v.page.locator("main")).toContainText("Willkommen in der Praxis");
+  await v.page.goto(`/en${path}`);
+  await expect(v.page.locator("main")).toContainText("Welcome to the practice");
+  // Visitors never get the editor, not even by asking for it.
+  await v.page.goto(`${path}?edit=1`);
+  await expect(v.page).toHaveURL(/\/login\?redirect=/);
+  await v.context.close();
+});
+
+test("a new page built and published with the keyboard only", async ({ page, browser, baseURL }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  const add = page.getByLabel("Block hinzufügen");
+  await add.focus();
+  await page.keyboard.press("ArrowDown"); // the first component of the list
+  await add.selectOption({ label: "Handlungsaufforderung" });
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Hinzufügen" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(canvasBlocks(page)).toHaveCount(1);
+  const heading = fields(page).getByLabel("Überschrift");
+  await heading.focus();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type("Mit der Tastatur gebaut");
+  await expect(canvasBlocks(page).first()).toContainText("Mit der Tastatur gebaut");
+  // A second block, then reorder it with Alt+↑ from the canvas.
+  await add.focus();
+  await add.selectOption({ label: "Akkordeon" });
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(canvasBlocks(page)).toHaveCount(2);
+  const [first, second] = await blockIds(page);
+  await page.locator(`[data-block-id="${second}"]`).focus();
+  await page.keyboard.press("Alt+ArrowUp");
+  await expect.poll(() => blockIds(page)).toEqual([second, first]);
+  await expect(page.locator(`[data-block-id="${second}"]`)).toBeFocused();
+  await saved(page);
+  const publish = page.getByRole("button", { name: "Veröffentlichen" });
+  await publish.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("[data-page-state]")).toHaveAttribute("data-page-state", "Published");
+  const v = await visitor(browser, baseURL);
+  await v.page.goto(path);
+  await expect(v.page.locator("main")).toContainText("Mit der Tastatur gebaut");
+  await v.context.close();
+});
+
+test("adding without choosing a component asks for one", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await page.getByRole("button", { name: "Hinzufügen" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Bitte wählen Sie eine Komponente aus." })).toBeVisible();
+  await expect(canvasBlocks(page)).toHaveCount(0);
+});
+
+test("reorder by dragging a block's handle with the mouse", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  for (const label of ["Handlungsaufforderung", "Akkordeon", "Bild"]) await insertFromPalette(page, label);
+  const [a, b, c] = await blockIds(page);
+  // Drag the last block above the first.
+  await page.locator(`[data-block-id="${c}"]`).click({ position: { x: 10, y: 10 } });
+  const handle = page.locator(`[data-block-id="${c}"] [data-drag-handle]`);
+  const from = (await handle.boundingBox())!;
+  const to = (await page.locator(`[data-block-id="${a}"]`).boundingBox())!;
+  await page.mouse.move(from.x + 5, from.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 5, from.y + 30, { steps: 5 });
+  await expect(page.locator("[data-editor-root]")).toHaveAttribute("data-dragging", "true");
+  await page.mouse.move(to.x + 40, to.y + 5, { steps: 10 });
+  await page.mouse.up();
+  await expect.poll(() => blockIds(page)).toEqual([c, a, b]);
+  await expect(page.locator("[data-editor-root]")).toHaveAttribute("data-dragging", "false");
+  // Undo puts it back.
+  await page.getByRole("button", { name: "Rückgängig" }).click();
+  await expect.poll(() => blockIds(page)).toEqual([a, b, c]);
+});
+
+test("a block dragged into a section's column, and out again", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Abschnitt");
+  const [section] = await blockIds(page);
+  // With the empty section active, a new block would go into it: none active, it goes to the page's end.
+  await page.keyboard.press("Escape");
+  await expect(page.locator("[data-canvas] [aria-current=true]")).toHaveCount(0);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  const ids = await blockIds(page);
+  const cta = ids.find((id) => id !== section)!;
+  expect(ids).toEqual([section, cta]);
+  await page.locator(`[data-block-id="${cta}"]`).click({ position: { x: 10, y: 10 } });
+  const handle = (await page.locator(`[data-block-id="${cta}"] [data-drag-handle]`).boundingBox())!;
+  const target = (await page.locator(`[data-block-id="${section}"] [data-drop-list]`).boundingBox())!;
+  await page.mouse.move(handle.x + 5, handle.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + 5, handle.y + 40, { steps: 5 });
+  await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 10 });
+  await page.mouse.up();
+  await expect(page.locator(`[data-block-id="${section}"] [data-block-id="${cta}"]`)).toBeVisible();
+  await expect.poll(() => blockIds(page)).toEqual([section]);
+  // The outline shows it nested.
+  await page.getByRole("tab", { name: "Gliederung" }).click();
+  await expect(page.locator(`li:has([data-outline-id="${section}"]) ul [data-outline-id="${cta}"]`)).toBeVisible();
+  // Out again: dropped on the section's lower edge, it lands after the section on the page.
+  await page.locator(`[data-block-id="${cta}"]`).click({ position: { x: 10, y: 10 } });
+  const inner = (await page.locator(`[data-block-id="${cta}"] [data-drag-handle]`).boundingBox())!;
+  const box = (await page.locator(`[data-block-id="${section}"]`).boundingBox())!;
+  await page.mouse.move(inner.x + 5, inner.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(inner.x + 5, inner.y + 40, { steps: 5 });
+  await page.mouse.move(box.x + 20, box.y + box.height - 6, { steps: 10 });
+  await page.mouse.up();
+  await expect.poll(() => blockIds(page)).toEqual([section, cta]);
+  await saved(page);
+});
+
+test("a field with a validation error: the message in German, nothing saved until it is fixed", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await saved(page);
+  const heading = fields(page).getByLabel("Überschrift");
+  await heading.fill("");
+  await expect(fields(page).getByText("Überschrift ist erforderlich.")).toBeVisible();
+  await expect(heading).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Bitte korrigieren Sie die markierten Felder")).toBeVisible({ timeout: 5000 });
+  await expect(page.locator("[data-save-state]")).toHaveAttribute("data-save-state", "unsaved");
+  await heading.fill("Wieder gültig");
+  await saved(page);
+});
+
+test("multi-select delete, then undo", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  for (const label of ["Handlungsaufforderung", "Akkordeon", "Bild", "Icon-Liste"]) await insertFromPalette(page, label);
+  const ids = await blockIds(page);
+  await page.locator(`[data-block-id="${ids[0]}"]`).click({ position: { x: 10, y: 10 } });
+  await page.locator(`[data-block-id="${ids[2]}"]`).click({ position: { x: 10, y: 10 }, modifiers: ["Shift"] });
+  await expect(page.getByText("3 Blöcke ausgewählt")).toBeVisible();
+  await page.locator("[data-editor-root]").getByRole("button", { name: "Löschen", exact: true }).first().click();
+  await expect.poll(() => blockIds(page)).toEqual([ids[3]]);
+  await page.keyboard.press("ControlOrMeta+Z");
+  await expect.poll(() => blockIds(page)).toEqual(ids);
+});
+
+test("copy a block on one page, paste it on another: new id, same content", async ({ page }) => {
+  const one = await newPage(page);
+  const two = await newPage(page);
+  await openEditor(page, one.path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await fields(page).getByLabel("Überschrift").fill("Kopiert von Seite eins");
+  const [original] = await blockIds(page);
+  await page.getByRole("button", { name: "Kopieren", exact: true }).click();
+  await saved(page);
+  await openEditor(page, two.path);
+  await page.getByRole("button", { name: "Einfügen", exact: true }).click();
+  await expect(canvasBlocks(page)).toHaveCount(1);
+  await expect(canvasBlocks(page).first()).toContainText("Kopiert von Seite eins");
+  expect((await blockIds(page))[0]).not.toBe(original);
+  await saved(page);
+});
+
+test("drafts are for editors: a draft page is 404 to visitors, a changed page shows visitors the published version", async ({ page, browser, baseURL }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await fields(page).getByLabel("Überschrift").fill("Erste Fassung");
+  await saved(page);
+  const v = await visitor(browser, baseURL);
+  expect((await v.page.goto(path))!.status()).toBe(404);
+  await page.getByRole("button", { name: "Veröffentlichen" }).click();
+  await expect(page.locator("[data-page-state]")).toHaveAttribute("data-page-state", "Published");
+  await fields(page).getByLabel("Überschrift").fill("Zweite Fassung");
+  await saved(page);
+  await expect(page.locator("[data-page-state]")).toHaveAttribute("data-page-state", "Changed");
+  await v.page.goto(path);
+  await expect(v.page.locator("main")).toContainText("Erste Fassung");
+  await expect(v.page.locator("main")).not.toContainText("Zweite Fassung");
+  // The editor sees the draft after a reload.
+  await openEditor(page, path);
+  await expect(canvasBlocks(page).first()).toContainText("Zweite Fassung");
+  await v.context.close();
+});
+
+test("two editors on one page: the later save gets a conflict and a choice", async ({ page, browser, baseURL }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await saved(page);
+  const other = await browser.newContext({ baseURL });
+  const second = await other.newPage();
+  await signIn(second);
+  await openEditor(second, path);
+  await second.locator("[data-canvas] [data-block-id]").first().click({ position: { x: 10, y: 10 } });
+  await fields(second).getByLabel("Überschrift").fill("Von der zweiten Person");
+  await saved(second);
+  await page.locator("[data-canvas] [data-block-id]").first().click({ position: { x: 10, y: 10 } });
+  await fields(page).getByLabel("Überschrift").fill("Von der ersten Person");
+  await expect(page.locator("[data-save-state]")).toHaveAttribute("data-save-state", "error", { timeout: 10_000 });
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText("hat die Seite inzwischen geändert");
+  await dialog.getByRole("button", { name: "Trotzdem meine Fassung speichern" }).click();
+  await saved(page);
+  await openEditor(second, path);
+  await expect(second.locator("[data-canvas] [data-block-id]").first()).toContainText("Von der ersten Person");
+  await other.close();
+});
+
+test("an edit made offline is kept and saved when the connection is back", async ({ page, context }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await saved(page);
+  await context.setOffline(true);
+  await fields(page).getByLabel("Überschrift").fill("Ohne Netz geschrieben");
+  await expect(page.getByText("Keine Verbindung")).toBeVisible({ timeout: 10_000 });
+  await expect(page.locator("[data-save-state]")).toHaveAttribute("data-save-state", "unsaved");
+  await context.setOffline(false);
+  await saved(page);
+  await openEditor(page, path);
+  await expect(canvasBlocks(page).first()).toContainText("Ohne Netz geschrieben");
+});
+
+test("the editor has no axe violations, with a block active", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await saved(page);
+  await expectNoAxeViolations(page);
+  await page.getByRole("tab", { name: "Gliederung" }).click();
+  await expectNoAxeViolations(page);
+});
