@@ -60,5 +60,6 @@ export function paste(store: EditorStore, env: EditorEnv): boolean {
   if (!blocks.length) return false;
   const { parent, index } = insertionPoint(store, env, blocks.some((b) => env.schemas.get(b.schemaId)?.container));
   store.dispatch({ type: "paste", parent, index, blocks });
+  env.refreshData();
   return true;
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { EditModeContext } from "~/blocks/edit-mode";
 import { BLOCK_DEFINITIONS } from "~/blocks/registry";
 import type { Block, PageBlockData } from "~/blocks/types";
 import type { Language } from "~/i18n/languages";
@@ -10,7 +11,7 @@ import { canPaste, CLIPBOARD_EVENT, copySelection, paste } from "./clipboard";
 import { createEditorStore, docOf, EditorStoreContext, useEditor, useEditorStore, type EditorStore } from "./editor-store";
 import { EditorEnvContext, useEnv, type EditorEnv } from "./env";
 import { FieldsPanel } from "./fields";
-import { canRedo, canUndo, createState, ROOT } from "./model";
+import { blocksFromDoc, canRedo, canUndo, createState, ROOT } from "./model";
 import { Outline } from "./outline";
 import { Palette } from "./palette";
 import { useSaving } from "./save";
@@ -45,28 +46,50 @@ export default function EditMode({ language, page, blockData, editor }: { langua
     return createEditorStore(createState(editor.blocks, language, ctx), ctx);
   });
   const [announcement, setAnnouncement] = useState("");
+  const [data, setData] = useState(blockData);
+  const [initial] = useState(() => ({ prepared: byId(page.blocks), blocks: new Map(Object.values(store.get().docs[language].blocks).map((b) => [b.id, b as unknown])) }));
+  const refresh = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const refreshData = useCallback(() => {
+    clearTimeout(refresh.current);
+    refresh.current = setTimeout(async () => {
+      const state = store.get();
+      try {
+        const res = await fetch("/api/editor/block-data", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ language: state.language, blocks: blocksFromDoc(state.docs[state.language]) }),
+        });
+        if (res.ok) setData((await res.json()) as PageBlockData);
+        else console.error("Loading the blocks' data failed", res.status);
+      } catch (error) {
+        console.error("Loading the blocks' data failed", error);
+      }
+    }, 300);
+  }, [store]);
   const env = useMemo<EditorEnv>(() => {
-    const initialDoc = store.get().docs[language];
-    const assets = { ...blockData.assets };
+    const assets = { ...data.assets };
     for (const a of editor.assets) assets[a.id] ??= a;
     return {
       payload: editor,
       schemas,
       ui,
       t,
-      data: { ...blockData, assets },
-      prepared: byId(page.blocks),
-      initial: new Map(Object.values(initialDoc.blocks).map((b) => [b.id, b])),
+      data: { ...data, assets },
+      prepared: initial.prepared,
+      initial: initial.blocks,
+      refreshData,
       announce: (message) => setAnnouncement(message),
       label: (schemaId) => editor.palette.find((p) => p.name === schemaId)?.label ?? own(BLOCK_DEFINITIONS, schemaId)?.palette.label[ui] ?? schemas.get(schemaId)?.label ?? schemaId,
     };
-  }, [store, language, blockData, editor, schemas, ui, t, page.blocks]);
+  }, [data, editor, schemas, ui, t, initial, refreshData]);
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
   return (
     <EditorStoreContext.Provider value={store}>
       <EditorEnvContext.Provider value={env}>
-        <EditorShell page={page} ready={ready} announcement={announcement} />
+        <EditModeContext.Provider value={true}>
+          <EditorShell page={page} ready={ready} announcement={announcement} />
+        </EditModeContext.Provider>
       </EditorEnvContext.Provider>
     </EditorStoreContext.Provider>
   );

@@ -97,7 +97,7 @@ export function pageMeta(item: ContentItem, names: ReadonlyMap<string, string>, 
 function editorField(f: NestedField & { nested?: NestedField[] }): EditorField {
   const p = f.properties;
   const out: EditorField = { name: f.name, label: p.label || f.name, fieldType: p.fieldType };
-  const copy = ["hints", "editor", "isRequired", "defaultValue", "minLength", "maxLength", "minItems", "maxItems", "minValue", "maxValue", "allowedValues", "tags"] as const;
+  const copy = ["hints", "editor", "isRequired", "defaultValue", "minLength", "maxLength", "minItems", "maxItems", "minValue", "maxValue", "allowedValues", "tags", "schemaIds"] as const;
   for (const key of copy) if (p[key] !== undefined) (out as unknown as Record<string, unknown>)[key] = p[key];
   if (f.nested?.length) out.nested = f.nested.map(editorField);
   return out;

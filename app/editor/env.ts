@@ -21,6 +21,8 @@ export interface EditorEnv {
   /** The block objects the editor started with, by id: while a block is still this object, `prepared` shows it. */
   initial: ReadonlyMap<string, unknown>;
   announce(message: string): void;
+  /** Loads the blocks' data again (after a practitioner, an image or a list length was chosen, or blocks were added). */
+  refreshData(): void;
   /** A block kind's name in the editor's language. */
   label(schemaId: string): string;
 }

@@ -42,7 +42,12 @@ function BlockFields({ id }: { id: string }) {
   const fields = useMemo(() => (schema?.fields ?? []).filter((f) => !(schema?.container && f.name === "blocks")), [schema]);
   const errors = useFieldErrors(id, fields, block?.fields ?? {});
   if (!block || !schema) return null;
-  const set = (name: string, value: unknown) => store.dispatch({ type: "setField", id, field: name, value });
+  const set = (name: string, value: unknown) => {
+    store.dispatch({ type: "setField", id, field: name, value });
+    // What the block shows may come from the server (a practitioner, an image, a list's length).
+    const type = fields.find((f) => f.name === name)?.fieldType;
+    if (type === "References" || type === "Assets" || name === "limit") env.refreshData();
+  };
   return (
     <form className="space-y-4" onSubmit={(e) => e.preventDefault()} noValidate aria-label={env.label(block.schemaId)}>
       <h3 className="font-semibold">{env.label(block.schemaId)}</h3>
@@ -65,8 +70,13 @@ function useFieldErrors(id: string, fields: readonly EditorField[], values: Read
       const v = values[f.name];
       checked[f.name] = v === undefined || v === null ? (f.type === "checkbox" ? false : "") : typeof v === "number" ? String(v) : v;
     }
-    void validateSubmission(definition, checked, ui).then((result) => {
+    // Fields no single input holds (references, images, lists): their required rule, with the engine's message.
+    const required = fields.filter((f) => f.isRequired && !definition.fields.some((d) => d.name === f.name));
+    const requiredCheck = { id: `${definition.id}-required`, fields: required.map((f) => ({ name: f.name, type: "text" as const, label: f.label, validation: "required" })) };
+    const filled = Object.fromEntries(required.map((f) => [f.name, Array.isArray(values[f.name]) ? ((values[f.name] as unknown[]).length ? "x" : "") : values[f.name] ? "x" : ""]));
+    void Promise.all([validateSubmission(definition, checked, ui), required.length ? validateSubmission(requiredCheck, filled, ui) : null]).then(([main, extra]) => {
       if (!current) return;
+      const result = { valid: main.valid && (extra?.valid ?? true), errors: { ...main.errors, ...(extra?.errors ?? {}) } };
       setErrors(result.errors);
       if (result.valid) invalidBlocks.delete(id);
       else invalidBlocks.add(id);
@@ -74,7 +84,7 @@ function useFieldErrors(id: string, fields: readonly EditorField[], values: Read
     return () => {
       current = false;
     };
-  }, [definition, values, ui, id]);
+  }, [definition, values, ui, id, fields]);
   return errors;
 }
 
@@ -123,7 +133,7 @@ function FieldControl({ blockId, field, value, onChange, errors }: { blockId: st
   } else if (field.fieldType === "Array") {
     return <ListField id={id} field={field} value={value} onChange={onChange} errors={errors} />;
   } else if (field.fieldType === "References") {
-    control = <p className="text-sm text-black/70">{env.ui === "de" ? "Auswahl folgt in der Verwaltung." : "Chosen in the admin area."}</p>;
+    control = <ReferencePicker common={common} field={field} value={value} onChange={onChange} />;
   } else {
     return null;
   }
@@ -301,5 +311,83 @@ function ListField({ id, field, value, onChange, errors }: { id: string; field: 
       </button>
       <FieldMessages id={`${id}-messages`} errors={errors} />
     </fieldset>
+  );
+}
+
+interface Found {
+  id: string;
+  name: string;
+  detail: string;
+}
+
+/**
+ * A reference (a practitioner) chosen by searching: by name or city, ten at a time, at any size of
+ * the directory (the content API's full-text search, visible entries only).
+ */
+function ReferencePicker({ common, field, value, onChange }: { common: Common; field: EditorField; value: unknown; onChange(v: unknown): void }) {
+  const { t, data, ui } = useEnv();
+  const language = useEditor((s) => s.language);
+  const chosen = Array.isArray(value) && typeof value[0] === "string" ? value[0] : "";
+  const [query, setQuery] = useState("");
+  const [found, setFound] = useState<Found[] | null>(null);
+  const [names, setNames] = useState<Record<string, string>>({});
+  const collection = field.schemaIds?.[0] ?? "gm-content-practitioners";
+  const listId = useId();
+  useEffect(() => {
+    const q = query.trim();
+    if (q.length < 2) return setFound(null);
+    let current = true;
+    const timer = setTimeout(async () => {
+      try {
+        const res = await fetch("/api/rest", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ url: `${collection}?${new URLSearchParams({ $search: q, $top: "10" })}`, language }),
+        });
+        if (!res.ok) throw new Error(String(res.status));
+        const body = (await res.json()) as { items: Array<{ id: string; data: Record<string, unknown> }> };
+        if (current) setFound(body.items.map((i) => ({ id: i.id, name: String(i.data.name ?? i.data.title ?? i.id), detail: String(i.data.city ?? "") })));
+      } catch (error) {
+        console.error("Searching failed", error);
+        if (current) setFound([]);
+      }
+    }, 250);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [query, collection, language]);
+  const chosenName = chosen ? (names[chosen] ?? data.practitioners.find((p) => p.id === chosen)?.name ?? "") : "";
+  return (
+    <div className="space-y-2">
+      <p className="text-sm" data-reference-chosen>
+        {chosen ? (chosenName || (ui === "de" ? "Ausgewählt" : "Chosen")) : t.none}
+        {chosen ? (
+          <button type="button" className="ml-2 underline" onClick={() => onChange([])}>
+            {ui === "de" ? "Auswahl entfernen" : "Remove choice"}
+          </button>
+        ) : null}
+      </p>
+      <input type="search" {...common} className={input} value={query} onChange={(e) => setQuery(e.target.value)} placeholder={ui === "de" ? "Name oder Ort suchen" : "Search a name or city"} aria-controls={listId} autoComplete="off" />
+      <ul id={listId} className="max-h-48 space-y-1 overflow-auto" aria-live="polite">
+        {found?.length === 0 ? <li className="text-sm text-black/70">{ui === "de" ? "Nichts gefunden." : "Nothing found."}</li> : null}
+        {found?.map((f) => (
+          <li key={f.id}>
+            <button
+              type="button"
+              className="w-full rounded border border-black/15 px-2 py-1 text-left text-sm hover:border-[#0f5e63]"
+              onClick={() => {
+                setNames((n) => ({ ...n, [f.id]: f.name }));
+                onChange([f.id]);
+                setQuery("");
+              }}
+            >
+              {f.name}
+              {f.detail ? <span className="text-black/70"> – {f.detail}</span> : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

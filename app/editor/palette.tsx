@@ -34,6 +34,7 @@ export function insertNew(store: EditorStore, env: EditorEnv, name: string, at?:
   const { parent, index } = at ?? insertionPoint(store, env, schema.container);
   store.dispatch({ type: "insert", parent, index, blocks: [made.block] });
   env.announce(env.t.inserted(env.label(name)));
+  env.refreshData();
   return null;
 }
 

@@ -50,6 +50,8 @@ export interface EditorField {
   maxValue?: number;
   allowedValues?: Array<string | number>;
   tags?: string[];
+  /** References: the collection(s) the field points to. */
+  schemaIds?: string[];
   /** Array fields: the fields of each entry. */
   nested?: EditorField[];
 }

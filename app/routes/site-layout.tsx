@@ -1,5 +1,5 @@
 import { preload } from "react-dom";
-import { Link, Outlet, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, Outlet, useLocation, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/site-layout";
 import { useAuthSession } from "~/auth/session-client";
 import { parseConsent } from "~/consent/consent";
@@ -172,10 +172,21 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
  */
 function EditorLink({ language }: { language: Language }) {
   const { ready, user } = useAuthSession();
+  const matches = useMatches();
+  const location = useLocation();
   if (!ready || !user) return null;
+  // Content pages (home and the catch-all) can be edited where they are: the same path with ?edit=1.
+  const editable = matches.some((m) => /-(home|page)$/.test(m.id));
   return (
-    <a href="/manage" className="rounded bg-[var(--color-main,#0f5e63)] px-2 py-1 text-sm font-semibold text-white" data-editor-link>
-      {language === "de" ? "Verwaltung" : "Admin"}
-    </a>
+    <span className="flex gap-2">
+      {editable ? (
+        <a href={`${location.pathname}?edit=1`} className="rounded border border-[var(--color-main,#0f5e63)] px-2 py-1 text-sm font-semibold text-[var(--color-main,#0f5e63)]" data-edit-page-link>
+          {language === "de" ? "Seite bearbeiten" : "Edit page"}
+        </a>
+      ) : null}
+      <a href="/manage" className="rounded bg-[var(--color-main,#0f5e63)] px-2 py-1 text-sm font-semibold text-white" data-editor-link>
+        {language === "de" ? "Verwaltung" : "Admin"}
+      </a>
+    </span>
   );
 }

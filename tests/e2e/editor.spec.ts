@@ -304,3 +304,33 @@ test("the editor has no axe violations, with a block active", async ({ page }) =
   await page.getByRole("tab", { name: "Gliederung" }).click();
   await expectNoAxeViolations(page);
 });
+
+test("the appointments block's edit variant manages a practitioner's slots on the canvas, never for visitors", async ({ page, browser, baseURL }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Termin buchen");
+  await fields(page).getByLabel("Variante").selectOption("edit");
+  await fields(page).getByLabel("Behandelnde:r").fill("Jürgen");
+  await fields(page).getByRole("button", { name: /Jürgen Weiß/ }).click();
+  await expect(fields(page).locator("[data-reference-chosen]")).toContainText("Jürgen Weiß");
+  await expect(page.locator('[data-canvas] [data-slot-manager="prac-001"]')).toBeVisible({ timeout: 10_000 });
+  await saved(page);
+  await page.getByRole("button", { name: "Veröffentlichen" }).click();
+  await expect(page.locator("[data-page-state]")).toHaveAttribute("data-page-state", "Published");
+  const v = await visitor(browser, baseURL);
+  await v.page.goto(path);
+  await expect(v.page.locator("main [data-block=block-book-appointment]")).toBeVisible();
+  await expect(v.page.locator("[data-slot-manager]")).toHaveCount(0);
+  await v.context.close();
+});
+
+test("a signed-in editor switches edit mode on from the public page, and leaves it again", async ({ page }) => {
+  await page.goto("/ueber-uns");
+  await page.locator("[data-edit-page-link]").click();
+  await expect(page).toHaveURL(/\/ueber-uns\?edit=1$/);
+  await expect(page.locator("[data-editor-root][data-editor-ready='1']")).toBeVisible();
+  await page.getByRole("link", { name: "Ansicht als Besucher" }).click();
+  await expect(page).toHaveURL(/\/ueber-uns$/);
+  await expect(page.locator("[data-editor-root]")).toHaveCount(0);
+  await expect(page.locator("header")).toBeVisible();
+});

@@ -13,9 +13,8 @@ import type { BlockProps } from "../types";
  * /manage/appointments for the block's practitioner, inside the page. Shown instead of the standard
  * variant when edit mode is on — the signed-in editor's session authorises the screen's loader and
  * action, which it calls through fetchers (nothing of it is in the page's own data, so booker details
- * never reach a visitor's page). Switch it in from the block's component:
- *
- *   if (editMode && block.variant === "edit") return <BookAppointmentEditVariant block={block} data={data} index={index} />;
+ * never reach a visitor's page). The block's component switches it in on the editor's canvas
+ * (EditModeContext) when the block's variant is "edit", loading it as a chunk of its own.
  */
 export function BookAppointmentEditVariant({ block, data }: BlockProps) {
   const { language } = useSite();

@@ -9,4 +9,10 @@ export const blockSchema = schema("block-book-appointment", "Component", "Termin
     defaultValue: "standard",
     hints: "„edit“ ist die Ansicht für Behandelnde zum Pflegen der eigenen Termine.",
   }),
+  field("practitioner", "References", "Behandelnde:r", {
+    schemaIds: ["gm-content-practitioners"],
+    maxItems: 1,
+    tags: ["practitioner"],
+    hints: "Wessen Termine die Variante „edit“ pflegt; leer: die eine Person, die die Seite zeigt.",
+  }),
 ]);
