@@ -56,7 +56,7 @@ export function schema(
   label: string,
   hints: string,
   fields: FieldInput[],
-  more: { slugField?: string } = {},
+  more: { slugField?: string; tags?: string[] } = {},
 ): SchemaInput {
   return {
     name,

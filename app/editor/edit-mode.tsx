@@ -223,7 +223,7 @@ function Toolbar({ saving, width, setWidth, other, notice }: { saving: ReturnTyp
         <span className="font-semibold">
           {t.editing}: {saving.page.title[language] || saving.page.title.de}
         </span>
-        <span className="rounded bg-black/10 px-2 py-0.5 text-xs font-semibold" data-page-state={pageState}>
+        <span className="rounded bg-black/10 px-2 py-0.5 text-xs font-semibold" data-page-state={pageState} data-page-version={saving.page.version}>
           {t.status[pageState]}
         </span>
         <span id={languageLabel} className="ml-2 text-sm">
@@ -275,6 +275,9 @@ function Toolbar({ saving, width, setWidth, other, notice }: { saving: ReturnTyp
           <button type="button" className="rounded bg-[#0f5e63] px-3 py-1 text-sm font-semibold text-white disabled:opacity-50" onClick={() => void saving.publish()} disabled={saving.state === "saving"}>
             {t.publish}
           </button>
+          <a className="text-sm underline" href={`${saving.page.path[language]}?preview=1`} target="_blank" rel="noopener">
+            {t.previewLink}
+          </a>
           <a className="text-sm underline" href={saving.page.path[language]}>
             {t.leave}
           </a>

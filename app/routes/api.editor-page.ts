@@ -69,7 +69,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return answer(400, { ok: false, message: t.badRequest });
   } catch (error) {
     const known = contentErrorOf(error);
-    if (known?.statusCode === 409) {
+    if (known?.statusCode === 412 || known?.statusCode === 409) {
       // Someone saved between our read and our write: the same answer as a stale version.
       const now = await getPage(store, params.id);
       const people = new Map((await context.services.auth.users.list()).map((p) => [`subject:${p.id}`, p.name || p.email]));

@@ -20,13 +20,17 @@ const PRIVATE = { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const origin = originOf(request, context);
-  if (url.searchParams.get("edit") === "1") {
+  const edit = url.searchParams.get("edit") === "1";
+  // `?preview=1`: the draft as visitors will see it once published — signed-in editors only.
+  if (edit || url.searchParams.get("preview") === "1") {
     const user = requireUser({ context, request });
     const { language, slug } = requestedPage(url);
     const loaded = await loadEditMode(context, user, language, slug, url);
     if (!loaded) notFound(url.pathname);
     const { page, blockData, editor } = loaded;
-    return data({ mode: "edit" as const, language, page, blockData, editor, origin, canonical: editor.page.path[language], alternates: editor.page.path }, { headers: PRIVATE });
+    const alternates = { de: `${editor.page.path.de}?${url.searchParams}`, en: `${editor.page.path.en}?${url.searchParams}` };
+    if (!edit) return data({ mode: "preview" as const, language, page, blockData, editor: null, origin, canonical: editor.page.path[language], alternates }, { headers: PRIVATE });
+    return data({ mode: "edit" as const, language, page, blockData, editor, origin, canonical: editor.page.path[language], alternates }, { headers: PRIVATE });
   }
   return { mode: "view" as const, ...(await loadContentPage(request, context)), origin, editor: null };
 }
@@ -37,12 +41,22 @@ export const meta: Route.MetaFunction = ({ loaderData: d }) =>
   d
     ? [
         ...seoMeta({ title: d.page.seotitle, description: d.page.description, language: d.language, origin: d.origin, canonical: d.canonical, alternates: d.alternates }),
-        ...(d.mode === "edit" ? [{ name: "robots", content: "noindex" }] : []),
+        ...(d.mode !== "view" ? [{ name: "robots", content: "noindex" }] : []),
       ]
     : [];
 
 export default function Page({ loaderData }: Route.ComponentProps) {
   const view = <ContentPage page={loaderData.page} blockData={loaderData.blockData} />;
+  if (loaderData.mode === "preview") {
+    return (
+      <>
+        <p role="status" className="bg-[#fff4d6] px-4 py-2 text-center text-sm font-semibold text-[#5c4400]" data-draft-preview>
+          {loaderData.language === "de" ? "Vorschau des Entwurfs – nur für angemeldete Redakteur:innen sichtbar." : "Draft preview – visible to signed-in editors only."}
+        </p>
+        {view}
+      </>
+    );
+  }
   if (loaderData.mode !== "edit" || !loaderData.editor) return view;
   return (
     <Suspense fallback={view}>

@@ -46,6 +46,8 @@ function flatten(confs: RouteConf[], parentPath = "", parents: string[] = []): F
 
 const ROUTES = flatten(routeConfig as unknown as RouteConf[]);
 const isManage = (r: FlatRoute) => r.pattern === "/manage" || (r.pattern.startsWith("/manage/") && r.pattern !== "/manage/flushcache");
+/** The editor's JSON endpoints: outside /manage, behind the same session (anonymous: 401). */
+const isGuardedApi = (r: FlatRoute) => r.pattern.startsWith("/api/editor/");
 
 // ---- samples and expectations ---------------------------------------------------------------------
 
@@ -154,6 +156,8 @@ const PUBLIC: Record<string, PublicExpectation> = {
   "/api/appointments/:id/book": { sample: (c) => `/api/appointments/${c.appointmentId}/book`, status: "any" },
   "/api/_auth/session": { sample: "/api/_auth/session", status: 200 },
   "/api/_auth/password": { sample: "/api/_auth/password", status: "any" },
+  "/api/editor/pages/:id": { sample: (c) => `/api/editor/pages/${c.homePageId}`, method: "POST", body: () => ({ intent: "save", version: 0, blocks: { de: [], en: [] } }), status: 401 },
+  "/api/editor/block-data": { sample: "/api/editor/block-data", method: "POST", body: () => ({ language: "de", blocks: [] }), status: 401 },
   "/api/*": { sample: "/api/no-such-endpoint", status: 404 },
   "/theme/:file": { sample: "/theme/site.css", status: "any" },
   "/sitemap.xml": { sample: "/sitemap.xml", status: 200 },
@@ -274,7 +278,7 @@ describe("the route table", () => {
   it("guards every /manage route (from its module's handle), and only /manage routes", async () => {
     for (const route of ROUTES) {
       const needs = await requirementOfRoute(route);
-      if (isManage(route)) expect(needs, route.pattern).not.toBe("none");
+      if (isManage(route) || isGuardedApi(route)) expect(needs, route.pattern).not.toBe("none");
       else expect(needs, `${route.pattern} is public`).toBe("none");
     }
     // The superuser screens of the spec (a regression check on the handles themselves).

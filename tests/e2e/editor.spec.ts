@@ -250,9 +250,14 @@ test("drafts are for editors: a draft page is 404 to visitors, a changed page sh
   await v.page.goto(path);
   await expect(v.page.locator("main")).toContainText("Erste Fassung");
   await expect(v.page.locator("main")).not.toContainText("Zweite Fassung");
-  // The editor sees the draft after a reload.
+  // The editor sees the draft after a reload, and in the preview; a visitor's preview link is the sign-in page.
   await openEditor(page, path);
   await expect(canvasBlocks(page).first()).toContainText("Zweite Fassung");
+  await page.goto(`${path}?preview=1`);
+  await expect(page.locator("[data-draft-preview]")).toBeVisible();
+  await expect(page.locator("main")).toContainText("Zweite Fassung");
+  await v.page.goto(`${path}?preview=1`);
+  await expect(v.page).toHaveURL(/\/login\?redirect=/);
   await v.context.close();
 });
 

@@ -115,7 +115,7 @@ export async function setPasswordWithToken(server: Server, token: string, passwo
 }
 
 /** A new user with a password, made through the superuser's invite flow; returns a session cookie for them. */
-export async function createUser(server: Server, adminCookie: string, user: { email: string; password: string; superuser?: boolean }): Promise<string> {
+export async function createUser(server: Server, adminCookie: string, user: { email: string; name?: string; password: string; superuser?: boolean }): Promise<string> {
   const token = await invite(server, adminCookie, user);
   const res = await setPasswordWithToken(server, token, user.password);
   const text = await res.text();

@@ -1,4 +1,4 @@
-import { notFound } from "~/content/errors";
+import { notFound, versionConflict } from "~/content/errors";
 import type { ContentStore } from "~/content/store";
 import type { ContentData, ContentItem, WriteOptions } from "~/content/types";
 import { isValidId } from "~/content/ids";
@@ -43,4 +43,29 @@ export async function pageByName(store: ContentStore, name: string): Promise<Con
   if (slugProblem(slug)) return undefined;
   const owner = await slugOwner(store, "de", slug);
   return owner ? getPage(store, owner) : undefined;
+}
+
+/**
+ * Collections where every change is a draft until it is published (one model for pages and every
+ * collection whose schema asks for it with the tag "drafts"): the live item stays as it is.
+ */
+export function keepsDrafts(schema: { name: string; properties?: { tags?: string[] } }): boolean {
+  return schema.name === PAGES_SCHEMA || schema.properties?.tags?.includes("drafts") === true;
+}
+
+/**
+ * Replaces an item's data as a draft: a published item without a draft first gets one (state
+ * Changed), in the same transaction, at the version the editor saw.
+ */
+export function updateAsDraft(store: ContentStore, schemaName: string, id: string, data: ContentData, opts: Pick<WriteOptions, "by" | "note"> & { expectedVersion?: number }): Promise<ContentItem> {
+  return store.transaction(async (tx) => {
+    const item = await tx.get(schemaName, id, { unpublished: true });
+    if (!item) throw notFound(`Content item "${id}" not found in "${schemaName}".`);
+    let expectedVersion = opts.expectedVersion;
+    if (item.status === "Published" && !item.newStatus) {
+      if (expectedVersion !== undefined && expectedVersion !== item.version) throw versionConflict(expectedVersion, item.version);
+      expectedVersion = (await tx.createDraft(schemaName, id, { ...opts, expectedVersion: item.version })).version;
+    }
+    return tx.update(schemaName, id, data, { ...opts, ...(expectedVersion !== undefined ? { expectedVersion } : {}) });
+  });
 }

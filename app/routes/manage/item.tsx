@@ -1,6 +1,7 @@
 import { data, Link, useActionData, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/item";
 import { admin, done, mutate, readAdminForm, refused, writer, type AdminResult } from "~/admin/admin.server";
+import { keepsDrafts, updateAsDraft } from "~/admin/pages/page-edit";
 import { can, userPrincipal } from "~/content/policy";
 import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
 import { listColumns, requireCollection } from "~/admin/content/schema-route.server";
@@ -36,6 +37,9 @@ const texts = {
     emptyValue: "(leer)",
     created: "Eintrag angelegt.",
     updated: "Gespeichert.",
+    updatedDraft: "Als Entwurf gespeichert. Die Website zeigt die veröffentlichte Fassung, bis Sie veröffentlichen.",
+    discard: "Entwurf verwerfen",
+    discarded: "Entwurf verworfen; es gilt wieder die veröffentlichte Fassung.",
     published: "Veröffentlicht.",
     unpublished: "Zurückgezogen; der Eintrag ist nicht mehr öffentlich.",
     deleted: "Eintrag gelöscht.",
@@ -56,6 +60,9 @@ const texts = {
     emptyValue: "(empty)",
     created: "Item created.",
     updated: "Saved.",
+    updatedDraft: "Saved as a draft. The site shows the published version until you publish.",
+    discard: "Discard draft",
+    discarded: "Draft discarded; the published version applies again.",
     published: "Published.",
     unpublished: "Unpublished; the item is no longer public.",
     deleted: "Item deleted.",
@@ -157,8 +164,9 @@ export async function action(args: Route.ActionArgs) {
       ? await mutate(
           ctx,
           null,
-          () => checked(() => store.update(schema.name, stored.id, data, write)),
-          (r) => done(text.updated, 200, { id: (r as ContentItem).id }),
+          // Pages (and collections tagged "drafts"): a change is a draft until published; the live item stays.
+          () => checked(() => (keepsDrafts(schema) ? updateAsDraft(store, schema.name, stored.id, data, write) : store.update(schema.name, stored.id, data, write))),
+          (r) => done(keepsDrafts(schema) && (r as ContentItem).status === "Published" ? text.updatedDraft : text.updated, 200, { id: (r as ContentItem).id }),
         )
       : await mutate(
           ctx,
@@ -182,6 +190,14 @@ export async function action(args: Route.ActionArgs) {
       null,
       () => store.changeStatus(schema.name, id, publish ? "Published" : "Draft", write),
       () => done(publish ? text.published : text.unpublished),
+    ).then((answer) => localiseConflict(answer, text.conflict));
+  }
+  if (fields.intent === "discard") {
+    return mutate(
+      ctx,
+      null,
+      () => store.discardDraft(schema.name, id, write),
+      () => done(text.discarded),
     ).then((answer) => localiseConflict(answer, text.conflict));
   }
   if (fields.intent === "delete") {
@@ -273,12 +289,20 @@ export default function Item({ loaderData }: Route.ComponentProps) {
               </button>
             </fetcher.Form>
             {item.status === "Published" && item.newStatus ? (
-              <fetcher.Form method="post">
-                <input type="hidden" name="version" value={version} />
-                <button type="submit" name="intent" value="unpublish" className={buttonClass("secondary")} disabled={busy}>
-                  {t.unpublish}
-                </button>
-              </fetcher.Form>
+              <>
+                <fetcher.Form method="post">
+                  <input type="hidden" name="version" value={version} />
+                  <button type="submit" name="intent" value="unpublish" className={buttonClass("secondary")} disabled={busy}>
+                    {t.unpublish}
+                  </button>
+                </fetcher.Form>
+                <fetcher.Form method="post" onSubmit={(e) => !confirm(text.discard) && e.preventDefault()}>
+                  <input type="hidden" name="version" value={version} />
+                  <button type="submit" name="intent" value="discard" className={buttonClass("secondary")} disabled={busy} data-discard-draft>
+                    {text.discard}
+                  </button>
+                </fetcher.Form>
+              </>
             ) : null}
             {mayDelete ? (
               <fetcher.Form method="post" onSubmit={(e) => !confirm(t.confirmDelete) && e.preventDefault()}>
