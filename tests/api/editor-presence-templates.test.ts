@@ -13,6 +13,8 @@ let server: RunningServer;
 const cookie = { maria: "", john: "", admin: "" };
 let pageId: string;
 let otherPageId: string;
+/** An item that is no page (a practitioner): its id is valid, but there is no such page. */
+let notAPageId: string;
 
 async function editor(email: string, name: string, password: string, language: "de" | "en"): Promise<string> {
   const token = await invite(server, cookie.admin, { email, name });
@@ -60,6 +62,7 @@ beforeAll(async () => {
     const pages = db.prepare("select id from contents where schema_name = 'core-pages' order by id limit 2").all() as { id: string }[];
     expect(pages.length).toBe(2);
     [pageId, otherPageId] = [pages[0]!.id, pages[1]!.id];
+    notAPageId = (db.prepare("select id from contents where schema_name = 'gm-content-practitioners' limit 1").get() as { id: string }).id;
   } finally {
     db.close();
   }
@@ -124,7 +127,7 @@ describe("presence", () => {
   it("answers 404 with a message in the editor's language for pages that do not exist or ids that cannot be one", async () => {
     // ("..", resolved away by URL parsing before it is sent, reaches /api/* instead: a 404 too.)
     expect((await send(presence(".."), { cookie: cookie.maria, body: {} })).status).toBe(404);
-    for (const id of ["no-such-page", ".hidden", "a".repeat(101), "%00", "a%2Fb", "%E2%80%AE", "%27%20or%201%3D1--"]) {
+    for (const id of [notAPageId, "no-such-page", ".hidden", "a".repeat(101), "%00", "a%2Fb", "%E2%80%AE", "%27%20or%201%3D1--"]) {
       const de = await send(presence(id), { cookie: cookie.maria, body: {} });
       expect(de.status, id).toBe(404);
       expect(de.body.message, id).toBe("Diese Seite gibt es nicht mehr.");
