@@ -172,6 +172,27 @@ export interface Database {
     version: number | null;
     detail: string | null;
   };
+  /** Who has a page open in edit mode (editor/presence.server.ts): a row per page and person, refreshed by a heartbeat. */
+  editor_presence: {
+    page_id: string;
+    user_id: string;
+    /** The person's name (or e-mail) when last seen: what other editors are shown. */
+    name: string;
+    /** UTC ISO of the last heartbeat. */
+    seen_at: string;
+  };
+  /** Selections of blocks saved for reuse on other pages (editor/templates.server.ts). */
+  editor_templates: {
+    id: string;
+    name: string;
+    /** JSON array of page-form blocks (containers with their children), without ids. */
+    blocks: string;
+    /** Top-level blocks in `blocks`: the list shows it without reading every template's blocks. */
+    block_count: number;
+    /** The user id of whoever saved it. */
+    created_by: string;
+    created_at: string;
+  };
   /**
    * Sessions signed out before their cookie expires (auth/users.server.ts): refused on every node
    * until `expires` (UTC ISO, the latest moment any cookie of the session could be valid), then purged.
@@ -720,6 +741,38 @@ export async function migrate(db: DB, target?: string): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
+
+/**
+ * Two features of the page editor (migration 0011; kept apart from 0010 so each stands alone):
+ * who else has a page open in edit mode, and selections of blocks saved as reusable templates.
+ * Declared after `migrate` only to keep it apart from the migrations above in the text; the
+ * migrator reads the table when it runs, in name order.
+ */
+migrations["0011_editor_presence"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("editor_presence")
+      .addColumn("page_id", "text", (c) => c.notNull())
+      .addColumn("user_id", "text", (c) => c.notNull())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("seen_at", "text", (c) => c.notNull())
+      .addPrimaryKeyConstraint("editor_presence_pk", ["page_id", "user_id"])
+      .execute();
+    // The purge of rows nobody refreshed any more.
+    await db.schema.createIndex("editor_presence_seen_at").on("editor_presence").column("seen_at").execute();
+    await db.schema
+      .createTable("editor_templates")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("blocks", "text", (c) => c.notNull())
+      .addColumn("block_count", "integer", (c) => c.notNull())
+      .addColumn("created_by", "text", (c) => c.notNull())
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .execute();
+    // The list: newest first.
+    await db.schema.createIndex("editor_templates_created_at").on("editor_templates").columns(["created_at", "id"]).execute();
+  },
+};
 
 /**
  * SQL functions queries use, made from the code's own tables at every start (so they always match
