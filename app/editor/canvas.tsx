@@ -3,6 +3,7 @@ import { BLOCK_DEFINITIONS } from "~/blocks/registry";
 import type { Block } from "~/blocks/types";
 import { own } from "~/lib/input";
 import { pressForDrag } from "./drag";
+import { animateBlocks } from "./motion";
 import { docOf, useEditor, useEditorStore } from "./editor-store";
 import { useEnv, type EditorEnv } from "./env";
 import { ROOT, type EditorBlock } from "./model";
@@ -107,7 +108,7 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
                 resolve: (x, y) => resolve(x, y, ids, ids.some((i) => env.schemas.get(store.get().docs[store.get().language].blocks[i]?.schemaId ?? "")?.container)),
                 onStateChange: (on) => setDragging(ids, on),
                 onDrop: (target) => {
-                  store.dispatch({ type: "move", ids, parent: target.parent, index: target.index });
+                  animateBlocks(ids, () => store.dispatch({ type: "move", ids, parent: target.parent, index: target.index }), "spring");
                   env.announce(`${label}: ${target.index + 1}`);
                 },
               });
@@ -115,10 +116,10 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
           >
             ⠿ {label}
           </button>
-          <BarButton label={env.t.moveUp} onClick={() => store.dispatch({ type: "moveBy", ids: [id], delta: -1 })}>
+          <BarButton label={env.t.moveUp} onClick={() => animateBlocks([id], () => store.dispatch({ type: "moveBy", ids: [id], delta: -1 }))}>
             ↑
           </BarButton>
-          <BarButton label={env.t.moveDown} onClick={() => store.dispatch({ type: "moveBy", ids: [id], delta: 1 })}>
+          <BarButton label={env.t.moveDown} onClick={() => animateBlocks([id], () => store.dispatch({ type: "moveBy", ids: [id], delta: 1 }))}>
             ↓
           </BarButton>
           <BarButton label={env.t.duplicate} onClick={() => store.dispatch({ type: "duplicate", ids: [id] })}>

@@ -7,7 +7,11 @@ import { own } from "~/lib/input";
 import type { ContentPage } from "~/site/content-pages.server";
 import { useTextStyle } from "~/site/site-context";
 import { CanvasList } from "./canvas";
-import { canPaste, CLIPBOARD_EVENT, copySelection, paste } from "./clipboard";
+import { blocksOf, canPaste, CLIPBOARD_EVENT, copySelection, paste } from "./clipboard";
+import { animateBlocks, animateNew } from "./motion";
+import { insertionPoint } from "./palette";
+import { PresenceNotice } from "./presence";
+import { TemplatesPanel } from "./templates-panel";
 import { createEditorStore, docOf, EditorStoreContext, useEditor, useEditorStore, type EditorStore } from "./editor-store";
 import { EditorEnvContext, useEnv, type EditorEnv } from "./env";
 import { FieldsPanel } from "./fields";
@@ -20,6 +24,8 @@ import type { EditorPayload } from "./types";
 import { invalidBlocks } from "./validity";
 
 const WIDTHS = { phone: 390, tablet: 820, desktop: null } as const;
+const PANELS = ["palette", "outline", "templates"] as const;
+type Panel = (typeof PANELS)[number];
 type Width = keyof typeof WIDTHS;
 
 /** Prepared blocks by id, children included (what the server rendered). */
@@ -101,7 +107,7 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
   const { t } = env;
   const saving = useSaving(store, env.payload.page, t);
   const [width, setWidth] = useState<Width>("desktop");
-  const [panel, setPanel] = useState<"palette" | "outline">("palette");
+  const [panel, setPanel] = useState<Panel>("palette");
   const [notice, setNotice] = useState<string | null>(null);
   const language = useEditor((s) => s.language);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -125,7 +131,10 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
     if (mod && key === "z" && !e.shiftKey) store.dispatch({ type: "undo" });
     else if (mod && ((key === "z" && e.shiftKey) || key === "y")) store.dispatch({ type: "redo" });
     else if (mod && key === "s") void saving.save();
-    else if (mod && key === "d" && ids.length) store.dispatch({ type: "duplicate", ids });
+    else if (mod && key === "d" && ids.length) {
+      store.dispatch({ type: "duplicate", ids });
+      animateNew(store.get().selected);
+    }
     else if (mod && key === "c" && ids.length) setNotice(`${t.copy}: ${copySelection(store)}`);
     else if (mod && key === "x" && ids.length) {
       copySelection(store);
@@ -133,7 +142,7 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
     } else if (mod && key === "v") {
       if (!paste(store, env)) setNotice(t.pasteUnknown);
     } else if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown") && ids.length) {
-      store.dispatch({ type: "moveBy", ids, delta: e.key === "ArrowUp" ? -1 : 1 });
+      animateBlocks(ids, () => store.dispatch({ type: "moveBy", ids, delta: e.key === "ArrowUp" ? -1 : 1 }));
       env.announce(e.key === "ArrowUp" ? t.moveUp : t.moveDown);
     } else if ((e.key === "Delete" || e.key === "Backspace") && ids.length) store.dispatch({ type: "remove", ids });
     else if (e.key === "Escape" && state.active) store.dispatch({ type: "select", id: null });
@@ -145,20 +154,30 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
   };
 
   const other: Language = language === "de" ? "en" : "de";
+  const panelName = (p: Panel) => (p === "palette" ? t.palette : p === "outline" ? t.outline : t.templates);
   return (
     <div ref={rootRef} data-editor-root data-editor-ready={ready ? "1" : undefined} className="flex h-screen flex-col bg-white text-[#1f2328]" onKeyDown={onKeyDown}>
       <Toolbar saving={saving} width={width} setWidth={setWidth} other={other} notice={notice} />
       <div className="flex min-h-0 flex-1">
-        <section aria-label={panel === "palette" ? t.palette : t.outline} className="flex w-72 shrink-0 flex-col border-r border-black/15">
-          <div role="tablist" className="flex border-b border-black/15">
-            {(["palette", "outline"] as const).map((p) => (
-              <button key={p} type="button" role="tab" aria-selected={panel === p} className={`flex-1 px-3 py-2 text-sm font-semibold ${panel === p ? "border-b-2 border-[#0f5e63] text-[#0f5e63]" : "text-black/70"}`} onClick={() => setPanel(p)}>
-                {p === "palette" ? t.palette : t.outline}
+        <section aria-label={panelName(panel)} className="flex w-72 shrink-0 flex-col border-r border-black/15">
+          <div role="tablist" aria-label={t.toolbar} className="flex border-b border-black/15">
+            {PANELS.map((p) => (
+              <button
+                key={p}
+                type="button"
+                role="tab"
+                id={`editor-tab-${p}`}
+                aria-controls="editor-side-panel"
+                aria-selected={panel === p}
+                className={`flex-1 px-2 py-2 text-sm font-semibold ${panel === p ? "border-b-2 border-[#0f5e63] text-[#0f5e63]" : "text-black/70"}`}
+                onClick={() => setPanel(p)}
+              >
+                {panelName(p)}
               </button>
             ))}
           </div>
-          <div role="tabpanel" className="min-h-0 flex-1 overflow-auto p-3">
-            {panel === "palette" ? <Palette /> : <Outline />}
+          <div role="tabpanel" id="editor-side-panel" aria-labelledby={`editor-tab-${panel}`} className="min-h-0 flex-1 overflow-auto p-3">
+            {panel === "palette" ? <Palette /> : panel === "outline" ? <Outline /> : <Templates />}
           </div>
         </section>
         <div data-canvas-scroller className="min-w-0 flex-1 overflow-auto bg-[#eceff1] p-4">
@@ -175,6 +194,29 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
         {announcement}
       </div>
     </div>
+  );
+}
+
+/** Sections as reusable templates: the selection saved under a name, inserted on any page. */
+function Templates() {
+  const store = useEditorStore();
+  const env = useEnv();
+  const selectedCount = useEditor((s) => s.selected.length || (s.active ? 1 : 0));
+  return (
+    <TemplatesPanel
+      language={env.ui}
+      selectedCount={selectedCount}
+      getSelection={() => {
+        const s = store.get();
+        return blocksOf(s.docs[s.language], s.selected.length ? s.selected : s.active ? [s.active] : []);
+      }}
+      onInsert={(blocks) => {
+        const { parent, index } = insertionPoint(store, env, blocks.some((b) => env.schemas.get(b.schemaId)?.container));
+        store.dispatch({ type: "insert", parent, index, blocks });
+        animateNew(store.get().selected);
+        env.refreshData();
+      }}
+    />
   );
 }
 
@@ -320,6 +362,7 @@ function Toolbar({ saving, width, setWidth, other, notice }: { saving: ReturnTyp
           {t.copyPageToLanguage(t.languageName[other])}
         </button>
         {selectedCount > 1 ? <span className="text-black/70">{t.selected(selectedCount)}</span> : null}
+        <PresenceNotice pageId={saving.page.id} language={env.ui} />
         {saving.message || notice ? (
           <span role="alert" className="ml-auto text-sm">
             {saving.message ?? notice}

@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from "react";
 import { pressForDrag } from "./drag";
+import { animateNew } from "./motion";
 import { docOf, useEditorStore, type EditorStore } from "./editor-store";
 import { useEnv, type EditorEnv } from "./env";
 import { pathOf, ROOT } from "./model";
@@ -33,6 +34,7 @@ export function insertNew(store: EditorStore, env: EditorEnv, name: string, at?:
   }
   const { parent, index } = at ?? insertionPoint(store, env, schema.container);
   store.dispatch({ type: "insert", parent, index, blocks: [made.block] });
+  animateNew(store.get().selected);
   env.announce(env.t.inserted(env.label(name)));
   env.refreshData();
   return null;

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { expectNoAxeViolations, signIn } from "./admin-helpers";
+import { expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
 
 /**
  * Edit mode (issue 21): the visual page editor on the live page, driven as editors drive it. Every
@@ -263,13 +263,14 @@ test("drafts are for editors: a draft page is 404 to visitors, a changed page sh
 
 test("two editors on one page: the later save gets a conflict and a choice", async ({ page, browser, baseURL }) => {
   const { path } = await newPage(page);
+  const { context: other, editor: second, email } = await inviteEditor(page, browser, baseURL, "zweite");
   await openEditor(page, path);
   await insertFromPalette(page, "Handlungsaufforderung");
   await saved(page);
-  const other = await browser.newContext({ baseURL });
-  const second = await other.newPage();
-  await signIn(second);
   await openEditor(second, path);
+  // The first sees that someone else is on the page (asked again when the window gets the focus back).
+  await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+  await expect(page.locator("[data-editor-presence]")).toContainText(`Ebenfalls auf dieser Seite: ${email.split("@")[0]}`);
   await second.locator("[data-canvas] [data-block-id]").first().click({ position: { x: 10, y: 10 } });
   await fields(second).getByLabel("Überschrift").fill("Von der zweiten Person");
   await saved(second);
@@ -338,4 +339,33 @@ test("a signed-in editor switches edit mode on from the public page, and leaves 
   await expect(page).toHaveURL(/\/ueber-uns$/);
   await expect(page.locator("[data-editor-root]")).toHaveCount(0);
   await expect(page.locator("header")).toBeVisible();
+});
+
+test("a section saved as a template and inserted on another page, children and all", async ({ page }) => {
+  const one = await newPage(page);
+  const two = await newPage(page);
+  await openEditor(page, one.path);
+  await insertFromPalette(page, "Abschnitt");
+  const [section] = await blockIds(page);
+  await fields(page).getByLabel("Überschrift").fill("Unsere Sprechzeiten");
+  await insertFromPalette(page, "Handlungsaufforderung"); // into the empty, active section
+  await expect(page.locator(`[data-block-id="${section}"] [data-block=block-cta]`)).toHaveCount(1);
+  await page.locator(`[data-block-id="${section}"]`).click({ position: { x: 10, y: 10 } });
+  await page.getByRole("tab", { name: "Vorlagen" }).click();
+  await page.getByRole("button", { name: "Auswahl als Vorlage speichern" }).click();
+  const name = `Sprechzeiten ${Date.now()}`;
+  await page.getByLabel("Name der Vorlage").fill(name);
+  await page.getByRole("button", { name: "Vorlage speichern" }).click();
+  await expect(page.getByText(`Vorlage „${name}“ gespeichert.`)).toBeVisible();
+  await saved(page);
+
+  await openEditor(page, two.path);
+  await page.getByRole("tab", { name: "Vorlagen" }).click();
+  await page.getByRole("button", { name: `Einfügen: ${name}` }).click();
+  const inserted = page.locator("[data-canvas] [data-block=block-section]");
+  await expect(inserted).toHaveCount(1);
+  await expect(inserted).toContainText("Unsere Sprechzeiten");
+  await expect(inserted.locator("[data-block=block-cta]")).toHaveCount(1);
+  expect(await inserted.getAttribute("data-block-id")).not.toBe(section);
+  await saved(page);
 });
