@@ -6,7 +6,8 @@ import DOMPurify, { type DOMPurify as Purifier } from "dompurify";
  * sanitiser's (app/site/rich-text.server.ts, sanitize-html), so the canvas shows what visitors will
  * see: the same tags, the same attributes per tag, links only to http(s), mail, phone or relative
  * addresses (no protocol-relative ones), h1 made h2, external links with rel="noopener noreferrer".
- * Keep the two in step; tests/e2e/rich-text.spec.ts compares them on the same inputs.
+ * Keep the two in step; tests/e2e/rich-text.spec.ts compares them on the same inputs. The one
+ * difference: what is inside svg, math, template and the like goes here, text included.
  *
  * The server still sanitises every page it prepares: this is for the canvas, not a replacement.
  */
@@ -73,9 +74,11 @@ export function sanitizeRichTextClient(html: string): string {
     ALLOWED_ATTR: [...new Set(Object.values(ALLOWED_ATTRIBUTES).flat())],
     ALLOW_DATA_ATTR: false,
     ALLOW_ARIA_ATTR: false,
-    // Disallowed elements go, their text stays (sanitize-html's "discard"); script, style and the
-    // like go with their content (DOMPurify's FORBID_CONTENTS).
+    // Disallowed elements go, their text stays (sanitize-html's "discard"), except where neither
+    // keeps it: sanitize-html's nonTextTags (script, style, textarea, option) on top of DOMPurify's
+    // own list (which adds svg, math, template, audio, video and the like: stricter, on purpose).
     KEEP_CONTENT: true,
+    ADD_FORBID_CONTENTS: ["script", "style", "textarea", "option"],
     RETURN_DOM: true,
   }) as HTMLElement;
   for (const h1 of [...body.querySelectorAll("h1")]) {

@@ -30,7 +30,7 @@ import {
   SKIP_DOM_SELECTION_TAG,
   TextNode,
 } from "lexical";
-import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, memo, type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { isAllowedLinkAddress } from "./link-address";
 import { $richTextHtml, $setRichTextHtml } from "./rich-text-html";
 
@@ -122,7 +122,7 @@ export function RichTextField(props: RichTextFieldProps) {
     [],
   );
   return (
-    <div ref={wrapperRef} className="rounded-md border border-slate-300 bg-white focus-within:border-blue-700 focus-within:ring-2 focus-within:ring-blue-700/30">
+    <div ref={wrapperRef} data-rich-text-field className="rounded-md border border-slate-300 bg-white focus-within:border-blue-700 focus-within:ring-2 focus-within:ring-blue-700/30">
       <LexicalComposer initialConfig={initialConfig}>
         <FieldLabel id={id} label={label} />
         <Toolbar id={id} label={label} texts={texts} />
@@ -292,7 +292,8 @@ interface LinkForm {
   selection: BaseSelection | null;
 }
 
-function Toolbar({ id, label, texts }: { id: string; label: string; texts: Texts }) {
+// Memoised: the field re-renders with every value it reports, the toolbar only when its state changes.
+const Toolbar = memo(function Toolbar({ id, label, texts }: { id: string; label: string; texts: Texts }) {
   const [editor] = useLexicalComposerContext();
   const [state, setState] = useState<ToolbarState>(NO_SELECTION);
   const [linkForm, setLinkForm] = useState<LinkForm | null>(null);
@@ -403,7 +404,12 @@ function Toolbar({ id, label, texts }: { id: string; label: string; texts: Texts
             onMouseDown={(event) => event.preventDefault()}
             onFocus={() => setFocusIndex(index)}
             onClick={() => {
-              if (!item.disabled) item.run();
+              if (item.disabled) return;
+              item.run();
+              // Back to the text, so the author types on (Lexical does this itself after some
+              // commands; doing it always keeps the toolbar predictable). Shift+Tab returns to
+              // this button: the toolbar remembers it.
+              if (item.key !== "link") editor.focus();
             }}
           >
             <span aria-hidden="true">{item.glyph}</span>
@@ -457,4 +463,4 @@ function Toolbar({ id, label, texts }: { id: string; label: string; texts: Texts
       )}
     </>
   );
-}
+});
