@@ -82,7 +82,7 @@ export function sanitizeRichTextClient(html: string): string {
     RETURN_DOM: true,
   }) as HTMLElement;
   for (const h1 of [...body.querySelectorAll("h1")]) {
-    const h2 = document.createElement("h2");
+    const h2 = (body.ownerDocument ?? document).createElement("h2");
     h2.append(...h1.childNodes);
     h1.replaceWith(h2);
   }

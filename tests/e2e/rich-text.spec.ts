@@ -34,6 +34,25 @@ async function openField(page: Page, query = "") {
   return text;
 }
 
+/**
+ * Waits until Lexical has taken in the text selected with the keyboard. It follows the DOM
+ * selection on `selectionchange`, an event that arrives a moment after the keys; a shortcut pressed
+ * before would act on the old selection. A person never types that fast, a test does. The editor
+ * object is the one Lexical keeps on its root element (what its getNearestEditorFromDOMNode reads).
+ */
+async function expectSelected(text: Locator, selected: string) {
+  await expect
+    .poll(() =>
+      text.evaluate((el) => {
+        type State = { read<T>(fn: () => T): T; _selection: { getTextContent(): string } | null };
+        const editor = (el as unknown as { __lexicalEditor: { getEditorState(): State } }).__lexicalEditor;
+        const state = editor.getEditorState();
+        return state.read(() => state._selection?.getTextContent() ?? null);
+      }),
+    )
+    .toBe(selected);
+}
+
 /** Every tag in `html` with its attributes, to check a string against the field's allow-list. */
 function tagsOf(html: string): string[] {
   return [...html.matchAll(/<\/?([a-zA-Z0-9]+)([^>]*)>/g)].map((m) => `${m[1]}${m[2]}`);
@@ -63,6 +82,7 @@ test("typing, headings, bold and italic from the toolbar and the keyboard, lists
   await text.getByText("Hallo Welt").click();
   await page.keyboard.press("End");
   for (let i = 0; i < 4; i++) await page.keyboard.press("Shift+ArrowLeft");
+  await expectSelected(text, "Welt");
   await page.getByRole("button", { name: "Fett" }).click();
   await expect(page.getByRole("button", { name: "Fett" })).toHaveAttribute("aria-pressed", "true");
 
@@ -70,6 +90,7 @@ test("typing, headings, bold and italic from the toolbar and the keyboard, lists
   await text.getByText("Wichtig").click();
   await page.keyboard.press("Home");
   await page.keyboard.press("Shift+End");
+  await expectSelected(text, "Wichtig");
   await page.keyboard.press("Control+b");
   await page.keyboard.press("Control+i");
   await expect(page.getByRole("button", { name: "Fett" })).toHaveAttribute("aria-pressed", "true");
@@ -80,6 +101,7 @@ test("typing, headings, bold and italic from the toolbar and the keyboard, lists
   await page.keyboard.press("Home");
   await page.keyboard.press("Shift+ArrowDown");
   await page.keyboard.press("Shift+End");
+  await expectSelected(text, "Eins\nZwei");
   await page.getByRole("button", { name: "Aufzählung" }).click();
   await expect(page.getByRole("button", { name: "Aufzählung" })).toHaveAttribute("aria-pressed", "true");
 
@@ -119,6 +141,17 @@ test("numbered list, heading 3 and paragraph switch blocks back and forth (Engli
   await page.getByRole("button", { name: "Paragraph" }).click();
   await expectHtml(page, "<p>Sprechzeiten</p><p>Montag bis <strong>Freitag</strong>, 8 bis 12 Uhr.</p>");
   await expect(page.getByRole("button", { name: "Paragraph" })).toHaveAttribute("aria-pressed", "true");
+
+  // Straight from one kind of block to another: heading to list, list to list, list to heading.
+  await page.getByRole("button", { name: "Heading 2" }).click();
+  await page.getByRole("button", { name: "Bulleted list" }).click();
+  await expectHtml(page, "<ul><li>Sprechzeiten</li></ul><p>Montag bis <strong>Freitag</strong>, 8 bis 12 Uhr.</p>");
+  await page.getByRole("button", { name: "Numbered list" }).click();
+  await expectHtml(page, "<ol><li>Sprechzeiten</li></ol><p>Montag bis <strong>Freitag</strong>, 8 bis 12 Uhr.</p>");
+  await expect(page.getByRole("button", { name: "Bulleted list" })).toHaveAttribute("aria-pressed", "false");
+  await page.getByRole("button", { name: "Heading 3" }).click();
+  await expectHtml(page, "<h3>Sprechzeiten</h3><p>Montag bis <strong>Freitag</strong>, 8 bis 12 Uhr.</p>");
+  await expect(page.getByRole("button", { name: "Heading 3" })).toHaveAttribute("aria-pressed", "true");
 });
 
 test("links: an allowed address is linked, javascript: refused with a message, edited, removed", async ({ page }) => {
@@ -126,6 +159,7 @@ test("links: an allowed address is linked, javascript: refused with a message, e
   await text.click();
   await page.keyboard.type("Praxis Kontakt");
   for (let i = 0; i < "Kontakt".length; i++) await page.keyboard.press("Shift+ArrowLeft");
+  await expectSelected(text, "Kontakt");
   await expect(page.getByRole("button", { name: "Link entfernen" })).toHaveAttribute("aria-disabled", "true");
 
   await page.getByRole("button", { name: "Link einfügen" }).click();
@@ -164,6 +198,7 @@ test("the refusal speaks the editor's language (English)", async ({ page }) => {
   await text.click();
   await page.keyboard.type("Contact");
   await page.keyboard.press("Shift+Home");
+  await expectSelected(text, "Contact");
   await page.getByRole("button", { name: "Insert link" }).click();
   const address = page.getByRole("textbox", { name: "Link address" });
   await address.fill("data:text/html,<b>x</b>");
@@ -246,6 +281,7 @@ test("keyboard only: Tab reaches the toolbar, arrows move in it, Tab reaches the
   await expect(text).toBeFocused();
   await page.keyboard.type("Sprechstunde heute");
   await page.keyboard.press("Shift+Home");
+  await expectSelected(text, "Sprechstunde heute");
 
   // Back to the toolbar with the text still selected; bold applies to it.
   await page.keyboard.press("Shift+Tab");

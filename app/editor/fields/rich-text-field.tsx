@@ -16,7 +16,9 @@ import {
   $createTextNode,
   $getNodeByKey,
   $getSelection,
+  $isElementNode,
   $isRangeSelection,
+  $isTextNode,
   $setSelection,
   type BaseSelection,
   CLEAR_HISTORY_COMMAND,
@@ -27,6 +29,7 @@ import {
   IS_ITALIC,
   type LexicalEditor,
   ParagraphNode,
+  type PointType,
   SKIP_DOM_SELECTION_TAG,
   TextNode,
 } from "lexical";
@@ -103,6 +106,8 @@ const EXTERNAL_VALUE_TAG = "praxisnetz-external-value";
 /**
  * A rich-text field for the editor, on Lexical: paragraphs, headings 2 and 3, bold, italic, lists
  * and links, with a toolbar. It writes only the HTML the pages allow (see rich-text-html.ts).
+ * Render it in the browser only, loaded with React.lazy (as app/routes/test-rich-text.tsx does):
+ * Lexical edits a live DOM, and it is a large chunk the public pages must not load.
  */
 export function RichTextField(props: RichTextFieldProps) {
   const { id, label, language, describedBy } = props;
@@ -180,7 +185,7 @@ function AllowedFormatsPlugin() {
           if (node.getIndent() !== 0) node.setIndent(0);
         }),
         editor.registerNodeTransform(HeadingNode, (node) => {
-          const tag = node.getTag() === "h1" ? "h2" : node.getTag() === "h2" ? "h2" : "h3";
+          const tag = node.getTag() === "h1" || node.getTag() === "h2" ? "h2" : "h3";
           if (node.getTag() !== tag) node.setTag(tag);
           if (node.getFormatType() !== "") node.setFormat("");
           if (node.getIndent() !== 0) node.setIndent(0);
@@ -285,6 +290,13 @@ function setBlock(editor: LexicalEditor, current: Block, block: Block) {
   });
 }
 
+/** Whether a point of a selection taken earlier still fits the document (the author may have typed since). */
+function $pointStillThere(point: PointType): boolean {
+  const node = $getNodeByKey(point.key);
+  if (point.type === "text") return $isTextNode(node) && point.offset <= node.getTextContentSize();
+  return $isElementNode(node) && point.offset <= node.getChildrenSize();
+}
+
 interface LinkForm {
   address: string;
   refused: boolean;
@@ -328,7 +340,7 @@ const Toolbar = memo(function Toolbar({ id, label, texts }: { id: string; label:
     const saved = linkForm.selection;
     editor.update(() => {
       // Back to the text the form was opened for, if it is still there.
-      if ($isRangeSelection(saved) && $getNodeByKey(saved.anchor.key) && $getNodeByKey(saved.focus.key)) $setSelection(saved.clone());
+      if ($isRangeSelection(saved) && $pointStillThere(saved.anchor) && $pointStillThere(saved.focus)) $setSelection(saved.clone());
       const selection = $getSelection();
       if (!$isRangeSelection(selection)) return;
       if (selection.isCollapsed() && !$findMatchingParent(selection.anchor.getNode(), $isLinkNode)) {
