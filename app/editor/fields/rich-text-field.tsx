@@ -233,7 +233,9 @@ function ValuePlugin({ value, onChange, wrapperRef }: { value: string; onChange(
         $setRichTextHtml(editor, value);
         $setSelection(null);
       },
-      { tag: [EXTERNAL_VALUE_TAG, SKIP_DOM_SELECTION_TAG] },
+      // Discrete: committed now, so the HTML read next is the new one, and the history cleared
+      // next already holds this update.
+      { tag: [EXTERNAL_VALUE_TAG, SKIP_DOM_SELECTION_TAG], discrete: true },
     );
     lastHtml.current = editor.getEditorState().read($richTextHtml);
     // The field's own undo steps belong to the text that was just replaced.
