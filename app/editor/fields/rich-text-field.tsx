@@ -306,6 +306,23 @@ interface LinkForm {
   selection: BaseSelection | null;
 }
 
+// Toolbar icons as strokes on a 20×20 grid: drawn here rather than taken from an icon font or
+// emoji, which render differently (or not at all) from one system to the next.
+const BULLET_ICON = ["M3.5 5.5h.01", "M3.5 10h.01", "M3.5 14.5h.01", "M7.5 5.5h9", "M7.5 10h9", "M7.5 14.5h9"];
+const NUMBER_ICON = ["M3 4.5l1.5-1v4", "M3 12.5a1.5 1.5 0 0 1 3 0c0 1-3 2-3 3.5h3", "M8.5 5.5h8", "M8.5 10h8", "M8.5 14.5h8"];
+const LINK_ICON = ["M8.5 11.5l3-3", "M7 9.5l-1.8 1.8a2.5 2.5 0 0 0 3.5 3.5L10.5 13", "M13 10.5l1.8-1.8a2.5 2.5 0 0 0-3.5-3.5L9.5 7"];
+const UNLINK_STROKE = "M3.5 3.5l13 13";
+
+function Icon({ paths }: { paths: readonly string[] }) {
+  return (
+    <svg viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" className="inline-block align-[-3px]">
+      {paths.map((d) => (
+        <path key={d} d={d} />
+      ))}
+    </svg>
+  );
+}
+
 // Memoised: the field re-renders with every value it reports, the toolbar only when its state changes.
 const Toolbar = memo(function Toolbar({ id, label, texts }: { id: string; label: string; texts: Texts }) {
   const [editor] = useLexicalComposerContext();
@@ -371,10 +388,10 @@ const Toolbar = memo(function Toolbar({ id, label, texts }: { id: string; label:
     { key: "h3", name: texts.h3, glyph: "H3", pressed: state.block === "h3", run: () => setBlock(editor, state.block, "h3") },
     { key: "bold", name: texts.bold, glyph: <b>B</b>, pressed: state.bold, run: () => editor.dispatchCommand(FORMAT_TEXT_COMMAND, "bold"), groupStart: true },
     { key: "italic", name: texts.italic, glyph: <i className="font-serif">I</i>, pressed: state.italic, run: () => editor.dispatchCommand(FORMAT_TEXT_COMMAND, "italic") },
-    { key: "bullet", name: texts.bullet, glyph: "•≡", pressed: state.block === "bullet", run: () => setBlock(editor, state.block, "bullet"), groupStart: true },
-    { key: "number", name: texts.number, glyph: "1.≡", pressed: state.block === "number", run: () => setBlock(editor, state.block, "number") },
-    { key: "link", name: texts.link, glyph: "🔗", run: openLinkForm, groupStart: true },
-    { key: "unlink", name: texts.unlink, glyph: "⊘", disabled: !state.link, run: removeLink },
+    { key: "bullet", name: texts.bullet, glyph: <Icon paths={BULLET_ICON} />, pressed: state.block === "bullet", run: () => setBlock(editor, state.block, "bullet"), groupStart: true },
+    { key: "number", name: texts.number, glyph: <Icon paths={NUMBER_ICON} />, pressed: state.block === "number", run: () => setBlock(editor, state.block, "number") },
+    { key: "link", name: texts.link, glyph: <Icon paths={LINK_ICON} />, run: openLinkForm, groupStart: true },
+    { key: "unlink", name: texts.unlink, glyph: <Icon paths={[...LINK_ICON, UNLINK_STROKE]} />, disabled: !state.link, run: removeLink },
   ];
 
   // One stop for Tab, arrows between the buttons (the WAI-ARIA toolbar pattern): Tab goes from
