@@ -50,6 +50,7 @@ export default [
   route("robots.txt", "routes/robots.ts"),
   route("__test/error", "routes/test-error.tsx"),
   route("__test/injected-script", "routes/test-injected-script.tsx"),
+  route("__test/rich-text", "routes/test-rich-text.tsx"),
   layout("routes/empty-layout.tsx", [route("manage/flushcache", "routes/flushcache.tsx")]),
   layout("routes/site-layout.tsx", [
     ...site(""),

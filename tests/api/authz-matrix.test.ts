@@ -167,6 +167,7 @@ const PUBLIC: Record<string, PublicExpectation> = {
   "/robots.txt": { sample: "/robots.txt", status: 200 },
   "/__test/error": { sample: "/__test/error", status: "any" },
   "/__test/injected-script": { sample: "/__test/injected-script", status: "any" },
+  "/__test/rich-text": { sample: "/__test/rich-text", status: "any" },
   "/manage/flushcache": { sample: "/manage/flushcache", status: 200, data: true },
   ...siteRoutes(""),
   ...siteRoutes("/en"),
