@@ -40,6 +40,7 @@ export default [
   route("api/_auth/session", "routes/api.auth-session.ts"),
   route("api/_auth/password", "routes/api.auth-password.ts"),
   route("api/editor/pages/:id", "routes/api.editor-page.ts"),
+  route("api/editor/pages/:id/history", "routes/api.editor-history.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("theme/:file", "routes/theme-css.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),

@@ -19,6 +19,9 @@ export const ROLLING_DRAFT_MS = 10 * 60 * 1000;
 /** Entries kept per page: the oldest beyond go (a page edited daily for years stays small). */
 export const MAX_VERSIONS_PER_PAGE = 200;
 
+/** The largest id the table can hold (PostgreSQL's serial is a 32-bit integer): larger ones are asked about no further. */
+export const MAX_ENTRY_ID = 2 ** 31 - 1;
+
 export interface VersionInput {
   pageId: string;
   version: number;
@@ -102,7 +105,8 @@ export async function listVersions(db: DB, pageId: string, opts: { limit?: numbe
     .where("page_id", "=", pageId)
     .orderBy("id", "desc")
     .limit(limit + 1);
-  if (opts.before !== undefined) query = query.where("id", "<", opts.before);
+  // A `before` beyond every possible id is no limit (and PostgreSQL would refuse it as out of range).
+  if (opts.before !== undefined && opts.before <= MAX_ENTRY_ID) query = query.where("id", "<", Math.ceil(opts.before));
   const rows = await query.execute();
   const items = rows.slice(0, limit).map(
     (r): VersionSummary => ({ id: Number(r.id), version: Number(r.version), kind: r.kind as VersionKind, title: parseTitle(r.title), actor: r.by_actor, at: r.at }),
@@ -112,7 +116,7 @@ export async function listVersions(db: DB, pageId: string, opts: { limit?: numbe
 
 /** One entry of a page with its blocks, or undefined (no such entry, or another page's). */
 export async function getVersion(db: DB, pageId: string, entryId: number): Promise<VersionEntry | undefined> {
-  if (!Number.isSafeInteger(entryId) || entryId < 1) return undefined;
+  if (!Number.isSafeInteger(entryId) || entryId < 1 || entryId > MAX_ENTRY_ID) return undefined;
   const r = await db.selectFrom("page_history").selectAll().where("id", "=", entryId).where("page_id", "=", pageId).executeTakeFirst();
   if (!r) return undefined;
   const blocks = readJsonColumn(r.blocks) as Partial<Record<Language, unknown>>;
