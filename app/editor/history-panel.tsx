@@ -273,7 +273,7 @@ function CompareToggle({ pressed, onClick, text }: { pressed: boolean; onClick()
 
 /** A version's blocks, read-only: each block's kind and the start of its first text, sections with their children. */
 function BlockList({ blocks, env }: { blocks: readonly Block[]; env: EditorEnv }) {
-  if (!blocks.length) return <p className="text-black/60">{env.t.history.noBlocks}</p>;
+  if (!blocks.length) return <p className="text-black/70">{env.t.history.noBlocks}</p>;
   return (
     <ul className="space-y-0.5">
       {blocks.map((block, i) => {
@@ -324,7 +324,7 @@ function ComparisonWords({ result, older, newer, env }: { result: BlockCompariso
           {line.text}
         </li>
       ))}
-      {result.unchanged.length ? <li className="text-black/60">{t.unchanged(result.unchanged.length)}</li> : null}
+      {result.unchanged.length ? <li className="text-black/70">{t.unchanged(result.unchanged.length)}</li> : null}
     </ul>
   );
 }
