@@ -8,7 +8,7 @@ import { ContentError, contentErrorOf } from "~/content/errors";
 import { isValidId } from "~/content/ids";
 import { isPlainObject } from "~/content/validate";
 import { pageMeta } from "~/editor/edit-page.server";
-import { getVersion, listVersions, recordVersion, versionOfData, type VersionSummary } from "~/editor/history.server";
+import { getVersion, listVersions, MAX_ENTRY_ID, recordVersion, versionOfData, type VersionSummary } from "~/editor/history.server";
 import { editorTexts } from "~/editor/texts";
 import type { HistoryAnswer, HistoryEntryAnswer, HistoryListAnswer } from "~/editor/types";
 import type { Language } from "~/i18n/languages";
@@ -71,7 +71,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     }
     const beforeParam = url.searchParams.get("before");
     const before = beforeParam === null || beforeParam === "" ? undefined : wholeNumber(beforeParam);
-    if (beforeParam && before === undefined) return answer(400, { ok: false, message: t.badRequest });
+    // Only ids of entries come back as `before` (the list's `next`): anything else is no request of ours.
+    if (beforeParam && (before === undefined || before > MAX_ENTRY_ID)) return answer(400, { ok: false, message: t.badRequest });
     const list = await listVersions(store.db, id, { limit: PAGE_SIZE, ...(before !== undefined ? { before } : {}) });
     return answer(200, { ok: true, items: list.items.map(summary(by)), next: list.next });
   } catch (error) {
