@@ -133,6 +133,11 @@ export function HistoryPanel({ pageId, version, onRestored }: HistoryPanelProps)
     [pageId, t.loadFailed],
   );
 
+  // A chosen entry whose blocks were dropped (the rolling draft moved on) is fetched again.
+  useEffect(() => {
+    for (const side of chosen) if (typeof side === "number" && !entries.current.has(side)) void entry(side);
+  }, [chosen, items, entry]);
+
   const preview = async (id: number) => {
     if (previewed === id) return setPreviewed(null);
     if (await entry(id)) setPreviewed(id);
@@ -166,8 +171,8 @@ export function HistoryPanel({ pageId, version, onRestored }: HistoryPanelProps)
   };
 
   const toggleCompare = (side: Side) => {
+    // At most two: choosing a third lets go of the first.
     setChosen((old) => (old.includes(side) ? old.filter((s) => s !== side) : [...old.slice(-1), side]));
-    if (typeof side === "number") void entry(side);
   };
 
   const label = (side: Side) => {
