@@ -44,6 +44,7 @@ export default [
   route("api/editor/pages/:id/presence", "routes/api.editor-presence.ts"),
   route("api/editor/templates", "routes/api.editor-templates.ts"),
   route("api/editor/templates/:id", "routes/api.editor-templates.ts", { id: "editor-template" }),
+  route("api/editor/pages/:id/history", "routes/api.editor-history.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("theme/:file", "routes/theme-css.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),

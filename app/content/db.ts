@@ -8,6 +8,7 @@ import {
   type CreateTableBuilder,
   type DatabaseConnection,
   type Driver,
+  type Generated,
   Kysely,
   type LogEvent,
   Migrator,
@@ -202,6 +203,23 @@ export interface Database {
     sid: string;
     user_id: string;
     expires: string;
+  };
+  /**
+   * Kept versions of pages' blocks (migration 0010, editor/history.server.ts): the newest first by
+   * `id`. `blocks` is JSON `{de: Block[], en: Block[]}`, `title` JSON `{de, en}`.
+   */
+  page_history: {
+    id: Generated<number>;
+    page_id: string;
+    version: number;
+    /** "draft" (one rolling entry per editor while they work), "published" or "restored". */
+    kind: string;
+    blocks: string;
+    title: string;
+    /** Who: `subject:<user id>` (as the content's last_modified_by). */
+    by_actor: string;
+    /** When (UTC ISO). */
+    at: string;
   };
 }
 
@@ -727,6 +745,32 @@ migrations["0009_published_stamp"] = {
     // Visitors' lists are newest first by default (sql-query.ts reads the live stamp with a fallback): the
     // same index as contents_schema_last_modified serves, on that expression.
     await sql`create index contents_schema_published_modified on contents (schema_name, (coalesce(published_last_modified, last_modified)), id)`.execute(db);
+  },
+};
+
+/**
+ * The page editor's version history (issue "Version history"): one row per kept version of a page's
+ * blocks and title (editor/history.server.ts). An integer key that grows with every row gives the
+ * order (two saves in one millisecond still sort), and the index serves a page's newest first.
+ */
+migrations["0010_page_history"] = {
+  async up(db: Kysely<any>) {
+    const dialect = await sql<{ v: string }>`select version() as v`.execute(db).then(
+      (r) => (String(r.rows[0]?.v ?? "").startsWith("PostgreSQL") ? "postgres" : "sqlite"),
+      () => "sqlite",
+    );
+    await db.schema
+      .createTable("page_history")
+      .addColumn("id", dialect === "postgres" ? "serial" : "integer", (c) => (dialect === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement()))
+      .addColumn("page_id", "text", (c) => c.notNull())
+      .addColumn("version", "integer", (c) => c.notNull())
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("blocks", "text", (c) => c.notNull())
+      .addColumn("title", "text", (c) => c.notNull())
+      .addColumn("by_actor", "text", (c) => c.notNull())
+      .addColumn("at", "text", (c) => c.notNull())
+      .execute();
+    await sql`create index page_history_page_id on page_history (page_id, id desc)`.execute(db);
   },
 };
 

@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { Block } from "~/blocks/types";
+import type { Language } from "~/i18n/languages";
 import type { EditorStore } from "./editor-store";
 import type { EditorTexts } from "./texts";
 import { blocksFromDoc } from "./model";
@@ -179,5 +181,24 @@ export function useSaving(store: EditorStore, initial: EditorPageMeta, t: Editor
 
   const dropBackup = useCallback(() => localStorage.removeItem(backupKey(initial.id)), [initial.id]);
 
-  return { page, state, message, conflict, save, publish: () => change("publish"), discard: () => change("discard"), dropBackup, savedRevision };
+  /**
+   * A version restored on the server (the history panel): its page state and blocks become the
+   * editor's, as saved. The version first, so no save goes out at the old one; unsaved changes made
+   * before the restore are dropped (the editor confirmed replacing the draft).
+   */
+  const adopt = useCallback(
+    (next: EditorPageMeta, blocks: Record<Language, Block[]>) => {
+      clearTimeout(timer.current);
+      version.current = next.version;
+      setPage(next);
+      store.dispatch({ type: "replaceDocs", docs: blocks });
+      savedRevision.current = store.get().revision;
+      localStorage.removeItem(backupKey(initial.id));
+      setConflict(null);
+      setState("saved");
+    },
+    [store, initial.id],
+  );
+
+  return { page, state, message, conflict, save, publish: () => change("publish"), discard: () => change("discard"), dropBackup, savedRevision, adopt };
 }

@@ -80,3 +80,32 @@ export interface SaveAnswer {
   /** A save against an older version: who changed the page meanwhile. */
   conflict?: { version: number; lastModifiedBy: string; lastModified: string };
 }
+
+/** One entry of a page's version history as listed (editor/history.server.ts): who by name or e-mail. */
+export interface HistoryItem {
+  id: number;
+  version: number;
+  kind: "draft" | "published" | "restored";
+  /** UTC ISO. */
+  at: string;
+  by: string;
+}
+
+/** `GET /api/editor/pages/{id}/history`: newest first; `next` is the `before` of the following page. */
+export interface HistoryListAnswer {
+  ok: true;
+  items: HistoryItem[];
+  next: number | null;
+}
+
+/** `GET /api/editor/pages/{id}/history?entry=N`. */
+export interface HistoryEntryAnswer extends HistoryItem {
+  ok: true;
+  title: Record<Language, string>;
+  blocks: Record<Language, Block[]>;
+}
+
+/** A refusal of the history endpoint, or the answer to a restore (the page's new state and its blocks). */
+export interface HistoryAnswer extends SaveAnswer {
+  blocks?: Record<Language, Block[]>;
+}

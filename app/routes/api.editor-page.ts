@@ -7,6 +7,7 @@ import { requireUser } from "~/auth/require.server";
 import { ContentError, contentErrorOf } from "~/content/errors";
 import { isValidId } from "~/content/ids";
 import { pageMeta } from "~/editor/edit-page.server";
+import { recordVersion, versionOfData, type VersionKind } from "~/editor/history.server";
 import { editorTexts } from "~/editor/texts";
 import type { SaveAnswer } from "~/editor/types";
 import { LANGUAGES } from "~/i18n/languages";
@@ -47,6 +48,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0) return answer(400, { ok: false, message: t.badRequest });
     const people = new Map((await context.services.auth.users.list()).map((p) => [`subject:${p.id}`, p.name || p.email]));
     const meta = (i: typeof item) => pageMeta(i, people, user.language);
+    // The version history (editor/history.server.ts): kept after the write; a failure to keep it is logged, the write stands.
+    const record = (kind: VersionKind, saved: typeof item) =>
+      recordVersion(store.db, { pageId: id, version: saved.version, kind, ...versionOfData(saved.data), actor: `subject:${user.id}` }).catch((err: unknown) =>
+        context.services.logger.error({ err, requestId: context.requestId, page: id }, "recording a page version failed"),
+      );
     const conflict = (): SaveAnswer => ({ ok: false, message: t.conflict(meta(item).lastModifiedBy), conflict: { version: item.version, lastModifiedBy: meta(item).lastModifiedBy, lastModified: item.lastModified } });
 
     if (body.intent === "save") {
@@ -56,6 +62,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const force = body.force === true;
       if (!force && version !== item.version) return answer(409, conflict());
       const saved = await patchPage(store, id, { blocks }, { ...writer(user, { action: "edit-page-blocks" }), expectedVersion: item.version });
+      await record("draft", saved);
       return answer(200, { ok: true, page: meta(saved) });
     }
     if (body.intent === "publish" || body.intent === "discard") {
@@ -64,6 +71,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         body.intent === "publish"
           ? await store.changeStatus(PAGES_SCHEMA, id, "Published", { ...writer(user, { action: "publish-page" }), expectedVersion: version })
           : await store.discardDraft(PAGES_SCHEMA, id, { ...writer(user, { action: "discard-page-draft" }), expectedVersion: version });
+      if (body.intent === "publish") await record("published", changed);
       return answer(200, { ok: true, message: body.intent === "publish" ? t.published : t.discarded, page: meta(changed) });
     }
     return answer(400, { ok: false, message: t.badRequest });

@@ -157,6 +157,7 @@ const PUBLIC: Record<string, PublicExpectation> = {
   "/api/_auth/session": { sample: "/api/_auth/session", status: 200 },
   "/api/_auth/password": { sample: "/api/_auth/password", status: "any" },
   "/api/editor/pages/:id": { sample: (c) => `/api/editor/pages/${c.homePageId}`, method: "POST", body: () => ({ intent: "save", version: 0, blocks: { de: [], en: [] } }), status: 401 },
+  "/api/editor/pages/:id/history": { sample: (c) => `/api/editor/pages/${c.homePageId}/history`, status: 401 },
   "/api/editor/pages/:id/presence": { sample: (c) => `/api/editor/pages/${c.homePageId}/presence`, method: "POST", body: () => ({}), status: 401 },
   "/api/editor/templates": { sample: "/api/editor/templates", status: 401 },
   "/api/editor/templates/:id": { sample: "/api/editor/templates/no-such-template", status: 401 },
