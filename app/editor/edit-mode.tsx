@@ -10,6 +10,7 @@ import { CanvasList } from "./canvas";
 import { blocksOf, canPaste, CLIPBOARD_EVENT, copySelection, paste } from "./clipboard";
 import { animateBlocks, animateNew } from "./motion";
 import { insertionPoint } from "./palette";
+import { HistoryPanel } from "./history-panel";
 import { PresenceNotice } from "./presence";
 import { TemplatesPanel } from "./templates-panel";
 import { createEditorStore, docOf, EditorStoreContext, useEditor, useEditorStore, type EditorStore } from "./editor-store";
@@ -24,7 +25,7 @@ import type { EditorPayload } from "./types";
 import { invalidBlocks } from "./validity";
 
 const WIDTHS = { phone: 390, tablet: 820, desktop: null } as const;
-const PANELS = ["palette", "outline", "templates"] as const;
+const PANELS = ["palette", "outline", "templates", "history"] as const;
 type Panel = (typeof PANELS)[number];
 type Width = keyof typeof WIDTHS;
 
@@ -154,12 +155,12 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
   };
 
   const other: Language = language === "de" ? "en" : "de";
-  const panelName = (p: Panel) => (p === "palette" ? t.palette : p === "outline" ? t.outline : t.templates);
+  const panelName = (p: Panel) => (p === "palette" ? t.palette : p === "outline" ? t.outline : p === "templates" ? t.templates : t.history.title);
   return (
     <div ref={rootRef} data-editor-root data-editor-ready={ready ? "1" : undefined} className="flex h-screen flex-col bg-white text-[#1f2328]" onKeyDown={onKeyDown}>
       <Toolbar saving={saving} width={width} setWidth={setWidth} other={other} notice={notice} />
       <div className="flex min-h-0 flex-1">
-        <section aria-label={panelName(panel)} className="flex w-72 shrink-0 flex-col border-r border-black/15">
+        <section aria-label={panelName(panel)} className="flex w-80 shrink-0 flex-col border-r border-black/15">
           <div role="tablist" aria-label={t.toolbar} className="flex border-b border-black/15">
             {PANELS.map((p) => (
               <button
@@ -177,7 +178,7 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
             ))}
           </div>
           <div role="tabpanel" id="editor-side-panel" aria-labelledby={`editor-tab-${panel}`} className="min-h-0 flex-1 overflow-auto p-3">
-            {panel === "palette" ? <Palette /> : panel === "outline" ? <Outline /> : <Templates />}
+            {panel === "palette" ? <Palette /> : panel === "outline" ? <Outline /> : panel === "templates" ? <Templates /> : <HistoryPanel pageId={saving.page.id} version={saving.page.version} onRestored={saving.adopt} />}
           </div>
         </section>
         <div data-canvas-scroller className="min-w-0 flex-1 overflow-auto bg-[#eceff1] p-4">
