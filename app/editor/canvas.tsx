@@ -29,7 +29,10 @@ export function CanvasList({ parent }: { parent: string }) {
   return (
     <div data-drop-list={parent} className="contents">
       {ids.map((id, index) => (
-        <CanvasBlock key={id} id={id} index={index} />
+        // Blocks read their position only to know whether they open the page (h1, eager images):
+        // past the first ones, every position is the same to them, so inserting or removing a block
+        // does not re-render the blocks after it. Children of a section never open the page.
+        <CanvasBlock key={id} id={id} index={parent === ROOT ? Math.min(index, 2) : 2} />
       ))}
     </div>
   );
@@ -53,6 +56,7 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
   const active = useEditor((s) => s.active === id);
   const selected = useEditor((s) => s.selected.length > 1 && s.selected.includes(id));
   const env = useEnv();
+  env.probe?.blockRendered(id);
   const store = useEditorStore();
   const resolve = useDropResolver();
   const shown = useMemo(() => (block ? shownBlock(block, env) : null), [block, env]);

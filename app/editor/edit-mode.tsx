@@ -14,7 +14,7 @@ import { HistoryPanel } from "./history-panel";
 import { PresenceNotice } from "./presence";
 import { TemplatesPanel } from "./templates-panel";
 import { createEditorStore, docOf, EditorStoreContext, useEditor, useEditorStore, type EditorStore } from "./editor-store";
-import { EditorEnvContext, useEnv, type EditorEnv } from "./env";
+import { EditorEnvContext, useEnv, type EditorEnv, type EditorProbe } from "./env";
 import { FieldsPanel } from "./fields";
 import { blocksFromDoc, canRedo, canUndo, createState, ROOT } from "./model";
 import { Outline } from "./outline";
@@ -43,7 +43,7 @@ function byId(blocks: readonly Block[], into = new Map<string, Block>()): Map<st
  * palette and the outline on the left and the active block's fields on the right. Loaded as its own
  * chunk, only for signed-in editors with `?edit=1`; server-rendered like the page, then hydrated.
  */
-export default function EditMode({ language, page, blockData, editor }: { language: Language; page: ContentPage; blockData: PageBlockData; editor: EditorPayload }) {
+export default function EditMode({ language, page, blockData, editor, probe }: { language: Language; page: ContentPage; blockData: PageBlockData; editor: EditorPayload; probe?: EditorProbe }) {
   const ui = editor.user.language;
   const t = editorTexts[ui];
   const schemas = useMemo(() => new Map(editor.schemas.map((s) => [s.name, s])), [editor.schemas]);
@@ -85,10 +85,11 @@ export default function EditMode({ language, page, blockData, editor }: { langua
       prepared: initial.prepared,
       initial: initial.blocks,
       refreshData,
+      probe,
       announce: (message) => setAnnouncement(message),
       label: (schemaId) => editor.palette.find((p) => p.name === schemaId)?.label ?? own(BLOCK_DEFINITIONS, schemaId)?.palette.label[ui] ?? schemas.get(schemaId)?.label ?? schemaId,
     };
-  }, [data, editor, schemas, ui, t, initial, refreshData]);
+  }, [data, editor, schemas, ui, t, initial, refreshData, probe]);
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
   return (

@@ -13,6 +13,7 @@ import { own } from "~/lib/input";
 import { prepareContentPage, type RawPageData } from "~/site/content-pages.server";
 import { loadBlockData } from "~/site/page.server";
 import { findPageBySlug, loadSite } from "~/site/site.server";
+import { labelled } from "./field-labels";
 import type { EditorField, EditorPageMeta, EditorPayload, EditorSchema, PaletteEntry } from "./types";
 
 /**
@@ -51,7 +52,7 @@ export async function loadEditMode(context: AppLoadContext, user: User, language
   const editor: EditorPayload = {
     page: pageMeta(item, names, user.language),
     blocks: Object.fromEntries(LANGUAGES.map((l) => [l, storedBlocks(item, l)])) as Record<Language, Block[]>,
-    schemas: blockSchemas.map(editorSchema),
+    schemas: blockSchemas.map((s) => editorSchema(s, user.language)),
     palette: palette.items
       .filter((p) => p.data.active?.iv !== false && typeof p.data.name?.iv === "string" && own(BLOCK_DEFINITIONS, p.data.name.iv as string))
       .map((p): PaletteEntry => {
@@ -103,11 +104,11 @@ function editorField(f: NestedField & { nested?: NestedField[] }): EditorField {
   return out;
 }
 
-function editorSchema(s: Schema): EditorSchema {
+function editorSchema(s: Schema, language: Language): EditorSchema {
   return {
     name: s.name,
-    label: s.properties.label || own(BLOCK_DEFINITIONS, s.name)?.palette.label.de || s.name,
-    fields: s.fields.map(editorField),
+    label: own(BLOCK_DEFINITIONS, s.name)?.palette.label[language] || s.properties.label || s.name,
+    fields: s.fields.map((f) => labelled(editorField(f), language)),
     container: s.fields.some((f) => f.name === "blocks" && f.properties.fieldType === "Components"),
   };
 }

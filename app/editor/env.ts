@@ -23,6 +23,8 @@ export interface EditorEnv {
   announce(message: string): void;
   /** Loads the blocks' data again (after a practitioner, an image or a list length was chosen, or blocks were added). */
   refreshData(): void;
+  /** Tests only: told of every canvas block render (the render-count test). */
+  probe?: EditorProbe;
   /** A block kind's name in the editor's language. */
   label(schemaId: string): string;
 }
@@ -33,4 +35,9 @@ export function useEnv(): EditorEnv {
   const env = useContext(EditorEnvContext);
   if (!env) throw new Error("useEnv outside the editor");
   return env;
+}
+
+/** What a test can watch: each render of a canvas block, by id. */
+export interface EditorProbe {
+  blockRendered(id: string): void;
 }

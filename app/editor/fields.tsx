@@ -7,6 +7,7 @@ import { docOf, useEditor, useEditorStore } from "./editor-store";
 import { useEnv } from "./env";
 import { newEntry, PLACEHOLDER_IMAGE } from "./new-block";
 import type { EditorField } from "./types";
+import { optionLabel } from "./field-labels";
 import { invalidBlocks } from "./validity";
 
 /** The rich-text editor (Lexical): its own chunk, loaded when a rich-text field is first shown. */
@@ -107,7 +108,7 @@ function FieldControl({ blockId, field, value, onChange, errors }: { blockId: st
       <select {...common} className={input} value={text} onChange={(e) => onChange(e.target.value)}>
         {(field.allowedValues ?? []).map((v) => (
           <option key={String(v)} value={String(v)}>
-            {String(v)}
+            {optionLabel(String(v), env.ui)}
           </option>
         ))}
       </select>

@@ -1,0 +1,128 @@
+// @vitest-environment happy-dom
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { MemoryRouter } from "react-router";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Block, PageBlockData } from "~/blocks/types";
+import { SiteContext } from "~/site/site-context";
+import { NO_CONSENT } from "~/consent/consent";
+import EditMode from "./edit-mode";
+import type { EditorPayload } from "./types";
+
+/**
+ * Only what an action touches re-renders (issue 21): at 200 blocks, choosing a block, typing in
+ * its field, moving it and deleting the first block each render a handful of canvas blocks, never
+ * the page. Counted with the editor's probe on the real editor, mounted in a DOM.
+ */
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const N = 200;
+const blocks: Block[] = Array.from({ length: N }, (_, i) => ({ schemaId: "block-cta", id: `b${i}`, heading: `Block ${i}`, text: "", label: "Mehr", link: "/" }));
+const data: PageBlockData = { practitioners: [], appointments: [], assets: {}, directory: null, facets: { languages: [], countries: [] }, lists: {} };
+const payload: EditorPayload = {
+  page: { id: "p", status: "Draft", newStatus: null, version: 1, title: { de: "Seite", en: "Page" }, path: { de: "/seite", en: "/en/seite" }, lastModified: "2026-11-27T00:00:00Z", lastModifiedBy: "Test" },
+  blocks: { de: blocks, en: [] },
+  schemas: [
+    {
+      name: "block-cta",
+      label: "Handlungsaufforderung",
+      container: false,
+      fields: [
+        { name: "heading", label: "Überschrift", fieldType: "String", isRequired: true, defaultValue: "Neu" },
+        { name: "text", label: "Text", fieldType: "String", defaultValue: "" },
+        { name: "label", label: "Button-Beschriftung", fieldType: "String", isRequired: true, defaultValue: "Mehr" },
+        { name: "link", label: "Button-Link", fieldType: "String", isRequired: true, defaultValue: "/", tags: ["link"] },
+      ],
+    },
+  ],
+  palette: [{ name: "block-cta", label: "Handlungsaufforderung", description: "", icon: "", category: "content" }],
+  links: [],
+  user: { name: "Test", language: "de", superuser: true },
+  assets: [],
+};
+
+describe("canvas renders at 200 blocks", () => {
+  let container: HTMLElement;
+  let root: Root;
+  const renders = new Map<string, number>();
+  const total = () => [...renders.values()].reduce((a, b) => a + b, 0);
+  const probe = { blockRendered: (id: string) => renders.set(id, (renders.get(id) ?? 0) + 1) };
+  const block = (id: string) => container.querySelector<HTMLElement>(`[data-block-id="${id}"]`)!;
+  const button = (name: string) => [...container.querySelectorAll("button")].find((b) => b.getAttribute("aria-label") === name || b.textContent?.trim() === name)!;
+
+  beforeEach(async () => {
+    // The editor's network calls (presence, autosave) have nowhere to go here: they fail quietly.
+    globalThis.fetch = (() => Promise.reject(new TypeError("offline in this test"))) as typeof fetch;
+    Object.defineProperty(navigator, "sendBeacon", { value: () => true, configurable: true });
+    container = document.createElement("div");
+    document.body.append(container);
+    root = createRoot(container);
+    await act(async () => {
+      root.render(
+        <MemoryRouter>
+          <SiteContext.Provider value={{ language: "de", textStyles: {}, criticalIcons: {}, iconNames: [], consent: NO_CONSENT, mapDefault: { latitude: 0, longitude: 0 }, mapZoom: 6, mapStyleUrl: "", siteVariant: "booking" }}>
+            <EditMode language="de" page={{ id: "p", title: "Seite", seotitle: "Seite", description: "", blocks, themeClass: "", background: null }} blockData={data} editor={payload} probe={probe} />
+          </SiteContext.Provider>
+        </MemoryRouter>,
+      );
+    });
+    renders.clear();
+  });
+  afterEach(async () => {
+    await act(async () => root.unmount());
+    container.remove();
+  });
+
+  it("mounts every block once", async () => {
+    expect(container.querySelectorAll("[data-block-id]")).toHaveLength(N);
+  });
+
+  it("choosing a block renders that block only", async () => {
+    await act(async () => block("b150").click());
+    expect(block("b150").getAttribute("aria-current")).toBe("true");
+    expect([...renders.keys()]).toEqual(["b150"]);
+    renders.clear();
+    await act(async () => block("b10").click());
+    expect(new Set(renders.keys())).toEqual(new Set(["b150", "b10"]));
+  });
+
+  it("a keystroke in the fields panel renders the edited block only", async () => {
+    await act(async () => block("b150").click());
+    renders.clear();
+    const input = container.querySelector<HTMLInputElement>("#f-b150-heading")!;
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(input, "Block 150!");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    expect(block("b150").textContent).toContain("Block 150!");
+    expect([...renders.keys()]).toEqual(["b150"]);
+    expect(total()).toBeLessThanOrEqual(2);
+  });
+
+  it("moving a block renders at most the moved block", async () => {
+    await act(async () => block("b150").click());
+    renders.clear();
+    await act(async () => button("Nach oben").click());
+    const ids = [...container.querySelectorAll("[data-block-id]")].map((e) => e.getAttribute("data-block-id"));
+    expect(ids.indexOf("b150")).toBe(149);
+    expect(total()).toBeLessThanOrEqual(2);
+  });
+
+  it("deleting the first block renders only the blocks that now open the page", async () => {
+    await act(async () => block("b0").click());
+    renders.clear();
+    await act(async () => button("Löschen").click());
+    expect(container.querySelectorAll("[data-block-id]")).toHaveLength(N - 1);
+    // b1 and b2 move up to the first positions (h1, eager images); b3…b199 stay as they were.
+    expect(total()).toBeLessThanOrEqual(4);
+    expect(renders.has("b100")).toBe(false);
+  });
+
+  it("duplicating renders the copy (and the new selection), not the page", async () => {
+    await act(async () => block("b100").click());
+    renders.clear();
+    await act(async () => button("Duplizieren").click());
+    expect(container.querySelectorAll("[data-block-id]")).toHaveLength(N + 1);
+    expect(total()).toBeLessThanOrEqual(3);
+  });
+});
