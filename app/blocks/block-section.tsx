@@ -7,7 +7,11 @@ export function BlockSection({ heading, width = "narrow", children }: { heading?
   const h2 = useTextStyle("heading-2", "text-3xl font-semibold");
   return (
     <section className={`mx-auto ${WIDTHS[width]} px-4 py-10`}>
-      {heading ? <h2 className={`mb-6 ${h2}`}>{heading}</h2> : null}
+      {heading ? (
+        <h2 className={`mb-6 ${h2}`} data-edit-field="heading">
+          {heading}
+        </h2>
+      ) : null}
       {children}
     </section>
   );

@@ -1,4 +1,4 @@
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 import { BLOCK_DEFINITIONS } from "~/blocks/registry";
 import type { Block } from "~/blocks/types";
 import { own } from "~/lib/input";
@@ -60,13 +60,16 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
   const store = useEditorStore();
   const resolve = useDropResolver();
   const shown = useMemo(() => (block ? shownBlock(block, env) : null), [block, env]);
+  // Bumped after an in-place edit: the block's markup is made again from its data (the browser
+  // changed that text's DOM while it was editable).
+  const [generation, setGeneration] = useState(0);
   const definition = block ? own(BLOCK_DEFINITIONS, block.schemaId) : undefined;
   const container = block ? env.schemas.get(block.schemaId)?.container === true : false;
   // The block's own rendering depends only on its data: moving, selecting or a sibling's edit
   // leaves it as it is.
   const content = useMemo(
-    () => (definition && shown ? <definition.Component block={shown} data={env.data} index={index} slot={container ? <CanvasList parent={id} /> : undefined} /> : null),
-    [definition, shown, env.data, index, container, id],
+    () => (definition && shown ? <definition.Component key={generation} block={shown} data={env.data} index={index} slot={container ? <CanvasList parent={id} /> : undefined} /> : null),
+    [definition, shown, env.data, index, container, id, generation],
   );
   if (!block || !definition) return null;
   const label = env.label(block.schemaId);
@@ -85,6 +88,16 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
         if ((e.target as HTMLElement).closest("a, button:not([data-editor-control]), summary")) e.preventDefault();
       }}
       onSubmitCapture={(e) => e.preventDefault()}
+      onDoubleClick={(e) => {
+        const el = (e.target as HTMLElement).closest<HTMLElement>("[data-edit-field]");
+        if (!el || el.closest("[data-block-id]") !== e.currentTarget || el.isContentEditable) return;
+        e.stopPropagation();
+        editInPlace(el, (value) => {
+          setGeneration((g) => g + 1);
+          const field = el.dataset.editField!;
+          if (value !== undefined && value !== store.get().docs[store.get().language].blocks[id]?.fields[field]) store.dispatch({ type: "setField", id, field, value });
+        });
+      }}
       onClick={(e) => {
         if ((e.target as HTMLElement).closest("[data-editor-control]")) return;
         e.stopPropagation();
@@ -138,6 +151,42 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
     </div>
   );
 });
+
+/**
+ * Simple text edited where it stands (a heading, a caption): double-click makes it editable as plain
+ * text; Enter or leaving it keeps the text, Escape puts the old one back. The fields panel stays the
+ * way to every field, by keyboard too.
+ */
+function editInPlace(el: HTMLElement, done: (value: string | undefined) => void) {
+  const before = el.textContent ?? "";
+  el.contentEditable = "plaintext-only";
+  el.dataset.editing = "true";
+  el.focus();
+  let finished = false;
+  const finish = (keep: boolean) => {
+    if (finished) return;
+    finished = true;
+    el.removeEventListener("keydown", key);
+    el.removeEventListener("blur", blur);
+    const value = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+    el.removeAttribute("contenteditable");
+    delete el.dataset.editing;
+    done(keep && value !== before ? value : undefined);
+  };
+  const key = (e: KeyboardEvent) => {
+    e.stopPropagation();
+    if (e.key === "Enter") {
+      e.preventDefault();
+      finish(true);
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      finish(false);
+    }
+  };
+  const blur = () => finish(true);
+  el.addEventListener("keydown", key);
+  el.addEventListener("blur", blur);
+}
 
 function BarButton({ label, onClick, children }: { label: string; onClick(): void; children: React.ReactNode }) {
   return (

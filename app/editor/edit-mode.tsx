@@ -124,7 +124,7 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
   const onKeyDown = (e: React.KeyboardEvent) => {
     const target = e.target as HTMLElement;
     // In a field, keys are the field's own (its undo too).
-    if (target.closest("input, textarea, select, [contenteditable=true]")) return;
+    if (target.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])")) return;
     const mod = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();
     const state = store.get();

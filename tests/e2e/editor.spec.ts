@@ -369,3 +369,40 @@ test("a section saved as a template and inserted on another page, children and a
   expect(await inserted.getAttribute("data-block-id")).not.toBe(section);
   await saved(page);
 });
+
+test("simple text edited in place on the canvas: double-click, type, Enter; Escape keeps the old text", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  const heading = canvasBlocks(page).first().locator("[data-edit-field=heading]");
+  await heading.dblclick();
+  await expect(heading).toHaveAttribute("contenteditable", "plaintext-only");
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type("Direkt auf der Seite");
+  await page.keyboard.press("Enter");
+  await expect(canvasBlocks(page).first().locator("[data-edit-field=heading]")).toHaveText("Direkt auf der Seite");
+  await expect(fields(page).getByLabel("Überschrift")).toHaveValue("Direkt auf der Seite");
+  await canvasBlocks(page).first().locator("[data-edit-field=heading]").dblclick();
+  await page.keyboard.type(" und mehr");
+  await page.keyboard.press("Escape");
+  await expect(canvasBlocks(page).first().locator("[data-edit-field=heading]")).toHaveText("Direkt auf der Seite");
+  await expect(canvasBlocks(page)).toHaveCount(1);
+  await saved(page);
+  // One undo step for the in-place edit.
+  await canvasBlocks(page).first().focus();
+  await page.keyboard.press("ControlOrMeta+Z");
+  await expect(canvasBlocks(page).first().locator("[data-edit-field=heading]")).toHaveText("Neue Überschrift");
+});
+
+test("a rich-text block edited in the fields panel shows on the canvas, sanitised", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Fließtext");
+  const editor = fields(page).getByRole("textbox", { name: "Inhalt", exact: true });
+  await expect(editor).toBeVisible();
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type("Sprechzeiten am Montag");
+  await expect(canvasBlocks(page).first()).toContainText("Sprechzeiten am Montag");
+  await saved(page);
+});

@@ -9,8 +9,8 @@ function CtaBlock({ block }: BlockProps) {
     <section className="bg-[var(--color-main,#0f5e63)] text-white">
       <div className="mx-auto flex max-w-6xl flex-col items-start gap-4 px-4 py-12 md:flex-row md:items-center md:justify-between">
         <div>
-          <h2 className={heading}>{text(block.heading)}</h2>
-          {block.text ? <p className="mt-2">{text(block.text)}</p> : null}
+          <h2 className={heading} data-edit-field="heading">{text(block.heading)}</h2>
+          {block.text ? <p className="mt-2" data-edit-field="text">{text(block.text)}</p> : null}
         </div>
         <SmartLink href={text(block.link)} className="rounded bg-white px-5 py-3 font-semibold text-[var(--color-main,#0f5e63)]">
           {text(block.label)}

@@ -15,8 +15,8 @@ function HeroBlock({ block, data, index }: BlockProps) {
       <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-12 md:grid-cols-2">
         <div>
           {/* A hero that opens the page carries the page's one h1. */}
-          {index === 0 ? <h1 className={`${heading} text-[var(--color-main,#0f5e63)]`}>{text(block.heading)}</h1> : <h2 className={heading}>{text(block.heading)}</h2>}
-          {block.text ? <p className={`mt-4 ${lead}`}>{text(block.text)}</p> : null}
+          {index === 0 ? <h1 className={`${heading} text-[var(--color-main,#0f5e63)]`} data-edit-field="heading">{text(block.heading)}</h1> : <h2 className={heading} data-edit-field="heading">{text(block.heading)}</h2>}
+          {block.text ? <p className={`mt-4 ${lead}`} data-edit-field="text">{text(block.text)}</p> : null}
           {block.ctaLabel && block.ctaLink ? (
             <SmartLink href={text(block.ctaLink)} className="mt-6 inline-block rounded bg-[var(--color-main,#0f5e63)] px-5 py-3 font-semibold text-white hover:bg-[var(--color-main--12,#0a4548)]">
               {text(block.ctaLabel)}

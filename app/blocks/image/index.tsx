@@ -9,7 +9,7 @@ function ImageBlock({ block, data, index }: BlockProps) {
   return (
     <figure className="mx-auto max-w-5xl px-4 py-8">
       <AssetImage asset={image ? own(data.assets, image) : undefined} alt={text(block.alt)} eager={index < 2} className="h-auto w-full rounded-lg" />
-      {block.caption ? <figcaption className="mt-2 text-sm text-black/80">{text(block.caption)}</figcaption> : null}
+      {block.caption ? <figcaption className="mt-2 text-sm text-black/80" data-edit-field="caption">{text(block.caption)}</figcaption> : null}
     </figure>
   );
 }

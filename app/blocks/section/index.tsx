@@ -25,7 +25,7 @@ function SectionBlock({ block, data, index, slot }: BlockProps) {
     <section className="py-6" style={HEX_COLOR.test(background) ? { backgroundColor: background } : undefined}>
       {heading ? (
         <div className="mx-auto max-w-6xl px-4 pt-4">
-          <h2 className={h2}>{heading}</h2>
+          <h2 className={h2} data-edit-field="heading">{heading}</h2>
         </div>
       ) : null}
       {/* Stacked children keep the widths they have on the page; in columns each takes its cell
