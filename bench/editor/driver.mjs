@@ -1,0 +1,236 @@
+// The editor-neutral part of `npm run bench:editor`: opens an editor through an adapter (Puck's or
+// ours, see puck-side.mjs and ours-side.mjs) and runs the figures on it. The timing happens in the
+// page (harness.js); Playwright only drives real input and reads the results afterwards.
+import { installHarness } from "./harness.js";
+
+/** p50 and p95 (linear interpolation between closest ranks), rounded; null for no samples. */
+export function percentiles(values, digits = 1) {
+  const v = values.filter((x) => typeof x === "number" && Number.isFinite(x)).sort((a, b) => a - b);
+  if (v.length === 0) return { p50: null, p95: null, n: 0 };
+  const at = (q) => {
+    const pos = (v.length - 1) * q;
+    const lo = Math.floor(pos);
+    const hi = Math.ceil(pos);
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+  };
+  const round = (x) => Number(x.toFixed(digits));
+  return { p50: round(at(0.5)), p95: round(at(0.95)), n: v.length };
+}
+
+/** Long tasks of several actions, summarised: per action how many and how long in total. */
+function longtaskSummary(samples) {
+  return {
+    count: percentiles(samples.map((s) => s.count), 0),
+    totalMs: percentiles(samples.map((s) => s.totalMs), 0),
+    maxMs: samples.length ? Math.max(...samples.map((s) => s.maxMs)) : null,
+  };
+}
+
+const pause = (page, ms) => page.waitForTimeout(ms);
+/** Time after an action before the next, so its trailing work does not land in the next sample. */
+const SETTLE_MS = 300;
+/** Long tasks this long after the canvas showed the change still count as the action's. */
+const TRAILING_MS = 250;
+
+async function newEditorPage(browser, adapter, n) {
+  const context = await adapter.newContext(browser);
+  const page = await context.newPage();
+  const layout = adapter.layout(n);
+  await page.addInitScript(installHarness, adapter.harnessConfig(layout));
+  return { context, page, layout };
+}
+
+/** Figure 1 and 9: opening (fresh context, cold HTTP cache, each rep) and the JavaScript transferred. */
+export async function measureOpen(browser, adapter, n, reps, log) {
+  const shown = [];
+  const interactive = [];
+  const openLongtasks = [];
+  let js = null;
+  for (let i = 0; i < reps; i++) {
+    const { context, page, layout } = await newEditorPage(browser, adapter, n);
+    try {
+      await page.goto(adapter.url(n, layout), { waitUntil: "commit" });
+      const r = await page.evaluate(() => window.__bench.open.done.then(() => ({ shown: window.__bench.open.shown, interactive: window.__bench.open.interactive })));
+      shown.push(r.shown);
+      interactive.push(r.interactive);
+      openLongtasks.push(await page.evaluate((to) => window.__bench.longtasksBetween(0, to), r.interactive));
+      if (i === 0) {
+        // Whatever the page loads once it is open (lazy chunks) counts too: a quiet second later.
+        await pause(page, 1000);
+        js = await page.evaluate(() => window.__bench.jsTransferred());
+      }
+    } finally {
+      await context.close();
+    }
+    log?.(`open ${n}: ${interactive.at(-1).toFixed(0)} ms`);
+  }
+  return {
+    open_ms: percentiles(interactive, 0),
+    open_shown_ms: percentiles(shown, 0),
+    open_longtasks: longtaskSummary(openLongtasks),
+    js_gzip_kb: js ? Number((js.encodedBytes / 1024).toFixed(1)) : null,
+    js_raw_kb: js ? Number((js.decodedBytes / 1024).toFixed(1)) : null,
+    js_files: js?.files ?? null,
+  };
+}
+
+/** Arms the in-page measurement, runs `act` (real input), returns the sample. */
+async function timed(page, trigger, cond, act) {
+  await page.evaluate(([t, c]) => window.__bench.arm(t, c), [trigger, cond]);
+  await act();
+  const r = await page.evaluate(() => window.__bench.result());
+  if (r.timeout) throw new Error(`the canvas did not show ${JSON.stringify(cond)} within 15 s`);
+  await pause(page, SETTLE_MS);
+  const longtasks = await page.evaluate(([a, b]) => window.__bench.longtasksBetween(a, b), [r.t0, r.paint + TRAILING_MS]);
+  return { ms: r.paint - r.t0, domMs: r.dom - r.t0, longtasks };
+}
+
+/** Figures 2–6 and 8 on one open editor with `n` blocks. */
+export async function measureActions(browser, adapter, n, reps, log) {
+  const { context, page, layout } = await newEditorPage(browser, adapter, n);
+  const samples = { keystroke: [], duplicate: [], delete: [], move: [], undo: [] };
+  try {
+    await page.goto(adapter.url(n, layout));
+    await page.evaluate(() => window.__bench.open.done);
+    const id = layout.activeId;
+    const count = await page.evaluate(() => window.__bench.count());
+    const KEYS = "abcdefghij";
+    for (let i = 0; i < reps; i++) {
+      // (2) a keystroke in the active block's text field until the canvas shows it
+      await adapter.ensureActive(page, id);
+      const field = adapter.textField(page, id);
+      await field.focus();
+      await page.keyboard.press("End");
+      const before = await field.inputValue();
+      const ch = KEYS[i % KEYS.length];
+      samples.keystroke.push(await timed(page, "key", { type: "text", id, text: before + ch }, () => page.keyboard.press(ch)));
+      await adapter.settle(page);
+
+      // (3) duplicate, then an untimed undo to keep the page the same size
+      await adapter.ensureActive(page, id);
+      samples.duplicate.push(await timed(page, "click", { type: "count", count: count + 1 }, () => adapter.button(page, "duplicate", id).click()));
+      await adapter.settle(page);
+      await adapter.button(page, "undo", id).click();
+      await page.waitForFunction((c) => window.__bench.count() === c, count);
+      await adapter.settle(page);
+
+      // (4) delete, (6) undo of the delete
+      await adapter.ensureActive(page, id);
+      samples.delete.push(await timed(page, "click", { type: "present", id, present: false }, () => adapter.button(page, "delete", id).click()));
+      await adapter.settle(page);
+      samples.undo.push(await timed(page, "click", { type: "present", id, present: true }, () => adapter.button(page, "undo", id).click()));
+      await adapter.settle(page);
+
+      // (5) move one position down by the editor's move control, then back up (both timed)
+      const from = (await page.evaluate(() => window.__bench.topLevel())).indexOf(id);
+      await adapter.ensureActive(page, id);
+      samples.move.push(await timed(page, "click", { type: "index", id, index: from + 1 }, () => adapter.button(page, "down", id).click()));
+      await adapter.settle(page);
+      await adapter.ensureActive(page, id);
+      samples.move.push(await timed(page, "click", { type: "index", id, index: from }, () => adapter.button(page, "up", id).click()));
+      await adapter.settle(page);
+      log?.(`actions ${n}: rep ${i + 1}/${reps}`);
+    }
+  } finally {
+    await context.close();
+  }
+  const out = {};
+  for (const [name, s] of Object.entries(samples)) {
+    out[`${name}_ms`] = percentiles(s.map((x) => x.ms));
+    out[`${name}_longtasks`] = longtaskSummary(s.map((x) => x.longtasks));
+  }
+  return out;
+}
+
+/**
+ * Figure 7: drag block `layout.dragId` (block 150 at 200, the 3/4 block at 20) to position 10 by
+ * its drag handle: press, a few px to pass the sensor's activation distance, then the wheel and
+ * short moves until position 10 is in view, onto its upper part, release. Frames per second
+ * between press and release, and the time from release until the canvas shows the block at
+ * position 10 with no drag state left. An untimed undo puts it back.
+ */
+export async function measureDrag(browser, adapter, n, reps, log) {
+  const { context, page, layout } = await newEditorPage(browser, adapter, n);
+  const fps = [];
+  const commit = [];
+  const worstGap = [];
+  const longtasks = [];
+  try {
+    await page.goto(adapter.url(n, layout));
+    await page.evaluate(() => window.__bench.open.done);
+    const { dragId } = layout;
+    const targetIndex = 9;
+    for (let i = 0; i < reps; i++) {
+      const order = await page.evaluate(() => window.__bench.topLevel());
+      const from = order.indexOf(dragId);
+      const targetId = order[targetIndex];
+      await adapter.prepareDrag(page, dragId);
+      const handle = adapter.dragHandle(page, dragId);
+      await handle.scrollIntoViewIfNeeded();
+      const hb = await handle.boundingBox();
+      const x = hb.x + hb.width / 2;
+      let y = hb.y + Math.min(hb.height / 2, 12);
+      await page.mouse.move(x, y);
+      await page.evaluate((c) => window.__bench.armDrag(c), { type: "index", id: dragId, index: targetIndex });
+      await page.mouse.down();
+      await page.mouse.move(x, y + 3);
+      await page.mouse.move(x, y + 8, { steps: 2 });
+      const view = await adapter.viewport(page);
+      const target = adapter.block(page, targetId);
+      // Toward the top: wheel the canvas up with the button held, moving a little between turns.
+      for (let turn = 0; turn < 200; turn++) {
+        const tb = await target.boundingBox();
+        const above = !tb || tb.y < view.y + 40;
+        const below = tb && tb.y + tb.height * 0.25 > view.y + view.height - 40;
+        if (!above && !below) break;
+        await page.mouse.wheel(0, above ? -400 : 150);
+        y = Math.max(view.y + view.height * 0.3, y - 20);
+        await page.mouse.move(x + (turn % 2 ? 2 : -2), y, { steps: 2 });
+      }
+      // Aim at the upper part of position 10 the way a person does: look where the drop would land,
+      // correct, until it is position 10 (or, when the adapter cannot tell, until the target stops
+      // moving under the pointer: scrolling settles, the preview makes room).
+      await pause(page, 200);
+      let last = null;
+      let nudge = 0;
+      for (let attempt = 0; attempt < 16; attempt++) {
+        const tb = await target.boundingBox();
+        const aim = { x: tb.x + tb.width / 2, y: tb.y + Math.max(2, tb.height * 0.25) + nudge };
+        await page.mouse.move(aim.x + (attempt % 2), aim.y, { steps: attempt === 0 ? 10 : 3 });
+        await pause(page, 150);
+        const preview = adapter.previewIndex ? await adapter.previewIndex(page, dragId) : undefined;
+        if (process.env.BENCH_EDITOR_DEBUG) log?.(`aim ${attempt}: target ${JSON.stringify(tb)} nudge ${nudge} preview ${preview}`);
+        if (preview === targetIndex) break;
+        if (preview === undefined && last && Math.abs(last.y - aim.y) < 1) break;
+        // Once the target holds still: landing below position 10, a little higher; above it, lower.
+        if (typeof preview === "number" && preview >= 0 && last && Math.abs(last.y - aim.y) < 2) nudge += preview > targetIndex ? -3 : 3;
+        last = aim;
+      }
+      await pause(page, 100);
+      await page.mouse.up();
+      const r = await page.evaluate(() => window.__bench.result());
+      if (r.timeout) {
+        const now = await page.evaluate(() => window.__bench.topLevel());
+        throw new Error(`drag ${n}: the canvas did not show ${dragId} at position ${targetIndex + 1} within 15 s (it is at ${now.indexOf(dragId) + 1})`);
+      }
+      await pause(page, SETTLE_MS);
+      fps.push(r.fps);
+      commit.push(r.paint - r.t0);
+      worstGap.push(r.worstFrameGap);
+      longtasks.push(await page.evaluate(([a, b]) => window.__bench.longtasksBetween(a, b), [r.t0, r.paint + TRAILING_MS]));
+      log?.(`drag ${n}: ${r.fps.toFixed(0)} fps over ${(r.dragMs / 1000).toFixed(1)} s, drop ${(r.paint - r.t0).toFixed(0)} ms`);
+      await adapter.settle(page);
+      await adapter.button(page, "undo", dragId).click();
+      await page.waitForFunction(([id, idx]) => window.__bench.topLevel().indexOf(id) === idx, [dragId, from]);
+      await adapter.settle(page);
+    }
+  } finally {
+    await context.close();
+  }
+  return {
+    drag_fps: percentiles(fps),
+    drag_worst_frame_ms: percentiles(worstGap, 0),
+    drop_commit_ms: percentiles(commit),
+    drop_longtasks: longtaskSummary(longtasks),
+  };
+}
