@@ -32,6 +32,21 @@ const SETTLE_MS = 300;
 /** Long tasks this long after the canvas showed the change still count as the action's. */
 const TRAILING_MS = 250;
 
+/** Waits until the harness saw the editor open; names what is missing after `timeoutMs`. */
+async function waitOpen(page, timeoutMs = 30_000) {
+  const r = await page.evaluate(
+    (ms) =>
+      Promise.race([
+        window.__bench.open.done.then(() => ({ shown: window.__bench.open.shown, interactive: window.__bench.open.interactive })),
+        new Promise((resolve) => setTimeout(() => resolve(null), ms)),
+      ]),
+    timeoutMs,
+  );
+  if (r) return r;
+  const missing = await page.evaluate(() => window.__bench.missing());
+  throw new Error(`the editor did not open within ${timeoutMs / 1000} s: ${missing}`);
+}
+
 async function newEditorPage(browser, adapter, n) {
   const context = await adapter.newContext(browser);
   const page = await context.newPage();
@@ -50,7 +65,7 @@ export async function measureOpen(browser, adapter, n, reps, log) {
     const { context, page, layout } = await newEditorPage(browser, adapter, n);
     try {
       await page.goto(adapter.url(n, layout), { waitUntil: "commit" });
-      const r = await page.evaluate(() => window.__bench.open.done.then(() => ({ shown: window.__bench.open.shown, interactive: window.__bench.open.interactive })));
+      const r = await waitOpen(page);
       shown.push(r.shown);
       interactive.push(r.interactive);
       openLongtasks.push(await page.evaluate((to) => window.__bench.longtasksBetween(0, to), r.interactive));
@@ -91,7 +106,7 @@ export async function measureActions(browser, adapter, n, reps, log) {
   const samples = { keystroke: [], duplicate: [], delete: [], move: [], undo: [] };
   try {
     await page.goto(adapter.url(n, layout));
-    await page.evaluate(() => window.__bench.open.done);
+    await waitOpen(page);
     const id = layout.activeId;
     const count = await page.evaluate(() => window.__bench.count());
     const KEYS = "abcdefghij";
@@ -157,7 +172,7 @@ export async function measureDrag(browser, adapter, n, reps, log) {
   const longtasks = [];
   try {
     await page.goto(adapter.url(n, layout));
-    await page.evaluate(() => window.__bench.open.done);
+    await waitOpen(page);
     const { dragId } = layout;
     const targetIndex = 9;
     for (let i = 0; i < reps; i++) {

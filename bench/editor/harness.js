@@ -172,7 +172,18 @@ export function installHarness(cfg) {
     return { files: entries.length, encodedBytes: entries.reduce((s, e) => s + e.encodedBodySize, 0), decodedBytes: entries.reduce((s, e) => s + e.decodedBodySize, 0) };
   }
 
+  /** What the open condition still lacks, for the error message. */
+  function missing() {
+    const doc = canvasDoc();
+    if (!doc) return `no canvas document (${cfg.frame})`;
+    const lacks = [];
+    if (!doc.querySelector(sel(cfg.lastId))) lacks.push(`no last block ${sel(cfg.lastId)} (${doc.querySelectorAll(`[${cfg.blockAttr}]`).length} elements with ${cfg.blockAttr})`);
+    if (cfg.readySelector && !document.querySelector(cfg.readySelector) && !doc.querySelector(cfg.readySelector)) lacks.push(`no ${cfg.readySelector}`);
+    return lacks.join("; ") || "nothing (timing)";
+  }
+
   window.__bench = {
+    missing,
     cfg,
     open,
     arm,

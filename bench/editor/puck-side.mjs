@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildPuckPage } from "./puck/build.mjs";
+import { buildPage } from "./build-page.mjs";
 import { serveStatic } from "./static-server.mjs";
 
 const VIEWPORT = { width: 1440, height: 900 };
@@ -11,7 +11,7 @@ const VIEWPORT = { width: 1440, height: 900 };
 /** Builds and serves the page; returns the adapter and a stop function. */
 export async function startPuck(port) {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-puck-"));
-  await buildPuckPage(outDir);
+  await buildPage(path.join(import.meta.dirname, "puck"), outDir);
   const server = await serveStatic(outDir, port);
   const base = `http://127.0.0.1:${port}`;
   const stop = async () => {

@@ -20,6 +20,8 @@
 // Env: BENCH_EDITOR_REPS (default 10 per action and size), BENCH_EDITOR_OPEN_REPS (default: REPS),
 // BENCH_EDITOR_DRAG_REPS (default: REPS), BENCH_EDITOR_SIZES (default "20,200"),
 // BENCH_EDITOR_ONLY=puck|ours, BENCH_EDITOR_PORT (default 3500; uses it and the next two).
+// BENCH_EDITOR_OURS=double drives the contract double (bench/editor/double) instead of our editor:
+// a self-test of our side's driver while the editor is not merged; its figures mean nothing.
 import os from "node:os";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../../tests/support/chromium.mjs";
@@ -46,22 +48,36 @@ const errors = {};
 
 async function measureSide(name, start) {
   process.stderr.write(`\n${name}\n`);
-  const side = await start();
+  let side;
+  try {
+    side = await start();
+  } catch (error) {
+    (errors[name] ??= []).push(`start: ${error instanceof Error ? error.message : error}`);
+    return null;
+  }
   const out = {};
+  if (side.notes?.length) (result.notes ??= {})[name] = side.notes;
   try {
     for (const n of sizes) {
       out[n] = {};
+      let openFailed = null;
       for (const [what, fn, r] of [
         ["open", measureOpen, openReps],
         ["actions", measureActions, reps],
         ["drag", measureDrag, dragReps],
       ]) {
+        if (r === 0) continue;
+        if (openFailed) {
+          (errors[name] ??= []).push(`${what} at ${n}: skipped, the editor did not open`);
+          continue;
+        }
         try {
           Object.assign(out[n], await fn(browser, side.adapter, n, r, log));
         } catch (error) {
           const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
           (errors[name] ??= []).push(`${what} at ${n}: ${message}`);
           log(`FAILED ${what} at ${n}: ${message}`);
+          if (what === "open" && /did not open/.test(message)) openFailed = message;
         }
       }
     }
@@ -77,8 +93,13 @@ try {
     result.puck = await measureSide("puck", () => startPuck(basePort));
   }
   if (only !== "puck") {
-    const { startOurs } = await import("./ours-side.mjs");
-    result.ours = await measureSide("ours", () => startOurs(basePort + 1, log));
+    if (process.env.BENCH_EDITOR_OURS === "double") {
+      const { startDouble } = await import("./double-side.mjs");
+      result.ours = await measureSide("ours", () => startDouble(basePort + 2));
+    } else {
+      const { startOurs } = await import("./ours-side.mjs");
+      result.ours = await measureSide("ours", () => startOurs(basePort + 1, log));
+    }
   }
 } finally {
   await browser.close();

@@ -15,15 +15,20 @@ const TYPES = {
 };
 const COMPRESSIBLE = new Set([".html", ".js", ".css", ".svg", ".json"]);
 
-/** Serves `dir` on 127.0.0.1:`port`; resolves to the server once it listens. */
-export function serveStatic(dir, port) {
+/**
+ * Serves `dir` on 127.0.0.1:`port`; resolves to the server once it listens. With `fallback`,
+ * paths without a file get index.html (a single-page app).
+ */
+export function serveStatic(dir, port, { fallback = false } = {}) {
   const cache = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     let rel = decodeURIComponent(url.pathname);
     if (rel.endsWith("/")) rel += "index.html";
-    const file = path.join(dir, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    let file = path.join(dir, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
+    const exists = (f) => f.startsWith(dir) && fs.existsSync(f) && fs.statSync(f).isFile();
+    if (!exists(file) && fallback && !path.extname(file)) file = path.join(dir, "index.html");
+    if (!exists(file)) {
       res.writeHead(404).end("not found");
       return;
     }

@@ -1,17 +1,15 @@
-// Builds the Puck benchmark page (production, minified) with Vite's JS API into `outDir`.
-import path from "node:path";
+// Builds a benchmark page (production, minified) with Vite's JS API: `root` holds index.html and
+// its JSX, the result goes to `outDir`. Used for the Puck page (bench/editor/puck) and the
+// contract double (bench/editor/double).
 import { build } from "vite";
 
-export async function buildPuckPage(outDir) {
-  const root = import.meta.dirname;
+export async function buildPage(root, outDir, base = "./") {
   await build({
     root,
     configFile: false,
     logLevel: "warn",
     mode: "production",
-    base: "./",
-    // The app's node_modules (a symlink to the main checkout) resolves react and @puckeditor/core.
-    resolve: { preserveSymlinks: false },
+    base,
     oxc: { jsx: { runtime: "automatic" } },
     build: {
       outDir,
@@ -23,5 +21,4 @@ export async function buildPuckPage(outDir) {
       rolldownOptions: { onwarn: (w, warn) => (w.code === "MODULE_LEVEL_DIRECTIVE" ? undefined : warn(w)) },
     },
   });
-  return path.join(outDir, "index.html");
 }
