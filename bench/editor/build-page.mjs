@@ -18,7 +18,11 @@ export async function buildPage(root, outDir, base = "./") {
       reportCompressedSize: false,
       chunkSizeWarningLimit: 5000,
       // Radix's "use client" directives mean nothing in a client bundle; the warning is noise.
-      rolldownOptions: { onwarn: (w, warn) => (w.code === "MODULE_LEVEL_DIRECTIVE" ? undefined : warn(w)) },
+      // The build's own timing report is noise here too (it reports a loaded machine, not a problem).
+      rolldownOptions: {
+        onwarn: (w, warn) => (w.code === "MODULE_LEVEL_DIRECTIVE" ? undefined : warn(w)),
+        checks: { bundlerTimings: false },
+      },
     },
   });
 }

@@ -36,7 +36,7 @@ export function installHarness(cfg) {
       return null;
     }
   };
-  const sel = (id) => `[${cfg.blockAttr}="${CSS.escape(id)}"]`;
+  const sel = (id) => `[${cfg.blockAttr}="${String(id).replace(/["\\]/g, "\\$&")}"]`;
   const busy = (doc) => (cfg.busySelector ? doc.querySelector(cfg.busySelector) !== null : false);
   /** Top-level blocks in document order (a block inside another block's element is nested). */
   const topLevel = (doc) =>

@@ -115,8 +115,14 @@ async function createPage(base, token, n, notes) {
   let page = buildPage(n, { slug, nested: n >= 200, uuid: randomUUID });
   let res = await post(page.data);
   if (!res.ok && page.nested) {
-    const reason = (await res.text()).slice(0, 300);
-    notes.push(`the store refused block-section at ${n} blocks (${res.status}: ${reason}); measured flat`);
+    const body = await res.text();
+    let reason = body.slice(0, 200);
+    try {
+      reason = JSON.parse(body).details?.[0] ?? reason;
+    } catch {
+      /* not JSON: the text as it is */
+    }
+    notes.push(`the store refused block-section (${res.status}: ${reason}); the ${n}-block page is flat`);
     page = buildPage(n, { slug, nested: false, uuid: randomUUID });
     res = await post(page.data);
   }

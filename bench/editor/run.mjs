@@ -133,6 +133,14 @@ const cols = [];
 for (const side of ["puck", "ours"]) for (const n of sizes) if (result[side]) cols.push([side, n]);
 const rows = [["figure (p50 / p95)", ...cols.map(([s, n]) => `${s} ${n}`), ...(result.ratios ? [`puck/ours ${big}`] : [])]];
 for (const f of FIGURES) rows.push([f, ...cols.map(([s, n]) => cell(s, n, f)), ...(result.ratios ? [String(result.ratios[f] ?? "—")] : [])]);
+// Long tasks: per action the p95 of how many, and the longest one seen.
+for (const a of ["open", "keystroke", "duplicate", "delete", "move", "undo", "drop"]) {
+  const lt = (s, n) => {
+    const v = result[s]?.[n]?.[`${a}_longtasks`];
+    return v?.count?.n ? `${v.count.p95} × ≤${Math.round(v.maxMs)} ms` : "—";
+  };
+  rows.push([`${a} long tasks (p95 n, max)`, ...cols.map(([s, n]) => lt(s, n)), ...(result.ratios ? [""] : [])]);
+}
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 process.stderr.write(`\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ")).join("\n")}\n`);
 if (result.errors) process.stderr.write(`\nnot measured:\n${Object.entries(result.errors).flatMap(([s, e]) => e.map((x) => `  ${s}: ${x}`)).join("\n")}\n`);
