@@ -1,7 +1,24 @@
 // The editor-neutral part of `npm run bench:editor`: opens an editor through an adapter (Puck's or
 // ours, see puck-side.mjs and ours-side.mjs) and runs the figures on it. The timing happens in the
 // page (harness.js); Playwright only drives real input and reads the results afterwards.
+import http from "node:http";
 import { installHarness } from "./harness.js";
+
+/**
+ * The bytes the server sends for `url` to a client that accepts gzip only (the browser would
+ * negotiate brotli where the server offers it; the figure is gzip for both editors).
+ */
+function gzipTransferSize(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "accept-encoding": "gzip", ...headers } }, (res) => {
+        let bytes = 0;
+        res.on("data", (chunk) => (bytes += chunk.length));
+        res.on("end", () => (res.statusCode === 200 ? resolve({ bytes, encoding: res.headers["content-encoding"] ?? "identity" }) : reject(new Error(`${url}: ${res.statusCode}`))));
+      })
+      .on("error", reject);
+  });
+}
 
 /** The q-quantile of sorted values, linear between the closest ranks. */
 function quantile(sorted, q) {
@@ -87,7 +104,15 @@ export async function measureOpen(browser, adapter, n, reps, log) {
       if (i === 0) {
         // Whatever the page loads once it is open (lazy chunks) counts too: a quiet second later.
         await pause(page, 1000);
-        js = await page.evaluate(() => window.__bench.jsTransferred());
+        const files = await page.evaluate(() => window.__bench.jsFiles());
+        const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+        const sizes = await Promise.all(files.map((f) => gzipTransferSize(f.url, cookie ? { cookie } : {})));
+        js = {
+          files: files.length,
+          encodedBytes: sizes.reduce((sum, x) => sum + x.bytes, 0),
+          decodedBytes: files.reduce((sum, f) => sum + f.decodedBytes, 0),
+          notGzipped: files.filter((_, i) => sizes[i].encoding !== "gzip").length,
+        };
       }
     } finally {
       await context.close();
@@ -101,6 +126,7 @@ export async function measureOpen(browser, adapter, n, reps, log) {
     js_gzip_kb: js ? Number((js.encodedBytes / 1024).toFixed(1)) : null,
     js_raw_kb: js ? Number((js.decodedBytes / 1024).toFixed(1)) : null,
     js_files: js?.files ?? null,
+    js_files_not_gzipped: js?.notGzipped ?? null,
   };
 }
 

@@ -167,9 +167,18 @@ export function installHarness(cfg) {
     return { count: hit.length, totalMs: hit.reduce((s, l) => s + l.duration, 0), maxMs: hit.reduce((m, l) => Math.max(m, l.duration), 0) };
   }
 
-  function jsTransferred() {
-    const entries = performance.getEntriesByType("resource").filter((e) => /\.m?js$/.test(new URL(e.name).pathname));
-    return { files: entries.length, encodedBytes: entries.reduce((s, e) => s + e.encodedBodySize, 0), decodedBytes: entries.reduce((s, e) => s + e.decodedBodySize, 0) };
+  /** The JavaScript files the page loaded (its document and the canvas's), with their decoded sizes. */
+  function jsFiles() {
+    const docs = [window];
+    const cw = canvasWindow();
+    if (cw && cw !== window) docs.push(cw);
+    const seen = new Map();
+    for (const w of docs) {
+      for (const e of w.performance.getEntriesByType("resource")) {
+        if (/\.m?js$/.test(new URL(e.name).pathname)) seen.set(e.name, e.decodedBodySize);
+      }
+    }
+    return [...seen].map(([url, decodedBytes]) => ({ url, decodedBytes }));
   }
 
   /** What the open condition still lacks, for the error message. */
@@ -194,6 +203,6 @@ export function installHarness(cfg) {
     count: () => canvasDoc().querySelectorAll(`[${cfg.blockAttr}]`).length,
     longtasksBetween,
     longtaskSupported: () => PerformanceObserver.supportedEntryTypes.includes("longtask"),
-    jsTransferred,
+    jsFiles,
   };
 }

@@ -19,6 +19,8 @@ export const SEL = {
   blockAttr: "data-block-id",
   /** The active block. */
   active: '[aria-current="true"]',
+  /** Where a click makes a block active, relative to its box: top middle, clear of a corner handle and the cta's button. */
+  clickAt: (box) => ({ x: Math.round(box.width / 2), y: 8 }),
   /** The fields panel: a region with this accessible name; inputs named by their field labels. */
   fieldsRegion: "Felder",
   /** The keystroke goes into this field of the active block (a block-cta: app/blocks/cta/schema.ts). */
@@ -178,8 +180,8 @@ export function oursAdapter(base, pages, storageState) {
       if (await isActive(page, id).count()) return;
       const el = block(page, id);
       await el.scrollIntoViewIfNeeded();
-      // Near the block's top-left corner: clear of its links and buttons.
-      await el.click({ position: { x: 8, y: 8 } });
+      const box = await el.boundingBox();
+      await el.click({ position: SEL.clickAt(box) });
       await isActive(page, id).waitFor({ timeout: 10_000 });
     },
     textField: (page) => fields(page).getByLabel(SEL.keystrokeLabel, { exact: true }),
@@ -200,7 +202,8 @@ export function oursAdapter(base, pages, storageState) {
     /** The handle may show on the active or hovered block only. */
     async prepareDrag(page, id) {
       await this.ensureActive(page, id);
-      await block(page, id).hover({ position: { x: 8, y: 8 } });
+      const el = block(page, id);
+      await el.hover({ position: SEL.clickAt(await el.boundingBox()) });
     },
     dragHandle: (page, id) => page.locator(SEL.dragHandle(id)).first(),
     /**
