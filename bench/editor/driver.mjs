@@ -144,7 +144,7 @@ async function timed(page, trigger, cond, act) {
 /** Figures 2–6 and 8 on one open editor with `n` blocks. */
 export async function measureActions(browser, adapter, n, reps, log) {
   const { context, page, layout } = await newEditorPage(browser, adapter, n);
-  const samples = { keystroke: [], duplicate: [], delete: [], move: [], undo: [] };
+  const samples = { keystroke: [], duplicate: [], delete: [], move: [], undo: [], undo_duplicate: [] };
   try {
     await page.goto(adapter.url(n, layout));
     await waitOpen(page);
@@ -162,12 +162,11 @@ export async function measureActions(browser, adapter, n, reps, log) {
       samples.keystroke.push(await timed(page, "key", { type: "text", id, text: before + ch }, () => page.keyboard.press(ch)));
       await adapter.settle(page);
 
-      // (3) duplicate, then an untimed undo to keep the page the same size
+      // (3) duplicate, then its undo (timed apart from undo_ms: taking a block away, not restoring one)
       await adapter.ensureActive(page, id);
       samples.duplicate.push(await timed(page, "click", { type: "count", count: count + 1 }, () => adapter.button(page, "duplicate", id).click()));
       await adapter.settle(page);
-      await adapter.button(page, "undo", id).click();
-      await page.waitForFunction((c) => window.__bench.count() === c, count);
+      samples.undo_duplicate.push(await timed(page, "click", { type: "count", count }, () => adapter.button(page, "undo", id).click()));
       await adapter.settle(page);
 
       // (4) delete, (6) undo of the delete

@@ -6,7 +6,8 @@
 //   open_ms           navigation start until the last block is in the canvas and the editor is
 //                     ready, then the first task after that frame (fresh context, cold cache, each rep)
 //   keystroke_ms      keydown in the active block's text field until the canvas shows the text
-//   duplicate_ms, delete_ms, move_ms (one position, the editor's move control), undo_ms (of a delete)
+//   duplicate_ms, delete_ms, move_ms (one position, the editor's move control; down and back up),
+//   undo_ms (of a delete: the block comes back), undo_duplicate_ms (of a duplicate: the copy goes)
 //                     pointerdown on the control until the canvas shows the result
 //   *_longtasks       long tasks (> 50 ms) from the input until 250 ms after the canvas showed it
 //   drag_fps          requestAnimationFrame callbacks per second between press and release while
@@ -105,7 +106,7 @@ try {
   await browser.close();
 }
 
-const FIGURES = ["open_ms", "keystroke_ms", "duplicate_ms", "delete_ms", "move_ms", "undo_ms", "drag_fps", "drop_commit_ms", "js_gzip_kb"];
+const FIGURES = ["open_ms", "keystroke_ms", "duplicate_ms", "delete_ms", "move_ms", "undo_ms", "undo_duplicate_ms", "drag_fps", "drop_commit_ms", "js_gzip_kb"];
 const p50 = (side, n, f) => {
   const v = result[side]?.[n]?.[f];
   return typeof v === "number" ? v : (v?.p50 ?? null);
