@@ -210,6 +210,7 @@ export async function measureDrag(browser, adapter, n, reps, log) {
   const commit = [];
   const worstGap = [];
   const longtasks = [];
+  const misses = [];
   try {
     await page.goto(adapter.url(n, layout));
     await waitOpen(page);
@@ -226,25 +227,24 @@ export async function measureDrag(browser, adapter, n, reps, log) {
       const x = hb.x + hb.width / 2;
       let y = hb.y + Math.min(hb.height / 2, 12);
       await page.mouse.move(x, y);
-      await page.evaluate((c) => window.__bench.armDrag(c), { type: "index", id: dragId, index: targetIndex });
+      // Any committed drop ends the measurement; one that missed position 10 is counted as a miss.
+      await page.evaluate((c) => window.__bench.armDrag(c), { type: "moved", id: dragId, from });
       await page.mouse.down();
       await page.mouse.move(x, y + 3);
       await page.mouse.move(x, y + 8, { steps: 2 });
       const view = await adapter.viewport(page);
       const target = adapter.block(page, targetId);
-      // Toward the top: wheel the canvas up with the button held, moving a little between turns.
+      // Toward the top: wheel the canvas with the button held, moving a little between turns, until
+      // position 10 is in the middle band of the canvas (clear of the edges, where auto-scroll acts).
       for (let turn = 0; turn < 200; turn++) {
         const tb = await target.boundingBox();
-        const above = !tb || tb.y < view.y + 40;
-        const below = tb && tb.y + tb.height * 0.25 > view.y + view.height - 40;
-        if (!above && !below) break;
-        await page.mouse.wheel(0, above ? -400 : 150);
+        const mid = view.y + view.height / 2;
+        const off = tb ? tb.y + tb.height * 0.25 - mid : -10_000;
+        if (Math.abs(off) < view.height * 0.15) break;
+        await page.mouse.wheel(0, Math.max(-400, Math.min(400, off)));
         y = Math.max(view.y + view.height * 0.3, y - 20);
         await page.mouse.move(x + (turn % 2 ? 2 : -2), y, { steps: 2 });
       }
-      // Aim at the upper part of position 10 the way a person does: look where the drop would land,
-      // correct, until it is position 10 (or, when the adapter cannot tell, until the target stops
-      // moving under the pointer: scrolling settles, the preview makes room).
       await hold(page, x, y, 200);
       let last = null;
       let nudge = 0;
@@ -265,16 +265,15 @@ export async function measureDrag(browser, adapter, n, reps, log) {
       await hold(page, aim.x, aim.y, 100);
       await page.mouse.up();
       const r = await page.evaluate(() => window.__bench.result());
-      if (r.timeout) {
-        const now = await page.evaluate(() => window.__bench.topLevel());
-        throw new Error(`drag ${n}: the canvas did not show ${dragId} at position ${targetIndex + 1} within 15 s (it is at ${now.indexOf(dragId) + 1})`);
-      }
+      if (r.timeout) throw new Error(`drag ${n}: no drop of ${dragId} committed in the canvas within 15 s`);
+      const landed = (await page.evaluate(() => window.__bench.topLevel())).indexOf(dragId);
+      if (landed !== targetIndex) misses.push(landed + 1);
       await pause(page, SETTLE_MS);
       fps.push(r.fps);
       commit.push(r.paint - r.t0);
       worstGap.push(r.worstFrameGap);
       longtasks.push(await page.evaluate(([a, b]) => window.__bench.longtasksBetween(a, b), [r.t0, r.paint + TRAILING_MS]));
-      log?.(`drag ${n}: ${r.fps.toFixed(0)} fps over ${(r.dragMs / 1000).toFixed(1)} s, drop ${(r.paint - r.t0).toFixed(0)} ms`);
+      log?.(`drag ${n}: ${r.fps.toFixed(0)} fps over ${(r.dragMs / 1000).toFixed(1)} s, drop ${(r.paint - r.t0).toFixed(0)} ms${landed === targetIndex ? "" : ` (landed at ${landed + 1}, not 10)`}`);
       await adapter.settle(page);
       await adapter.button(page, "undo", dragId).click();
       await page.waitForFunction(([id, idx]) => window.__bench.topLevel().indexOf(id) === idx, [dragId, from]);
@@ -289,5 +288,7 @@ export async function measureDrag(browser, adapter, n, reps, log) {
     drag_worst_frame_ms: percentiles(worstGap, 0),
     drop_commit_ms: percentiles(commit),
     drop_longtasks: longtaskSummary(longtasks),
+    // Drops that landed elsewhere than position 10 (their positions); their timings count all the same.
+    drop_missed: misses,
   };
 }

@@ -60,6 +60,12 @@ export function installHarness(cfg) {
         if (busy(doc)) return false;
         return topLevel(doc).indexOf(cond.id) === cond.index;
       }
+      case "moved": {
+        // A drop committed anywhere: no drag state left and the block no longer where it was.
+        if (busy(doc)) return false;
+        const at = topLevel(doc).indexOf(cond.id);
+        return at >= 0 && at !== cond.from;
+      }
       default:
         throw new Error(`unknown condition ${cond.type}`);
     }

@@ -9,7 +9,6 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
 import { buildPage } from "./ours-pages.mjs";
 
 export const SEL = {
@@ -46,11 +45,12 @@ const USER = { email: "bench-editor@example.org", password: "bench-editor-passwo
 /** Starts the server and prepares pages and a session; returns the adapter and a stop function. */
 export async function startOurs(port, log = () => {}) {
   const root = path.resolve(import.meta.dirname, "../..");
-  buildIfNeeded();
+  // Built if needed, its output on stderr: stdout carries only the benchmark's JSON.
+  execFileSync(process.execPath, [path.join(root, "scripts/build-if-needed.mjs")], { cwd: root, stdio: ["ignore", 2, 2] });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-editor-"));
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" };
-  const server = spawn(process.execPath, [path.join(root, "server.js")], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+  const server = spawn(process.execPath, [path.join(root, "server.js")], { cwd: root, env, stdio: ["ignore", 2, 2] });
   const exited = new Promise((r) => server.once("exit", r));
   const stop = async () => {
     if (server.exitCode === null) server.kill("SIGTERM");
