@@ -192,6 +192,7 @@ export async function measureActions(browser, adapter, n, reps, log) {
   const out = {};
   for (const [name, s] of Object.entries(samples)) {
     out[`${name}_ms`] = percentiles(s.map((x) => x.ms));
+    out[`${name}_dom_ms`] = percentiles(s.map((x) => x.domMs));
     out[`${name}_longtasks`] = longtaskSummary(s.map((x) => x.longtasks));
   }
   return out;
@@ -211,6 +212,7 @@ export async function measureDrag(browser, adapter, n, reps, log) {
   const worstGap = [];
   const longtasks = [];
   const misses = [];
+  const commitDom = [];
   try {
     await page.goto(adapter.url(n, layout));
     await waitOpen(page);
@@ -271,6 +273,7 @@ export async function measureDrag(browser, adapter, n, reps, log) {
       await pause(page, SETTLE_MS);
       fps.push(r.fps);
       commit.push(r.paint - r.t0);
+      commitDom.push(r.dom - r.t0);
       worstGap.push(r.worstFrameGap);
       longtasks.push(await page.evaluate(([a, b]) => window.__bench.longtasksBetween(a, b), [r.t0, r.paint + TRAILING_MS]));
       log?.(`drag ${n}: ${r.fps.toFixed(0)} fps over ${(r.dragMs / 1000).toFixed(1)} s, drop ${(r.paint - r.t0).toFixed(0)} ms${landed === targetIndex ? "" : ` (landed at ${landed + 1}, not 10)`}`);
@@ -287,6 +290,7 @@ export async function measureDrag(browser, adapter, n, reps, log) {
     drag_fps: percentiles(fps, 1, [0.05]),
     drag_worst_frame_ms: percentiles(worstGap, 0),
     drop_commit_ms: percentiles(commit),
+    drop_commit_dom_ms: percentiles(commitDom),
     drop_longtasks: longtaskSummary(longtasks),
     // Drops that landed elsewhere than position 10 (their positions); their timings count all the same.
     drop_missed: misses,

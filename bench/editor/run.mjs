@@ -15,7 +15,8 @@
 //   drop_commit_ms    release until the canvas shows the block at position 10 with no drag state
 //   js_gzip_kb        JavaScript files the editor page transferred (gzip bodies), a second after opening
 // "Shows" is measured in the page: a MutationObserver sees the change, then the first task after the
-// next animation frame. Ratios are puck/ours of the p50 at 200 blocks (fps: higher is better, so
+// next animation frame (each *_dom_ms figure stops at the MutationObserver instead: the DOM has it,
+// the screen not yet). Ratios are puck/ours of the p50 at 200 blocks (fps: higher is better, so
 // a ratio below 1 means ours is smoother).
 //
 // Env: BENCH_EDITOR_REPS (default 10 per action and size), BENCH_EDITOR_OPEN_REPS (default: REPS),
