@@ -43,7 +43,8 @@ if (!executablePath) throw new Error("no Chromium: set CHROMIUM_PATH or install 
 const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 
 const result = {
-  machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? null, node: process.version, chromium: browser.version() },
+  // The load average says how shared the machine was (the figures move with it on a small machine).
+  machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? null, node: process.version, chromium: browser.version(), loadavgAtStart: os.loadavg().map((l) => Number(l.toFixed(2))) },
   settings: { reps, openReps, dragReps, sizes },
 };
 const errors = {};
@@ -107,6 +108,7 @@ try {
   await browser.close();
 }
 
+result.machine.loadavgAtEnd = os.loadavg().map((l) => Number(l.toFixed(2)));
 const FIGURES = ["open_ms", "keystroke_ms", "duplicate_ms", "delete_ms", "move_ms", "undo_ms", "undo_duplicate_ms", "drag_fps", "drop_commit_ms", "js_gzip_kb"];
 const p50 = (side, n, f) => {
   const v = result[side]?.[n]?.[f];
