@@ -201,9 +201,10 @@ export async function measureActions(browser, adapter, n, reps, log) {
 /**
  * Figure 7: drag block `layout.dragId` (block 150 at 200, the 3/4 block at 20) to position 10 by
  * its drag handle: press, a few px to pass the sensor's activation distance, then the wheel and
- * short moves until position 10 is in view, onto its upper part, release. Frames per second
- * between press and release, and the time from release until the canvas shows the block at
- * position 10 with no drag state left. An untimed undo puts it back.
+ * short moves until position 10 is in the canvas's middle, onto its upper part (corrected while
+ * the adapter can tell where the drop would land), release. Frames per second between press and
+ * release, and the time from release until the canvas shows the drop committed. An untimed undo
+ * puts the block back.
  */
 export async function measureDrag(browser, adapter, n, reps, log) {
   const { context, page, layout } = await newEditorPage(browser, adapter, n);

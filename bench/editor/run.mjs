@@ -4,16 +4,21 @@
 //     slowdown: { ours: { figure: at 200 / at 20 }, puck: { ... } } }
 // Per size, each figure as { p50, p95, n }:
 //   open_ms           navigation start until the last block is in the canvas and the editor is
-//                     ready, then the first task after that frame (fresh context, cold cache, each rep)
+//                     ready, then the first task after that frame (fresh context, cold cache, each
+//                     rep); open_shown_ms that frame itself
 //   keystroke_ms      keydown in the active block's text field until the canvas shows the text
 //   duplicate_ms, delete_ms, move_ms (one position, the editor's move control; down and back up),
 //   undo_ms (of a delete: the block comes back), undo_duplicate_ms (of a duplicate: the copy goes)
 //                     pointerdown on the control until the canvas shows the result
 //   *_longtasks       long tasks (> 50 ms) from the input until 250 ms after the canvas showed it
 //   drag_fps          requestAnimationFrame callbacks per second between press and release while
-//                     dragging block 150 (3/4 of the page at 20) to position 10 (higher is better)
-//   drop_commit_ms    release until the canvas shows the block at position 10 with no drag state
-//   js_gzip_kb        JavaScript files the editor page transferred (gzip bodies), a second after opening
+//                     dragging block 150 (3/4 of the page at 20) to position 10 by its handle, the
+//                     pointer always moving (higher is better; with p5), drag_worst_frame_ms the
+//                     longest frame
+//   drop_commit_ms    release until the canvas shows the drop committed (the block moved, no drag
+//                     state left); drop_missed lists drops that did not land at position 10
+//   js_gzip_kb        the editor page's JavaScript files as the server sends them to a client that
+//                     accepts gzip only, a second after opening (js_raw_kb decoded)
 // "Shows" is measured in the page: a MutationObserver sees the change, then the first task after the
 // next animation frame (each *_dom_ms figure stops at the MutationObserver instead: the DOM has it,
 // the screen not yet). Ratios are puck/ours of the p50 at 200 blocks (fps: higher is better, so
