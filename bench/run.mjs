@@ -11,6 +11,14 @@
 // (bench/write-path.mjs: create, update, publish and their bulk forms, demo store and 100 000 side by side),
 // `--only=hostile` how long hostile queries hold the event loop (bench/hostile-queries.mjs);
 // BENCH_SCALE_SIZES="" skips the scale section, BENCH_WRITE_SIZES="" the write path.
+//
+// Not part of this run: `npm run bench:editor` (bench/editor/run.mjs) measures the visual page
+// editor (`/{slug}?edit=1`) side by side with Puck 0.23 at 20 and 200 blocks, in a headless
+// Chromium: opening until the last block shows and the editor is interactive, a keystroke until the
+// canvas shows it, duplicate, delete, move, undo, a long drag (frames per second, and release until
+// the drop is committed), long tasks per action, and the editor page's JavaScript (gzip). Prints
+// JSON with p50/p95 per figure and the ratios; BENCH_EDITOR_ONLY=puck|ours runs one side,
+// BENCH_EDITOR_REPS the repetitions (default 10). See the header of bench/editor/run.mjs.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
