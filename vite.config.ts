@@ -6,7 +6,8 @@ import { defineConfig } from "vite";
 export default defineConfig(({ command, isSsrBuild }) => ({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   // The server bundle's entry is our Express app, which mounts React Router's request handler.
-  build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : undefined,
+  // The client build keeps its manifest (not served: a dot folder): edit mode preloads its chunks from it.
+  build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" } } : { manifest: true },
   ssr: {
     // The server bundle carries these pure-ESM packages inside it (built only: Vite's dev server
     // loads them as they are): hundreds of files fewer to resolve and read at start.

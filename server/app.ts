@@ -173,7 +173,8 @@ export async function createApp(opts: AppOptions = {}) {
   } else {
     const clientDir = path.resolve(opts.clientDir ?? path.join(process.env.BUILD_DIR || "build", "client"));
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+    // The build's manifest (build/client/.vite) is the server's to read, not a file to serve.
+    app.use(express.static(clientDir, { maxAge: "1h", index: false, dotfiles: "ignore" }));
   }
 
   // A page the cache did not have is kept once rendered (a change drops the pages that read it).

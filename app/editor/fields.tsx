@@ -95,7 +95,7 @@ function FieldControl({ blockId, field, value, onChange, errors }: { blockId: st
   const { iconNames } = useSite();
   const messageId = `${id}-messages`;
   const described = [errors?.length ? messageId : "", field.hints ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
-  const common = { id, "aria-invalid": errors?.length ? true : undefined, "aria-describedby": described } as const;
+  const common = { id, "aria-invalid": errors?.length ? true : undefined, "aria-describedby": described, "aria-required": field.isRequired ? true : undefined } as const;
   const text = typeof value === "string" ? value : "";
   let control: React.ReactNode;
   const tags = field.tags ?? [];
@@ -141,17 +141,11 @@ function FieldControl({ blockId, field, value, onChange, errors }: { blockId: st
   const checkbox = field.fieldType === "Boolean";
   return (
     <div className={checkbox ? "flex flex-wrap items-center gap-2" : "space-y-1"}>
-      {field.editor === "Html" || field.editor === "RichText" ? (
-        <span className="block text-sm font-medium" id={`${id}-label`}>
-          {field.label}
-          {field.isRequired ? <span aria-hidden="true"> *</span> : null}
-        </span>
-      ) : (
-        <label htmlFor={id} className={`text-sm font-medium ${checkbox ? "order-2" : "block"}`}>
-          {field.label}
-          {field.isRequired ? <span aria-hidden="true"> *</span> : null}
-        </label>
-      )}
+      {/* The accessible name is the label alone (a contract tools rely on); "required" is said by aria-required. */}
+      <span className={`flex gap-1 text-sm font-medium ${checkbox ? "order-2" : ""}`}>
+        {field.editor === "Html" || field.editor === "RichText" ? <span id={`${id}-label`}>{field.label}</span> : <label htmlFor={id}>{field.label}</label>}
+        {field.isRequired ? <span aria-hidden="true">*</span> : null}
+      </span>
       {control}
       {field.hints ? (
         <p id={`${id}-hint`} className="w-full text-xs text-black/70">
@@ -174,7 +168,7 @@ function FieldMessages({ id, errors }: { id: string; errors?: string[] }) {
   );
 }
 
-type Common = { id: string; "aria-invalid"?: boolean; "aria-describedby"?: string };
+type Common = { id: string; "aria-invalid"?: boolean; "aria-describedby"?: string; "aria-required"?: boolean };
 
 function IconSelect({ common, value, names, onChange }: { common: Common; value: string; names: readonly string[]; onChange(v: string): void }) {
   const { t } = useEnv();
@@ -290,10 +284,10 @@ function ListField({ id, field, value, onChange, errors }: { id: string; field: 
               const s = typeof v === "string" ? v : "";
               return (
                 <div key={f.name} className="space-y-1">
-                  <label htmlFor={fid} className="block text-xs font-medium">
-                    {f.label}
-                    {f.isRequired ? <span aria-hidden="true"> *</span> : null}
-                  </label>
+                  <span className="flex gap-1 text-xs font-medium">
+                    <label htmlFor={fid}>{f.label}</label>
+                    {f.isRequired ? <span aria-hidden="true">*</span> : null}
+                  </span>
                   {f.tags?.includes("icon") ? (
                     <IconSelect common={{ id: fid }} value={s} names={iconNames} onChange={(nv) => update(i, f.name, nv)} />
                   ) : f.editor === "TextArea" ? (

@@ -1,8 +1,10 @@
-import { lazy, Suspense } from "react";
+import { lazy } from "react";
+import { preloadModule } from "react-dom";
 import { data } from "react-router";
 import type { Route } from "./+types/page";
 import { requireUser } from "~/auth/require.server";
 import { loadEditMode } from "~/editor/edit-page.server";
+import { editorPreloads } from "~/editor/preload.server";
 import { ContentPage } from "~/site/content-page";
 import { loadContentPage, notFound, requestedPage } from "~/site/page.server";
 import { originOf, seoMeta } from "~/site/seo";
@@ -30,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const { page, blockData, editor } = loaded;
     const alternates = { de: `${editor.page.path.de}?${url.searchParams}`, en: `${editor.page.path.en}?${url.searchParams}` };
     if (!edit) return data({ mode: "preview" as const, language, page, blockData, editor: null, origin, canonical: editor.page.path[language], alternates }, { headers: PRIVATE });
-    return data({ mode: "edit" as const, language, page, blockData, editor, origin, canonical: editor.page.path[language], alternates }, { headers: PRIVATE });
+    return data({ mode: "edit" as const, language, page, blockData, editor, origin, canonical: editor.page.path[language], alternates, preload: editorPreloads() }, { headers: PRIVATE });
   }
   return { mode: "view" as const, ...(await loadContentPage(request, context)), origin, editor: null };
 }
@@ -58,9 +60,10 @@ export default function Page({ loaderData }: Route.ComponentProps) {
     );
   }
   if (loaderData.mode !== "edit" || !loaderData.editor) return view;
-  return (
-    <Suspense fallback={view}>
-      <EditMode key={loaderData.editor.page.id} language={loaderData.language} page={loaderData.page} blockData={loaderData.blockData} editor={loaderData.editor} />
-    </Suspense>
-  );
+  // Edit mode's chunks load with the page's own scripts (hoisted into <head> by React).
+  for (const href of loaderData.preload) preloadModule(href);
+  // No Suspense boundary of its own: React outlines a large completed boundary (the page twice in the
+  // HTML, swapped by a script). Without one, the server waits for the editor's module (once, after a
+  // start) and the browser keeps the server's markup until the preloaded chunk is there to hydrate it.
+  return <EditMode key={loaderData.editor.page.id} language={loaderData.language} page={loaderData.page} blockData={loaderData.blockData} editor={loaderData.editor} />;
 }
