@@ -3,6 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
+import { precompressedAssets } from "./precompressed";
 import express from "express";
 import helmet from "helmet";
 import type { LevelWithSilent } from "pino";
@@ -172,6 +173,7 @@ export async function createApp(opts: AppOptions = {}) {
     app.use(opts.vite.middlewares);
   } else {
     const clientDir = path.resolve(opts.clientDir ?? path.join(process.env.BUILD_DIR || "build", "client"));
+    app.use("/assets", precompressedAssets(path.join(clientDir, "assets")));
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     // The build's manifest (build/client/.vite) is the server's to read, not a file to serve.
     app.use(express.static(clientDir, { maxAge: "1h", index: false, dotfiles: "ignore" }));

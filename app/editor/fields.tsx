@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from "react";
 import type { SchemaField } from "~/content/types";
-import { validateSubmission } from "~/forms/engine";
 import { formFieldsFromSchema } from "~/forms/from-schema";
 import { useSite } from "~/site/site-context";
 import { docOf, useEditor, useEditorStore } from "./editor-store";
@@ -75,7 +74,8 @@ function useFieldErrors(id: string, fields: readonly EditorField[], values: Read
     const required = fields.filter((f) => f.isRequired && !definition.fields.some((d) => d.name === f.name));
     const requiredCheck = { id: `${definition.id}-required`, fields: required.map((f) => ({ name: f.name, type: "text" as const, label: f.label, validation: "required" })) };
     const filled = Object.fromEntries(required.map((f) => [f.name, Array.isArray(values[f.name]) ? ((values[f.name] as unknown[]).length ? "x" : "") : values[f.name] ? "x" : ""]));
-    void Promise.all([validateSubmission(definition, checked, ui), required.length ? validateSubmission(requiredCheck, filled, ui) : null]).then(([main, extra]) => {
+    // The forms engine loads with the first fields shown, not with edit mode.
+    void import("~/forms/engine").then(({ validateSubmission }) => Promise.all([validateSubmission(definition, checked, ui), required.length ? validateSubmission(requiredCheck, filled, ui) : null])).then(([main, extra]) => {
       if (!current) return;
       const result = { valid: main.valid && (extra?.valid ?? true), errors: { ...main.errors, ...(extra?.errors ?? {}) } };
       setErrors(result.errors);
