@@ -61,6 +61,8 @@ export async function loadEditMode(context: AppLoadContext, user: User, language
       }),
     links: site.pages.map((p) => ({ id: p.id, title: p.title, path: { de: pathOf(p.slug.de, "de"), en: pathOf(p.slug.en, "en") } })),
     user: { name: user.name || user.email, language: user.language, superuser: user.superuser },
+    colors: colors.items.map((c) => ({ name: String(c.data.name?.iv ?? c.id), hexcode: String(c.data.hexcode?.iv ?? "") })).filter((c) => /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(c.hexcode)),
+    appName: context.services.env.SQUIDEX_APP_NAME,
     assets: library.items.filter((a) => a.mimeType.startsWith("image/")).map((a) => ({ id: a.id, fileName: a.fileName, url: assetUrl(a), width: a.pixelWidth, height: a.pixelHeight, mimeType: a.mimeType })),
   };
   return { page, blockData, editor };

@@ -5,7 +5,7 @@ import { useSite } from "~/site/site-context";
 import { docOf, useEditor, useEditorStore } from "./editor-store";
 import { useEnv } from "./env";
 import { newEntry, PLACEHOLDER_IMAGE } from "./new-block";
-import type { EditorField } from "./types";
+import type { EditorField, EditorPayload } from "./types";
 import { optionLabel } from "./field-labels";
 import { invalidBlocks } from "./validity";
 
@@ -113,6 +113,8 @@ function FieldControl({ blockId, field, value, onChange, errors }: { blockId: st
         ))}
       </select>
     );
+  } else if (field.fieldType === "String" && (field.editor === "Color" || tags.includes("color"))) {
+    control = <ColorField common={common} value={text} onChange={onChange} />;
   } else if (field.fieldType === "String" && tags.includes("icon")) {
     control = <IconSelect common={common} value={text} names={iconNames} onChange={onChange} />;
   } else if (field.fieldType === "String" && (field.editor === "Html" || field.editor === "RichText")) {
@@ -203,22 +205,96 @@ function LinkInput({ common, value, onChange }: { common: Common; value: string;
   );
 }
 
+/** An image from the asset library, or a new one uploaded here (it joins the library and is chosen). */
 function ImagePicker({ common, value, onChange }: { common: Common; value: unknown; onChange(v: unknown): void }) {
   const { payload, t } = useEnv();
+  const [added, setAdded] = useState<EditorPayload["assets"]>([]);
+  const [status, setStatus] = useState<{ busy: boolean; message: string | null; failed: boolean }>({ busy: false, message: null, failed: false });
+  const uploadId = useId();
+  const library = useMemo(() => [...added, ...payload.assets.filter((a) => !added.some((n) => n.id === a.id))], [added, payload.assets]);
   const current = Array.isArray(value) && typeof value[0] === "string" ? value[0] : "";
-  const chosen = payload.assets.find((a) => a.id === current);
+  const chosen = library.find((a) => a.id === current);
+  const upload = async (file: File) => {
+    setStatus({ busy: true, message: t.uploading, failed: false });
+    try {
+      const form = new FormData();
+      form.append("file", file, file.name);
+      const res = await fetch(`/api/squidex/api/apps/${encodeURIComponent(payload.appName)}/assets`, { method: "POST", body: form, credentials: "same-origin" });
+      if (res.status !== 200 && res.status !== 201) throw new Error(`upload answered ${res.status}`);
+      const a = (await res.json()) as { id: string; slug: string; fileName: string; mimeType: string; pixelWidth?: number; pixelHeight?: number };
+      setAdded((list) => [{ id: a.id, fileName: a.fileName, url: `/api/assets/${encodeURIComponent(a.id)}/${encodeURIComponent(a.slug)}`, mimeType: a.mimeType, width: a.pixelWidth, height: a.pixelHeight }, ...list]);
+      onChange([a.id]);
+      setStatus({ busy: false, message: t.uploaded(a.fileName), failed: false });
+    } catch (error) {
+      // §8: anything but 200/201 is logged, and the editor is told in plain words.
+      console.error("Uploading an image failed", error);
+      setStatus({ busy: false, message: t.uploadFailed, failed: true });
+    }
+  };
   return (
     <div className="space-y-2">
       <select {...common} className={input} value={current} onChange={(e) => onChange(e.target.value ? [e.target.value] : [])}>
         <option value="">{t.none}</option>
         {current === PLACEHOLDER_IMAGE && !chosen ? <option value={PLACEHOLDER_IMAGE}>{t.placeholderImage}</option> : null}
-        {payload.assets.map((a) => (
+        {library.map((a) => (
           <option key={a.id} value={a.id}>
             {a.fileName}
           </option>
         ))}
       </select>
-      {chosen ? <img src={`${chosen.url}?width=480`} alt="" className="max-h-32 rounded border border-black/10" /> : null}
+      {chosen ? <img src={chosen.mimeType.includes("svg") ? chosen.url : `${chosen.url}?width=480`} alt="" className="max-h-32 rounded border border-black/10" /> : null}
+      <div>
+        <label htmlFor={uploadId} className="inline-block cursor-pointer rounded border border-[#0f5e63] px-3 py-1 text-sm text-[#0f5e63] focus-within:outline-2 focus-within:outline-[#0f5e63]">
+          {t.upload}
+          <input
+            id={uploadId}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/avif,image/gif,image/svg+xml"
+            className="sr-only"
+            disabled={status.busy}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = "";
+              if (file) void upload(file);
+            }}
+          />
+        </label>
+        {status.message ? (
+          <p role={status.failed ? "alert" : "status"} className={`mt-1 text-sm ${status.failed ? "text-[#b3261e]" : "text-black/70"}`} data-upload-status>
+            {status.message}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** A colour: one of the theme's (swatches), any other, or none. */
+function ColorField({ common, value, onChange }: { common: Common; value: string; onChange(v: string): void }) {
+  const { payload, t } = useEnv();
+  return (
+    <div className="space-y-2">
+      <div role="group" aria-label={t.themeColors} className="flex flex-wrap gap-1">
+        <button type="button" aria-pressed={value === ""} onClick={() => onChange("")} className={`rounded border px-2 py-1 text-xs ${value === "" ? "border-[#0f5e63] ring-2 ring-[#0f5e63]" : "border-black/30"}`}>
+          {t.noColor}
+        </button>
+        {payload.colors.map((c) => (
+          <button
+            key={c.name}
+            type="button"
+            aria-pressed={value.toLowerCase() === c.hexcode.toLowerCase()}
+            aria-label={c.name}
+            title={`${c.name} (${c.hexcode})`}
+            onClick={() => onChange(c.hexcode)}
+            className={`size-7 rounded border ${value.toLowerCase() === c.hexcode.toLowerCase() ? "border-[#0f5e63] ring-2 ring-[#0f5e63]" : "border-black/30"}`}
+            style={{ backgroundColor: c.hexcode }}
+          />
+        ))}
+      </div>
+      <span className="flex items-center gap-2 text-xs">
+        <input type="color" {...common} value={/^#[0-9a-f]{6}$/i.test(value) ? value : "#ffffff"} onChange={(e) => onChange(e.target.value)} className="h-7 w-10 rounded border border-black/30" />
+        {t.otherColor}
+      </span>
     </div>
   );
 }

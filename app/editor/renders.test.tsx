@@ -39,6 +39,8 @@ const payload: EditorPayload = {
   links: [],
   user: { name: "Test", language: "de", superuser: true },
   assets: [],
+  colors: [],
+  appName: "praxisnetz",
 };
 
 describe("canvas renders at 200 blocks", () => {

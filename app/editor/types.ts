@@ -20,6 +20,10 @@ export interface EditorPayload {
   user: { name: string; language: Language; superuser: boolean };
   /** Images of the asset library (the most recent), for the image picker and new blocks' placeholders. */
   assets: Array<AssetInfo & { id: string }>;
+  /** The theme's colours, for colour fields' swatches. */
+  colors: Array<{ name: string; hexcode: string }>;
+  /** The content service's app name (uploads go to its asset API). */
+  appName: string;
 }
 
 export interface EditorPageMeta {

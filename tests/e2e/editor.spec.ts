@@ -406,3 +406,26 @@ test("a rich-text block edited in the fields panel shows on the canvas, sanitise
   await expect(canvasBlocks(page).first()).toContainText("Sprechzeiten am Montag");
   await saved(page);
 });
+
+test("an image uploaded from the fields panel joins the library and shows on the canvas; a section takes a theme colour", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Bild");
+  // A 2×2 PNG, made here.
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==", "base64");
+  await fields(page).getByText("Bild hochladen").locator("input[type=file]").setInputFiles({ name: "praxis-flur.png", mimeType: "image/png", buffer: png });
+  await expect(fields(page).locator("[data-upload-status]")).toContainText("„praxis-flur.png“ hochgeladen und ausgewählt.");
+  await expect(fields(page).getByLabel("Bild", { exact: true })).toHaveValue(/.+/);
+  await expect(canvasBlocks(page).first().locator("img")).toHaveAttribute("src", /praxis-flur/);
+  await saved(page);
+
+  await page.keyboard.press("Escape");
+  await insertFromPalette(page, "Abschnitt");
+  const section = page.locator("[data-canvas] [data-block=block-section]");
+  const swatches = fields(page).getByRole("group", { name: "Farben des Themes" }).getByRole("button");
+  const swatch = swatches.nth(1);
+  await swatch.click();
+  await expect(swatch).toHaveAttribute("aria-pressed", "true");
+  await expect(section.locator("section").first()).toHaveAttribute("style", /background-color/);
+  await saved(page);
+});
