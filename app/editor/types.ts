@@ -1,4 +1,5 @@
 import type { AssetInfo, Block } from "~/blocks/types";
+import type { FieldProperties, FieldType } from "~/content/types";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -38,27 +39,17 @@ export interface EditorPageMeta {
   lastModifiedBy: string;
 }
 
-export interface EditorField {
+/** A block schema's field as the fields panel reads it: its properties, its label in the editor's language. */
+export type EditorField = Pick<
+  FieldProperties,
+  "hints" | "editor" | "isRequired" | "defaultValue" | "minLength" | "maxLength" | "minItems" | "maxItems" | "minValue" | "maxValue" | "allowedValues" | "tags" | "schemaIds"
+> & {
   name: string;
   label: string;
-  hints?: string;
-  fieldType: string;
-  editor?: string;
-  isRequired?: boolean;
-  defaultValue?: unknown;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  minValue?: number;
-  maxValue?: number;
-  allowedValues?: Array<string | number>;
-  tags?: string[];
-  /** References: the collection(s) the field points to. */
-  schemaIds?: string[];
+  fieldType: FieldType;
   /** Array fields: the fields of each entry. */
   nested?: EditorField[];
-}
+};
 
 export interface EditorSchema {
   name: string;

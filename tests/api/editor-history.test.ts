@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ADMIN, openStore, postForm, signIn } from "../support/auth";
-import { startServer, type RunningServer } from "../support/server";
+import { fetchJson, startServer, type RunningServer } from "../support/server";
 
 /**
  * The page editor's version history through the real server (production build, demo content,
@@ -17,19 +17,11 @@ const history = (page = PAGE) => `${server.url}/api/editor/pages/${page}/history
 type Blocks = { de: Array<Record<string, unknown>>; en: Array<Record<string, unknown>> };
 
 async function call(method: "GET" | "POST", url: string, body?: unknown, headers: Record<string, string> = { cookie }) {
-  const res = await fetch(url, {
+  return fetchJson(url, {
     method,
     headers: { ...headers, origin: server.url, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
   });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text, headers: res.headers };
 }
 
 /** The page's stored draft, as the store has it (read beside the running server). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ADMIN, invite, openStore, postForm, setPasswordWithToken, signIn } from "../support/auth";
-import { startServer, type RunningServer } from "../support/server";
+import { fetchJson, startServer, type RunningServer } from "../support/server";
 
 /**
  * The page editor's presence and templates endpoints over real HTTP against the production build:
@@ -39,15 +39,8 @@ async function send(path: string, opts: { method?: string; cookie?: string; body
   const headers: Record<string, string> = { origin: server.url, accept: "application/json", ...(opts.cookie ? { cookie: opts.cookie } : {}), ...opts.headers };
   const hasBody = opts.body !== undefined || opts.raw !== undefined;
   if (hasBody) headers["content-type"] = opts.type ?? "application/json";
-  const res = await fetch(`${server.url}${path}`, { method: opts.method ?? "POST", headers, body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined) });
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, body, text, headers: res.headers };
+  const { json, ...res } = await fetchJson(`${server.url}${path}`, { method: opts.method ?? "POST", headers, body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined) });
+  return { ...res, body: json as unknown };
 }
 
 const presence = (id: string) => `/api/editor/pages/${id}/presence`;

@@ -70,12 +70,17 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
 }
 
 export async function postJson(url: string, body: unknown, init: RequestInit = {}) {
-  const res = await fetch(url, {
+  return fetchJson(url, {
     method: "POST",
     body: typeof body === "string" ? body : JSON.stringify(body),
     ...init,
     headers: { "content-type": "application/json", ...(init.headers as Record<string, string> | undefined) },
   });
+}
+
+/** Any request; the answer's status, headers, text and (when it parses) JSON. */
+export async function fetchJson(url: string, init: RequestInit = {}) {
+  const res = await fetch(url, init);
   const text = await res.text();
   let json: unknown;
   try {
