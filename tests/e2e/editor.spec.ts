@@ -13,7 +13,8 @@ async function newPage(page: Page, title = `Editor ${Date.now()}-${++counter}`):
   const create = page.locator("form").filter({ has: page.getByRole("heading", { name: /Neue Seite|New page/ }) });
   await create.getByLabel(/^(Titel|Title)$/).fill(title);
   await create.getByRole("button", { name: /Anlegen|Create/ }).click();
-  await expect(page.getByRole("link", { name: title })).toBeVisible();
+  // The list is paged (newest may be on another page): the notice names the new page.
+  await expect(page.locator("[data-save-result=ok]")).toContainText(title);
   const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   return { title, path: `/${slug}` };
 }
