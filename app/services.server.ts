@@ -5,6 +5,7 @@ import { startChangeFeed } from "./content/change-feed";
 import { openDatabase, type RawDatabase } from "./content/db";
 import { SquidexAuth } from "./content/squidex/auth";
 import { seedDemoContent } from "./content/seed-demo";
+import { syncBlockSchemas } from "./content/block-sync";
 import { ContentStore } from "./content/store";
 import type { ContentChange } from "./content/types";
 import type { Env } from "./env.server";
@@ -73,6 +74,9 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     const seeded = await seedDemoContent(store);
     if (seeded) logger.info(seeded, "demo content created");
   }
+  // Block kinds new in this version reach stores made by an older one (additions only).
+  const synced = await syncBlockSchemas(store);
+  if (synced.length) logger.info({ changes: synced }, "block schemas brought up to date");
   const cache = new ContentCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
   // A change drops only the cached reads and pages that read what changed (on every app node: the
   // change feed below replays other nodes' changes here).

@@ -430,3 +430,25 @@ test("an image uploaded from the fields panel joins the library and shows on the
   await expect(section.locator("section").first()).toHaveAttribute("style", /background-color/);
   await saved(page);
 });
+
+test("a block dragged from the palette lands where the line shows", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await insertFromPalette(page, "Akkordeon");
+  const [first, second] = await blockIds(page);
+  const item = (await page.locator("[data-palette-item=block-image]").boundingBox())!;
+  const target = (await page.locator(`[data-block-id="${second}"]`).boundingBox())!;
+  await page.mouse.move(item.x + 20, item.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(item.x + 60, item.y + 20, { steps: 5 });
+  await page.mouse.move(target.x + 40, target.y + 4, { steps: 10 });
+  await expect(page.locator("[data-drop-indicator]")).toBeVisible();
+  await page.mouse.up();
+  await expect.poll(async () => (await blockIds(page)).length).toBe(3);
+  const ids = await blockIds(page);
+  expect(ids[0]).toBe(first);
+  expect(ids[2]).toBe(second);
+  await expect(page.locator(`[data-block-id="${ids[1]}"]`)).toHaveAttribute("data-block", "block-image");
+  await expect(page.locator("[data-drop-indicator]")).toHaveCount(0);
+});
