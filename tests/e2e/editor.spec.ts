@@ -437,6 +437,7 @@ test("a block dragged from the palette lands where the line shows", async ({ pag
   await insertFromPalette(page, "Handlungsaufforderung");
   await insertFromPalette(page, "Akkordeon");
   const [first, second] = await blockIds(page);
+  await page.locator("[data-palette-item=block-image]").scrollIntoViewIfNeeded();
   const item = (await page.locator("[data-palette-item=block-image]").boundingBox())!;
   const target = (await page.locator(`[data-block-id="${second}"]`).boundingBox())!;
   await page.mouse.move(item.x + 20, item.y + 10);
