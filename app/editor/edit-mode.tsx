@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { EditModeContext } from "~/blocks/edit-mode";
 import { BLOCK_DEFINITIONS } from "~/blocks/registry";
 import type { Block, PageBlockData } from "~/blocks/types";
@@ -52,7 +52,11 @@ export default function EditMode({ language, page, blockData, editor, probe }: {
     const ctx = { isContainer: (schemaId: string) => schemas.get(schemaId)?.container === true, newId: () => crypto.randomUUID() };
     return createEditorStore(createState(editor.blocks, language, ctx), ctx);
   });
-  const [announcement, setAnnouncement] = useState("");
+  // Announcements go to the live region alone (its own state): saying something re-renders nothing else.
+  const [announcer] = useState(() => {
+    let listener: ((message: string) => void) | null = null;
+    return { say: (message: string) => listener?.(message), listen: (l: typeof listener) => void (listener = l) };
+  });
   const [data, setData] = useState(blockData);
   const [initial] = useState(() => ({ prepared: byId(page.blocks), blocks: new Map(Object.values(store.get().docs[language].blocks).map((b) => [b.id, b as unknown])) }));
   const refresh = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -86,24 +90,37 @@ export default function EditMode({ language, page, blockData, editor, probe }: {
       initial: initial.blocks,
       refreshData,
       probe,
-      announce: (message) => setAnnouncement(message),
+      announce: announcer.say,
       label: (schemaId) => editor.palette.find((p) => p.name === schemaId)?.label ?? own(BLOCK_DEFINITIONS, schemaId)?.palette.label[ui] ?? schemas.get(schemaId)?.label ?? schemaId,
     };
-  }, [data, editor, schemas, ui, t, initial, refreshData, probe]);
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  }, [data, editor, schemas, ui, t, initial, refreshData, probe, announcer]);
   return (
     <EditorStoreContext.Provider value={store}>
       <EditorEnvContext.Provider value={env}>
         <EditModeContext.Provider value={true}>
-          <EditorShell page={page} ready={ready} announcement={announcement} />
+          <EditorShell page={page} />
+          <LiveRegion listen={announcer.listen} />
         </EditModeContext.Provider>
       </EditorEnvContext.Provider>
     </EditorStoreContext.Provider>
   );
 }
 
-function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: boolean; announcement: string }) {
+/** The screen reader's live region: what the editor announces (inserted, moved…). */
+function LiveRegion({ listen }: { listen(l: ((message: string) => void) | null): void }) {
+  const [message, setMessage] = useState("");
+  useEffect(() => {
+    listen(setMessage);
+    return () => listen(null);
+  }, [listen]);
+  return (
+    <div aria-live="polite" role="status" className="sr-only">
+      {message}
+    </div>
+  );
+}
+
+function EditorShell({ page }: { page: ContentPage }) {
   const store = useEditorStore();
   const env = useEnv();
   const { t } = env;
@@ -113,6 +130,10 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
   const [notice, setNotice] = useState<string | null>(null);
   const language = useEditor((s) => s.language);
   const rootRef = useRef<HTMLDivElement>(null);
+  // Hydrated and listening: said on the element (tests and benchmarks wait for it), without a render.
+  useEffect(() => {
+    if (rootRef.current) rootRef.current.dataset.editorReady = "1";
+  }, []);
 
   const focusActive = useCallback(() => {
     requestAnimationFrame(() => {
@@ -158,7 +179,7 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
   const other: Language = language === "de" ? "en" : "de";
   const panelName = (p: Panel) => (p === "palette" ? t.palette : p === "outline" ? t.outline : p === "templates" ? t.templates : t.history.title);
   return (
-    <div ref={rootRef} data-editor-root data-editor-ready={ready ? "1" : undefined} className="flex h-screen flex-col bg-white text-[#1f2328]" onKeyDown={onKeyDown}>
+    <div ref={rootRef} data-editor-root className="flex h-screen flex-col bg-white text-[#1f2328]" onKeyDown={onKeyDown}>
       <Toolbar saving={saving} width={width} setWidth={setWidth} other={other} notice={notice} />
       <div className="flex min-h-0 flex-1">
         <section aria-label={panelName(panel)} className="flex w-80 shrink-0 flex-col border-r border-black/15">
@@ -192,15 +213,12 @@ function EditorShell({ page, ready, announcement }: { page: ContentPage; ready: 
           <FieldsPanel />
         </section>
       </div>
-      <div aria-live="polite" role="status" className="sr-only">
-        {announcement}
-      </div>
     </div>
   );
 }
 
 /** Sections as reusable templates: the selection saved under a name, inserted on any page. */
-function Templates() {
+const Templates = memo(function Templates() {
   const store = useEditorStore();
   const env = useEnv();
   const selectedCount = useEditor((s) => s.selected.length || (s.active ? 1 : 0));
@@ -220,10 +238,10 @@ function Templates() {
       }}
     />
   );
-}
+});
 
 /** The page frame on the canvas: its theme, background and title (unless a hero opens the page). */
-function CanvasPage({ page }: { page: ContentPage }) {
+const CanvasPage = memo(function CanvasPage({ page }: { page: ContentPage }) {
   const heading = useTextStyle("heading-1", "text-4xl font-bold");
   const { payload } = useEnv();
   const language = useEditor((s) => s.language);
@@ -242,7 +260,7 @@ function CanvasPage({ page }: { page: ContentPage }) {
       <CanvasList parent={ROOT} />
     </div>
   );
-}
+});
 
 function Toolbar({ saving, width, setWidth, other, notice }: { saving: ReturnType<typeof useSaving>; width: Width; setWidth(w: Width): void; other: Language; notice: string | null }) {
   const store = useEditorStore();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useMemo, useState } from "react";
+import { memo, lazy, Suspense, useEffect, useId, useMemo, useState } from "react";
 import type { SchemaField } from "~/content/types";
 import { formFieldsFromSchema } from "~/forms/from-schema";
 import { useSite } from "~/site/site-context";
@@ -25,14 +25,14 @@ function asSchemaField(f: EditorField): SchemaField {
  * forms engine's rules and messages in the editor's language. Every change is one model action;
  * typing a word is one undo step (the model joins keystrokes in one field).
  */
-export function FieldsPanel() {
+export const FieldsPanel = memo(function FieldsPanel() {
   const active = useEditor((s) => s.active);
   const block = useEditor((s) => (s.active ? docOf(s).blocks[s.active] : undefined));
   const env = useEnv();
   const schema = block ? env.schemas.get(block.schemaId) : undefined;
   if (!block || !schema || !active) return <p className="text-sm text-black/70">{env.t.noBlock}</p>;
   return <BlockFields key={active} id={active} />;
-}
+});
 
 function BlockFields({ id }: { id: string }) {
   const block = useEditor((s) => docOf(s).blocks[id]);

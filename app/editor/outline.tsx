@@ -18,9 +18,9 @@ function summary(block: EditorBlock): string {
  * The page as a tree (the outline): click to choose a block, Shift/Ctrl (Cmd) to choose several,
  * which the toolbar then moves, copies or deletes together. Each row follows its own block only.
  */
-export function Outline() {
+export const Outline = memo(function Outline() {
   return <OutlineList parent={ROOT} />;
-}
+});
 
 function OutlineList({ parent }: { parent: string }) {
   const ids = useEditor((s) => docOf(s).children[parent]);

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from "react";
+import { memo, useId, useMemo, useState } from "react";
 import { pressForDrag } from "./drag";
 import { animateNew } from "./motion";
 import { docOf, useEditorStore, type EditorStore } from "./editor-store";
@@ -45,7 +45,7 @@ export function insertNew(store: EditorStore, env: EditorEnv, name: string, at?:
  * searchable; a click or Enter inserts at the cursor, dragging drops where the line shows. Below
  * it, the "add a block" form of the spec, which asks for a component first.
  */
-export function Palette() {
+export const Palette = memo(function Palette() {
   const env = useEnv();
   const { payload, t } = env;
   const store = useEditorStore();
@@ -141,4 +141,4 @@ export function Palette() {
       ))}
     </div>
   );
-}
+});
