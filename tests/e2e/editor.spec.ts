@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
+import { waitForHydration } from "./helpers";
 
 /**
  * Edit mode (issue 21): the visual page editor on the live page, driven as editors drive it. Every
@@ -452,4 +453,46 @@ test("a block dragged from the palette lands where the line shows", async ({ pag
   expect(ids[2]).toBe(second);
   await expect(page.locator(`[data-block-id="${ids[1]}"]`)).toHaveAttribute("data-block", "block-image");
   await expect(page.locator("[data-drop-indicator]")).toHaveCount(0);
+});
+
+test("closing the tab with unsaved changes asks first", async ({ page, context }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await saved(page);
+  // Offline, the change cannot be saved: it stays unsaved (and in this browser).
+  await context.setOffline(true);
+  await fields(page).getByLabel("Überschrift").fill("Noch nicht gespeichert");
+  await expect(page.locator("[data-save-state]")).toHaveAttribute("data-save-state", "unsaved");
+  const dialog = page.waitForEvent("dialog");
+  await page.close({ runBeforeUnload: true });
+  const asked = await dialog;
+  expect(asked.type()).toBe("beforeunload");
+  await asked.dismiss();
+  await context.setOffline(false);
+  await saved(page);
+});
+
+test("an English-speaking editor gets the editor in English: panels, field labels, messages", async ({ page, browser, baseURL }) => {
+  const { path } = await newPage(page);
+  const { context, editor } = await inviteEditor(page, browser, baseURL, "english");
+  await editor.goto("/manage/account");
+  await waitForHydration(editor);
+  await editor.getByLabel("Sprache der Verwaltung").selectOption("en");
+  await editor.getByRole("button", { name: "Sprache speichern" }).click();
+  await expect(editor.locator("[data-save-result=ok]")).toHaveText("Language saved.");
+  await openEditor(editor, path);
+  await editor.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(editor.getByRole("alert").filter({ hasText: "Please choose a component." })).toBeVisible();
+  await editor.locator("[data-palette-item]").filter({ hasText: "Call to action" }).first().click();
+  const panel = editor.getByRole("region", { name: "Fields" });
+  await panel.getByLabel("Heading", { exact: true }).fill("");
+  await expect(panel.getByText("Heading is required.")).toBeVisible();
+  // The editor's own words (not the page's content) are English.
+  const chrome = await editor.evaluate(() =>
+    [...document.querySelectorAll("[data-editor-root] [role=toolbar], [data-editor-root] > div > section")].map((el) => (el as HTMLElement).innerText).join("\n"),
+  );
+  expect(chrome).not.toMatch(/Blöcke|Gliederung|Felder|Veröffentlichen|Rückgängig|Überschrift|Hinzufügen|Entwurf|Gespeichert/);
+  expect(chrome).toMatch(/Outline/);
+  await context.close();
 });
