@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -11,6 +12,14 @@ const gzip = promisify(zlib.gzip);
 const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
 /** A hashed build file's name: what the build writes into /assets (never a path). */
 const ASSET = /^\/[A-Za-z0-9_.-]+\.(?:js|css)$/;
+
+function listed(dir: string): ReadonlySet<string> {
+  try {
+    return new Set(readdirSync(dir));
+  } catch {
+    return new Set();
+  }
+}
 
 interface Packed {
   type: string;
@@ -26,7 +35,12 @@ interface Packed {
  */
 export function precompressedAssets(assetsDir: string): RequestHandler {
   const cache = new Map<string, Promise<Packed | null>>();
+  // The build's files, listed once: only they are kept (a request for any other name is not, so
+  // made-up names cannot fill the memory).
+  let names: ReadonlySet<string> | undefined;
   const load = (name: string) => {
+    names ??= listed(assetsDir);
+    if (!names.has(name)) return Promise.resolve(null);
     let entry = cache.get(name);
     if (!entry) {
       entry = (async () => {

@@ -14,6 +14,7 @@ import { prepareContentPage, type RawPageData } from "~/site/content-pages.serve
 import { loadBlockData } from "~/site/page.server";
 import { findPageBySlug, loadSite } from "~/site/site.server";
 import { labelled } from "./field-labels";
+import { peopleNames } from "./people.server";
 import type { EditorField, EditorPageMeta, EditorPayload, EditorSchema, PaletteEntry } from "./types";
 
 /**
@@ -35,7 +36,7 @@ export async function loadEditMode(context: AppLoadContext, user: User, language
     store.query("core-theme-colors", {}, { unpublished: true, all: true, noTotal: true }),
     store.listSchemas(),
     store.query(PALETTE_SCHEMA, {}, { all: true, noTotal: true }),
-    context.services.auth.users.list(),
+    peopleNames(context),
     // The asset library's most recent images, for the image picker (uploads add to it).
     context.services.content.assets(),
   ]);
@@ -46,11 +47,10 @@ export async function loadEditMode(context: AppLoadContext, user: User, language
   const raw = flattenData(item.data, language) as RawPageData;
   const page = prepareContentPage(item.id, raw, refs, context.services.logger);
   const blockData = await loadBlockData(context, language, page.blocks, url);
-  const names = new Map(people.map((p) => [`subject:${p.id}`, p.name || p.email]));
 
   const blockSchemas = schemas.filter((s) => s.type === "Component" && own(BLOCK_DEFINITIONS, s.name));
   const editor: EditorPayload = {
-    page: pageMeta(item, names, user.language),
+    page: pageMeta(item, people, user.language),
     blocks: Object.fromEntries(LANGUAGES.map((l) => [l, storedBlocks(item, l)])) as Record<Language, Block[]>,
     schemas: blockSchemas.map((s) => editorSchema(s, user.language)),
     palette: palette.items

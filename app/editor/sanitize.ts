@@ -1,4 +1,5 @@
 import DOMPurify, { type DOMPurify as Purifier } from "dompurify";
+import { RICH_TEXT_ATTRIBUTES, RICH_TEXT_SCHEMES, RICH_TEXT_TAGS } from "~/site/rich-text-rules";
 
 /**
  * Rich text made safe in the browser, for the editor's canvas: it shows text a colleague wrote, and
@@ -6,18 +7,18 @@ import DOMPurify, { type DOMPurify as Purifier } from "dompurify";
  * sanitiser's (app/site/rich-text.server.ts, sanitize-html), so the canvas shows what visitors will
  * see: the same tags, the same attributes per tag, links only to http(s), mail, phone or relative
  * addresses (no protocol-relative ones), h1 made h2, external links with rel="noopener noreferrer".
- * Keep the two in step; tests/e2e/rich-text.spec.ts compares them on the same inputs. The one
+ * Both read their lists from ~/site/rich-text-rules; tests/e2e/rich-text.spec.ts compares them on the same inputs. The one
  * difference: what is inside svg, math, template and the like goes here, text included.
  *
  * The server still sanitises every page it prepares: this is for the canvas, not a replacement.
  */
 
-const ALLOWED_TAGS = ["p", "br", "h2", "h3", "h4", "ul", "ol", "li", "a", "strong", "em", "b", "i", "u", "s", "blockquote", "code", "pre", "hr", "small", "sub", "sup", "table", "thead", "tbody", "tr", "th", "td"];
+const ALLOWED_TAGS = RICH_TEXT_TAGS;
 
 /** Attributes per tag: DOMPurify's allow-list is one for all tags, the per-tag rule is a hook below. */
-const ALLOWED_ATTRIBUTES: Record<string, readonly string[]> = { a: ["href", "title", "hreflang", "rel"], th: ["scope"], td: ["colspan", "rowspan"] };
+const ALLOWED_ATTRIBUTES = RICH_TEXT_ATTRIBUTES;
 
-const ALLOWED_SCHEMES = new Set(["http", "https", "mailto", "tel"]);
+const ALLOWED_SCHEMES = new Set(RICH_TEXT_SCHEMES);
 
 /**
  * Whether an href may stay, by sanitize-html's reading of it: spaces and control characters (which

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/api.editor-history";
+import { peopleNames } from "~/editor/people.server";
 import { writer } from "~/admin/admin.server";
 import { getPage, patchPage } from "~/admin/pages/page-edit";
 import { routeAccess } from "~/auth/access";
@@ -41,10 +42,6 @@ function wholeNumber(value: string | null): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** Who made an entry, as the editor is shown it: a name or e-mail address, never an internal id. */
-async function peopleOf(context: Route.LoaderArgs["context"]) {
-  return new Map((await context.services.auth.users.list()).map((p) => [`subject:${p.id}`, p.name || p.email]));
-}
 
 const byOf = (people: ReadonlyMap<string, string>, language: Language) => (actor: string) => people.get(actor) ?? editorTexts[language].history.someone;
 
@@ -59,7 +56,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const item = isValidId(id) ? await getPage(store, id) : undefined;
     if (!item) return answer(404, { ok: false, message: t.notFound });
     const url = new URL(request.url);
-    const by = byOf(await peopleOf(context), user.language);
+    const by = byOf(await peopleNames(context), user.language);
     const entryParam = url.searchParams.get("entry");
     if (entryParam !== null) {
       const entryId = wholeNumber(entryParam);
@@ -97,7 +94,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0) return answer(400, { ok: false, message: t.badRequest });
     const entry = await getVersion(store.db, id, entryId);
     if (!entry) return answer(404, { ok: false, message: t.history.entryNotFound });
-    const people = await peopleOf(context);
+    const people = await peopleNames(context);
     if (version !== item.version) return conflict(item, people, user);
     const saved = await patchPage(store, id, { blocks: entry.blocks }, { ...writer(user, { action: "restore-page-version", detail: `entry ${entry.id} (version ${entry.version})` }), expectedVersion: item.version });
     const kept = versionOfData(saved.data);
@@ -123,7 +120,7 @@ async function failed(error: unknown, context: Route.LoaderArgs["context"], page
   if (known?.statusCode === 409 || known?.statusCode === 412) {
     // Someone saved between our read and our write: the same answer as a stale version.
     const now = await getPage(context.services.store, pageId).catch(() => undefined);
-    if (now) return conflict(now, await peopleOf(context), user);
+    if (now) return conflict(now, await peopleNames(context), user);
     return answer(404, { ok: false, message: t.notFound });
   }
   if (known?.statusCode === 403) return answer(403, { ok: false, message: t.forbidden });

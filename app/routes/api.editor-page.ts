@@ -7,6 +7,7 @@ import { requireUser } from "~/auth/require.server";
 import { ContentError, contentErrorOf } from "~/content/errors";
 import { isValidId } from "~/content/ids";
 import { pageMeta } from "~/editor/edit-page.server";
+import { peopleNames } from "~/editor/people.server";
 import { recordVersion, versionOfData, type VersionKind } from "~/editor/history.server";
 import { editorTexts } from "~/editor/texts";
 import type { SaveAnswer } from "~/editor/types";
@@ -46,7 +47,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!isPlainObject(body)) return answer(400, { ok: false, message: t.badRequest });
     const version = body.version;
     if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0) return answer(400, { ok: false, message: t.badRequest });
-    const people = new Map((await context.services.auth.users.list()).map((p) => [`subject:${p.id}`, p.name || p.email]));
+    const people = await peopleNames(context);
     const meta = (i: typeof item) => pageMeta(i, people, user.language);
     // The version history (editor/history.server.ts): kept after the write; a failure to keep it is logged, the write stands.
     const record = (kind: VersionKind, saved: typeof item) =>
@@ -80,7 +81,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (known?.statusCode === 412 || known?.statusCode === 409) {
       // Someone saved between our read and our write: the same answer as a stale version.
       const now = await getPage(store, params.id);
-      const people = new Map((await context.services.auth.users.list()).map((p) => [`subject:${p.id}`, p.name || p.email]));
+      const people = await peopleNames(context);
       const who = now ? pageMeta(now, people, user.language).lastModifiedBy : "";
       return answer(409, { ok: false, message: t.conflict(who), ...(now ? { conflict: { version: now.version, lastModifiedBy: who, lastModified: now.lastModified } } : {}) });
     }

@@ -1,5 +1,6 @@
 import { marked } from "marked";
 import sanitizeHtml from "sanitize-html";
+import { RICH_TEXT_ATTRIBUTES, RICH_TEXT_SCHEMES, RICH_TEXT_TAGS } from "./rich-text-rules";
 
 /**
  * Rich text from content, made safe to put into a page: an allow-list of text elements, links only
@@ -7,10 +8,10 @@ import sanitizeHtml from "sanitize-html";
  * External links open with rel="noopener noreferrer".
  */
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ["p", "br", "h2", "h3", "h4", "ul", "ol", "li", "a", "strong", "em", "b", "i", "u", "s", "blockquote", "code", "pre", "hr", "small", "sub", "sup", "table", "thead", "tbody", "tr", "th", "td"],
+  allowedTags: [...RICH_TEXT_TAGS],
   // rel is set by the transform below, never taken from content.
-  allowedAttributes: { a: ["href", "title", "hreflang", "rel"], th: ["scope"], td: ["colspan", "rowspan"] },
-  allowedSchemes: ["http", "https", "mailto", "tel"],
+  allowedAttributes: Object.fromEntries(Object.entries(RICH_TEXT_ATTRIBUTES).map(([tag, attrs]) => [tag, [...attrs]])),
+  allowedSchemes: [...RICH_TEXT_SCHEMES],
   allowedSchemesAppliedToAttributes: ["href"],
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",

@@ -107,6 +107,18 @@ describe("edit mode and the editor's endpoints", () => {
     const ok = await postJson(`${server.url}/api/editor/block-data`, { language: "de", blocks: [{ schemaId: "block-practitioner-single", practitioner: ["prac-001"] }] }, { headers: { origin: server.url, cookie: editor } });
     expect(ok.status).toBe(200);
     expect(ok.json.practitioners.map((p: { id: string }) => p.id)).toContain("prac-001");
+    // Hostile values inside well-formed blocks: a 4xx or an answer, never a 5xx.
+    const hostile = [
+      { schemaId: "block-practitioner-single", practitioner: ["../../etc/passwd", 5, null, "%00"] },
+      { schemaId: "block-image", image: ["..%2F..", "x".repeat(5000)] },
+      { schemaId: "block-practitioner-list", limit: 1e308 },
+      { schemaId: "block-section", blocks: [{ schemaId: "block-section", blocks: [{ schemaId: "block-image", image: ["a"] }] }] },
+      { schemaId: "__proto__" },
+    ];
+    for (const block of hostile) {
+      const res = await postJson(`${server.url}/api/editor/block-data`, { language: "de", blocks: [block] }, { headers: { origin: server.url, cookie: editor } });
+      expect(res.status, JSON.stringify(block).slice(0, 80)).toBeLessThan(500);
+    }
     for (const body of [{}, { language: "fr", blocks: [] }, { language: "de", blocks: "x" }]) {
       const res = await postJson(`${server.url}/api/editor/block-data`, body, { headers: { origin: server.url, cookie: editor } });
       expect(res.status).toBe(400);
