@@ -69,8 +69,27 @@ export function requestTarget(target: string): URL | null {
   }
 }
 
+/**
+ * Paths already matched, per table: React Router's `matchRoutes` flattens and ranks the whole
+ * route tree on every call (about 5 ms here), and the gate asks for every request. Bounded, so
+ * made-up paths only push out older ones.
+ */
+const remembered = new WeakMap<RouteTable, Map<string, Requirement>>();
+const REMEMBERED_PATHS = 5000;
+
 /** What the routes matching a path ask for, together. */
 export function requirementFor(table: RouteTable, pathname: string): Requirement {
+  let known = remembered.get(table);
+  if (!known) remembered.set(table, (known = new Map()));
+  const hit = known.get(pathname);
+  if (hit !== undefined) return hit;
+  const result = matchRequirement(table, pathname);
+  if (known.size >= REMEMBERED_PATHS) known.delete(known.keys().next().value!);
+  known.set(pathname, result);
+  return result;
+}
+
+function matchRequirement(table: RouteTable, pathname: string): Requirement {
   const matches = matchRoutes(table.routes as never, pathname) as Array<{ route: GateRoute }> | null;
   let result: Requirement = "none";
   for (const match of matches ?? []) result = strongest(result, table.requirement.get(match.route.id) ?? "none");

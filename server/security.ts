@@ -64,6 +64,16 @@ export function transportSecurity(includeSubDomains: boolean): express.RequestHa
 }
 
 /**
+ * What the build's own files (scripts, stylesheets, fonts, icons) carry, answered ahead of the
+ * general security headers: not to be sniffed as another type, not to be embedded by other sites.
+ */
+export const staticHeaders: express.RequestHandler = (_req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+  next();
+};
+
+/**
  * The Content-Security-Policy of a response. Scripts: our own files, plus the inline scripts of a
  * page by hash (see `sealInlineScripts`), so the header is the same for every view of the same page
  * and a cached page can be sent as ready bytes. `mapSource` is the map's tile service once the
