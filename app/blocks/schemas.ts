@@ -6,4 +6,5 @@ import type { SchemaInput } from "~/content/types";
  */
 export const BLOCK_SCHEMAS: SchemaInput[] = Object.values(import.meta.glob<{ blockSchema: SchemaInput }>("./*/schema.ts", { eager: true }))
   .map((m) => m.blockSchema)
-  .sort((a, b) => a.name.localeCompare(b.name));
+  // Names are plain lower-case ASCII: compared as they are (localeCompare loads collation data).
+  .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -92,7 +92,8 @@ export function usePresence(pageId: string): PresentEditor[] {
 export function PresenceNotice({ pageId, language }: { pageId: string; language: Language }) {
   const others = usePresence(pageId);
   const t = editorTexts[language];
-  const names = new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(others.map((o) => o.name));
+  // Intl.ListFormat loads its language data on first use (about 10 ms): only once someone is there.
+  const names = others.length ? new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(others.map((o) => o.name)) : "";
   return (
     <span role="status" data-editor-presence={others.length || undefined}>
       {others.length ? (
