@@ -68,6 +68,12 @@ export interface BlockDefinition {
    * are never containers). The renderer, the page preparation and the loader's needs look inside it.
    */
   container?: { field: "blocks" };
+  /**
+   * The block does work in the browser (a map, a search, a booking form): the editor's canvas runs
+   * its component from the start. Every other kind is shown there as the server rendered it until
+   * it is edited or moved, so opening a long page does not render each block again in the browser.
+   */
+  live?: true;
 }
 
 /** What one block asks the page loader for; the loader merges the asks of all blocks on a page. */

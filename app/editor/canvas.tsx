@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from "react";
+import { memo, useMemo, useRef, useState } from "react";
 import { BLOCK_DEFINITIONS } from "~/blocks/registry";
 import type { Block } from "~/blocks/types";
 import { own } from "~/lib/input";
@@ -51,6 +51,30 @@ function shownBlock(block: EditorBlock, env: EditorEnv): Block {
   return shown;
 }
 
+/**
+ * The block bodies the server rendered, found once while the editor hydrates and forgotten once it
+ * is on screen (`canvasHydrated`). A body taken from here is hydrated as it stands: React does not
+ * walk markup set as HTML, so opening a long page does not run every block's component again.
+ */
+let serverBodies: Map<string, HTMLElement> | null | undefined;
+
+function serverBody(id: string): string | undefined {
+  if (typeof document === "undefined" || serverBodies === null) return undefined;
+  if (serverBodies === undefined) {
+    serverBodies = new Map();
+    for (const el of document.querySelectorAll<HTMLElement>("[data-block-body]")) {
+      const owner = el.parentElement?.getAttribute("data-block-id");
+      if (owner) serverBodies.set(owner, el);
+    }
+  }
+  return serverBodies.get(id)?.innerHTML;
+}
+
+/** The editor's first render is on screen: blocks mounted from now on render as components. */
+export function canvasHydrated() {
+  if (typeof document !== "undefined") serverBodies = null;
+}
+
 const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index: number }) {
   const block = useEditor((s) => docOf(s).blocks[id]);
   const active = useEditor((s) => s.active === id);
@@ -65,12 +89,19 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
   const [generation, setGeneration] = useState(0);
   const definition = block ? own(BLOCK_DEFINITIONS, block.schemaId) : undefined;
   const container = block ? env.schemas.get(block.schemaId)?.container === true : false;
+  // The server's markup stays until the block is edited or changes place (its position decides its
+  // heading level and image loading); from then on the component renders it, for good.
+  const [server] = useState(() => ({ body: definition && !definition.live && !container ? serverBody(id) : undefined, index }));
+  const rendered = useRef(false);
+  if (server.body === undefined || generation > 0 || index !== server.index || env.initial.get(id) !== block) rendered.current = true;
+  const serverMarkup = rendered.current ? undefined : server.body;
   // The block's own rendering depends only on its data: moving, selecting or a sibling's edit
   // leaves it as it is.
-  const content = useMemo(
-    () => (definition && shown ? <definition.Component key={generation} block={shown} data={env.data} index={index} slot={container ? <CanvasList parent={id} /> : undefined} /> : null),
-    [definition, shown, env.data, index, container, id, generation],
-  );
+  const content = useMemo(() => {
+    if (serverMarkup !== undefined || !definition || !shown) return null;
+    env.probe?.bodyRendered?.(id);
+    return <definition.Component key={generation} block={shown} data={env.data} index={index} slot={container ? <CanvasList parent={id} /> : undefined} />;
+  }, [serverMarkup, definition, shown, env.data, env.probe, index, container, id, generation]);
   if (!block || !definition) return null;
   const label = env.label(block.schemaId);
   return (
@@ -82,7 +113,6 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
       role="group"
       aria-label={label}
       tabIndex={0}
-      className={`relative -outline-offset-2 ${active ? "outline-2 outline-solid outline-[#0f5e63]" : selected ? "bg-[#0f5e63]/5 outline-2 outline-solid outline-[#0f5e63]/60" : "hover:outline-2 hover:outline-dashed hover:outline-[#0f5e63]/50 focus-visible:outline-2 focus-visible:outline-solid focus-visible:outline-[#0f5e63]"}`}
       // Links and forms inside a block do not navigate in edit mode: a click chooses the block.
       onClickCapture={(e) => {
         if ((e.target as HTMLElement).closest("a, button:not([data-editor-control]), summary")) e.preventDefault();
@@ -147,7 +177,13 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
           </BarButton>
         </div>
       ) : null}
-      {content}
+      {serverMarkup !== undefined ? (
+        <div key="server" data-block-body className="contents" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: serverMarkup }} />
+      ) : (
+        <div key="rendered" data-block-body className="contents">
+          {content}
+        </div>
+      )}
     </div>
   );
 });

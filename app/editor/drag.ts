@@ -105,13 +105,15 @@ export function pressForDrag(event: PointerEvent | React.PointerEvent, options: 
     window.removeEventListener("keydown", key, true);
     if (frame) cancelAnimationFrame(frame);
     frame = 0;
+    // The drop first, while the page's layout is the one the last frame drew: undoing the drag's
+    // styles before it would make the browser restyle the whole page before the move (a cost that
+    // grows with the page), instead of once, in the next frame, with the move.
+    const final = dragging && drop ? options.resolve(x, y) : null;
+    if (final) options.onDrop(final);
     ghost?.remove();
     line?.remove();
     document.body.style.userSelect = "";
-    if (!dragging) return;
-    options.onStateChange(false);
-    const final = drop ? options.resolve(x, y) : null;
-    if (final) options.onDrop(final);
+    if (dragging) options.onStateChange(false);
   };
   const up = (e: PointerEvent) => {
     if (e.pointerId === pointerId) finish(true);

@@ -6,7 +6,7 @@ import type { Language } from "~/i18n/languages";
 import { own } from "~/lib/input";
 import type { ContentPage } from "~/site/content-pages.server";
 import { useTextStyle } from "~/site/site-context";
-import { CanvasList } from "./canvas";
+import { CanvasList, canvasHydrated } from "./canvas";
 import { blocksOf, canPaste, CLIPBOARD_EVENT, copySelection, paste } from "./clipboard";
 import { animateBlocks, animateNew } from "./motion";
 import { insertionPoint } from "./palette";
@@ -132,6 +132,7 @@ function EditorShell({ page }: { page: ContentPage }) {
   const rootRef = useRef<HTMLDivElement>(null);
   // Hydrated and listening: said on the element (tests and benchmarks wait for it), without a render.
   useEffect(() => {
+    canvasHydrated();
     if (rootRef.current) rootRef.current.dataset.editorReady = "1";
   }, []);
 
@@ -204,7 +205,7 @@ function EditorShell({ page }: { page: ContentPage }) {
           </div>
         </section>
         <div data-canvas-scroller className="min-w-0 flex-1 overflow-auto bg-[#eceff1] p-4">
-          <div data-canvas lang={language} className="mx-auto bg-white shadow transition-[max-width] duration-200" style={{ maxWidth: WIDTHS[width] ?? undefined }}>
+          <div data-canvas data-preview={WIDTHS[width] ? width : undefined} lang={language} className="mx-auto bg-white shadow transition-[width] duration-200" style={WIDTHS[width] ? { width: WIDTHS[width] } : undefined}>
             <CanvasPage page={page} />
           </div>
         </div>

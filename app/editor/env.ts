@@ -40,4 +40,6 @@ export function useEnv(): EditorEnv {
 /** What a test can watch: each render of a canvas block, by id. */
 export interface EditorProbe {
   blockRendered(id: string): void;
+  /** The block's component ran (not called while a block shows the server's markup). */
+  bodyRendered?(id: string): void;
 }

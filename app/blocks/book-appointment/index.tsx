@@ -34,4 +34,5 @@ export const definition: BlockDefinition = {
   name: "block-book-appointment",
   palette: { label: { de: "Termin buchen", en: "Book an appointment" }, icon: "calendar", group: "practitioners" },
   Component: BookAppointmentBlock,
+  live: true,
 };

@@ -18,4 +18,5 @@ export const definition: BlockDefinition = {
   name: "block-map",
   palette: { label: { de: "Karte", en: "Map" }, icon: "map", group: "content" },
   Component: MapBlock,
+  live: true,
 };

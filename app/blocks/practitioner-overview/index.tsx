@@ -19,4 +19,5 @@ export const definition: BlockDefinition = {
   name: "block-practitioner-overview",
   palette: { label: { de: "Behandelnde (Übersicht)", en: "Practitioner directory" }, icon: "search", group: "practitioners" },
   Component: PractitionerOverviewBlock,
+  live: true,
 };
