@@ -108,7 +108,7 @@ export function Directory({ result, facets, action, cardLevel = 2 }: { result: D
         {t.resultsCount(result.total)}
       </p>
       {result.items.length ? (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-results>
+        <ul className="grid gap-4 page-sm:grid-cols-2 page-lg:grid-cols-3" data-results>
           {result.items.map((p) => (
             <li key={p.id}>
               <PractitionerCard p={p} nextSlot={result.nextSlots ? own(result.nextSlots, p.id) : undefined} level={cardLevel} />

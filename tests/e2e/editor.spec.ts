@@ -152,6 +152,52 @@ test("reorder by dragging a block's handle with the mouse", async ({ page }) => 
   await expect.poll(() => blockIds(page)).toEqual([a, b, c]);
 });
 
+test.describe("on a touch screen", () => {
+  test.use({ hasTouch: true });
+
+  test("reorder by dragging a block's handle with a finger", async ({ page }) => {
+    const { path } = await newPage(page);
+    await openEditor(page, path);
+    for (const label of ["Handlungsaufforderung", "Akkordeon", "Bild"]) await insertFromPalette(page, label);
+    const [a, b, c] = await blockIds(page);
+    await page.locator(`[data-block-id="${c}"]`).tap({ position: { x: 10, y: 10 } });
+    await expect(page.locator(`[data-block-id="${c}"]`)).toHaveAttribute("aria-current", "true");
+    const from = (await page.locator(`[data-block-id="${c}"] [data-drag-handle]`).boundingBox())!;
+    const to = (await page.locator(`[data-block-id="${a}"]`).boundingBox())!;
+    // Real touch input through the browser's input pipeline (touch events become pointer events).
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: "touchStart" | "touchMove" | "touchEnd", x: number, y: number) =>
+      cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x: Math.round(x), y: Math.round(y) }] });
+    await touch("touchStart", from.x + 5, from.y + 5);
+    for (let i = 1; i <= 5; i++) await touch("touchMove", from.x + 5, from.y + 5 + i * 6);
+    await expect(page.locator("[data-editor-root]")).toHaveAttribute("data-dragging", "true");
+    for (let i = 1; i <= 10; i++) await touch("touchMove", from.x + 5 + ((to.x + 40 - from.x - 5) * i) / 10, from.y + 35 + ((to.y + 5 - from.y - 35) * i) / 10);
+    await touch("touchEnd", to.x + 40, to.y + 5);
+    await expect.poll(() => blockIds(page)).toEqual([c, a, b]);
+    await expect(page.locator("[data-editor-root]")).toHaveAttribute("data-dragging", "false");
+  });
+});
+
+test("phone and tablet previews lay blocks out as those screens do", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  // The call to action puts its text and button side by side from tablet width on.
+  const row = page.locator("[data-canvas] [data-block='block-cta'] div.flex").first();
+  const direction = () => row.evaluate((el) => getComputedStyle(el).flexDirection);
+  const widths = page.getByRole("group", { name: /Vorschau-Breite|Preview width/ });
+  await expect.poll(direction).toBe("row");
+  await widths.getByRole("button", { name: "Telefon" }).click();
+  await expect(page.locator("[data-canvas]")).toHaveAttribute("data-preview", "phone");
+  await expect.poll(direction).toBe("column");
+  expect(Math.round((await page.locator("[data-canvas]").boundingBox())!.width)).toBe(390);
+  await widths.getByRole("button", { name: "Tablet" }).click();
+  await expect.poll(direction).toBe("row");
+  await widths.getByRole("button", { name: "Desktop" }).click();
+  await expect(page.locator("[data-canvas]")).not.toHaveAttribute("data-preview", /./);
+  await expect.poll(direction).toBe("row");
+});
+
 test("a block dragged into a section's column, and out again", async ({ page }) => {
   const { path } = await newPage(page);
   await openEditor(page, path);

@@ -7,7 +7,7 @@ function ColumnsBlock({ block }: BlockProps) {
   const heading = useTextStyle("heading-3", "text-xl font-semibold");
   return (
     <section className="mx-auto max-w-6xl px-4 py-10">
-      <div className="grid gap-8 md:grid-cols-3">
+      <div className="grid gap-8 page-md:grid-cols-3">
         {columns.map((c, i) => (
           <div key={i} className="rounded-lg border border-black/10 p-6">
             {c.icon ? <Icon name={c.icon} className="size-8 text-[var(--color-accent,#e9785d)]" /> : null}

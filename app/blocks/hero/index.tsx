@@ -12,7 +12,7 @@ function HeroBlock({ block, data, index }: BlockProps) {
   const image = firstId(block.image);
   return (
     <section className="bg-[var(--color-neutral,#f3ede4)]">
-      <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-12 md:grid-cols-2">
+      <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-12 page-md:grid-cols-2">
         <div>
           {/* A hero that opens the page carries the page's one h1. */}
           {index === 0 ? <h1 className={`${heading} text-[var(--color-main,#0f5e63)]`} data-edit-field="heading">{text(block.heading)}</h1> : <h2 className={heading} data-edit-field="heading">{text(block.heading)}</h2>}

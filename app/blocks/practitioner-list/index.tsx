@@ -28,7 +28,7 @@ function PractitionerListBlock({ block, data }: BlockProps) {
     <BlockSection heading={text(block.heading)} width="wide">
       <div className="space-y-4" data-practitioner-list>
         {list.pages > 1 ? <p className="text-sm">{t.resultsCount(list.total)}</p> : null}
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="grid gap-4 page-sm:grid-cols-2 page-lg:grid-cols-3">
           {list.items.map((p) => (
             <li key={p.id}>
               <PractitionerCard p={p} level={text(block.heading) ? 3 : 2} />

@@ -9,7 +9,7 @@ function PractitionerSingleBlock({ block, data }: BlockProps) {
   if (!p) return null;
   return (
     <BlockSection width="wide">
-      <div className="grid gap-6 md:grid-cols-2">
+      <div className="grid gap-6 page-md:grid-cols-2">
         <PractitionerCard p={p} level={2} />
         <FreeAppointments slots={data.appointments} practitioner={p.id} limit={6} heading="h2" />
       </div>

@@ -8,8 +8,8 @@ import type { BlockDefinition, BlockProps } from "../types";
 
 /** How the children sit side by side: one column on phones, the chosen number from tablet width on. */
 const LAYOUTS: Record<string, string> = {
-  "two-columns": "md:grid-cols-2",
-  "three-columns": "md:grid-cols-3",
+  "two-columns": "page-md:grid-cols-2",
+  "three-columns": "page-md:grid-cols-3",
 };
 
 const HEX_COLOR = new RegExp(HEX_COLOR_PATTERN);
