@@ -183,7 +183,7 @@ test("phone and tablet previews lay blocks out as those screens do", async ({ pa
   await openEditor(page, path);
   await insertFromPalette(page, "Handlungsaufforderung");
   // The call to action puts its text and button side by side from tablet width on.
-  const row = page.locator("[data-canvas] [data-block='block-cta'] div.flex").first();
+  const row = page.locator("[data-canvas] [data-block='block-cta'] [data-block-body] div.flex").first();
   const direction = () => row.evaluate((el) => getComputedStyle(el).flexDirection);
   const widths = page.getByRole("group", { name: /Vorschau-Breite|Preview width/ });
   await expect.poll(direction).toBe("row");
