@@ -34,7 +34,8 @@ type Tone = "primary" | "secondary" | "danger";
 const TONES: Record<Tone, string> = {
   primary: "bg-[#0f5e63] text-white hover:bg-[#0b4a4e]",
   secondary: "border border-slate-400 bg-white text-slate-900 hover:bg-slate-50",
-  danger: "bg-red-700 text-white hover:bg-red-800",
+  // 8.6:1 against white (red-700 was 6.4): every admin control meets WCAG AAA (issue 22).
+  danger: "bg-red-800 text-white hover:bg-red-900",
 };
 export const buttonClass = (tone: Tone = "primary") =>
   `inline-flex min-h-10 items-center gap-2 rounded px-4 py-2 text-sm font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-[#0f5e63] disabled:opacity-60 ${TONES[tone]}`;

@@ -1,0 +1,68 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { signIn } from "./admin-helpers";
+import { waitForHydration } from "./helpers";
+
+/**
+ * Every admin screen, as an editor opens it on a laptop (1280 px) and on a tablet (820 px): axe with
+ * all its rules, the enhanced contrast rule (WCAG AAA, 7:1) included, finds nothing (issue 22).
+ */
+type Violation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
+
+function describe(violations: Violation[]): string {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}${n.failureSummary ? ` – ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`).join("\n")}`)
+    .join("\n");
+}
+
+const SCREENS = [
+  "/manage",
+  "/manage/pages",
+  "/manage/blocks",
+  "/manage/squidex/icons",
+  "/manage/squidex/colors",
+  "/manage/colors",
+  "/manage/text-styles",
+  "/manage/content",
+  "/manage/registrations",
+  "/manage/appointments",
+  "/manage/outbox",
+  "/manage/squidex-assets",
+  "/manage/tailwind",
+  "/manage/plausible",
+  "/manage/users",
+  "/manage/audit",
+  "/manage/account",
+];
+
+/** The first link on `from` whose path matches `pattern`: a page, a block, a collection, an item. */
+async function firstLink(page: Page, from: string, pattern: RegExp): Promise<string> {
+  await page.goto(from);
+  const hrefs = await page.locator("main a[href]").evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const found = hrefs.find((h) => pattern.test(h));
+  expect(found, `a link matching ${pattern} on ${from}`).toBeTruthy();
+  return found!;
+}
+
+for (const width of [1280, 820]) {
+  test(`every admin screen at ${width} px: no axe violations, AAA contrast included`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width, height: 900 });
+    await signIn(page);
+    const screens = [...SCREENS];
+    screens.push(await firstLink(page, "/manage/pages", /^\/manage\/pages\/[^/]+$/));
+    screens.push(await firstLink(page, "/manage/blocks", /^\/manage\/blocks\/[^/]+$/));
+    const collection = await firstLink(page, "/manage/content", /^\/manage\/content\/[^/]+$/);
+    screens.push(collection);
+    screens.push(await firstLink(page, collection, /^\/manage\/content\/[^/]+\/[^/]+$/));
+    const problems: string[] = [];
+    for (const path of screens) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await waitForHydration(page);
+      const { violations } = await new AxeBuilder({ page }).options({ rules: { "color-contrast-enhanced": { enabled: true } } }).analyze();
+      if (violations.length) problems.push(`${path}\n${describe(violations)}`);
+    }
+    expect(problems.join("\n\n"), "axe violations").toBe("");
+  });
+}
