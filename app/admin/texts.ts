@@ -43,7 +43,12 @@ const de = {
   next: "Weiter",
   pageOf: (page: number, pages: number) => `Seite ${page} von ${pages}`,
   total: (n: number) => (n === 1 ? "1 Eintrag" : `${n.toLocaleString("de-DE")} Einträge`),
-  saveFailed: (status: number) => `Speichern fehlgeschlagen (Status ${status}).`,
+  saveFailed: (status: number): string =>
+    status === 0
+      ? "Nicht gespeichert: keine Verbindung zum Server. Ihre Eingaben stehen noch im Formular."
+      : status >= 500
+        ? "Nicht gespeichert: auf dem Server ging etwas schief. Bitte versuchen Sie es gleich noch einmal."
+        : "Nicht gespeichert: bitte prüfen Sie die markierten Angaben.",
   forbidden: "Dafür brauchen Sie Administrationsrechte.",
   busy: "Gerade wird viel gespeichert. Nichts wurde geändert: bitte versuchen Sie es in einem Moment noch einmal.",
   notFound: "Diese Verwaltungsseite gibt es nicht.",
@@ -96,7 +101,12 @@ const en: AdminTexts = {
   next: "Next",
   pageOf: (page, pages) => `Page ${page} of ${pages}`,
   total: (n) => (n === 1 ? "1 entry" : `${n.toLocaleString("en-GB")} entries`),
-  saveFailed: (status) => `Saving failed (status ${status}).`,
+  saveFailed: (status) =>
+    status === 0
+      ? "Not saved: no connection to the server. What you entered is still in the form."
+      : status >= 500
+        ? "Not saved: something went wrong on the server. Please try again in a moment."
+        : "Not saved: please check the marked entries.",
   forbidden: "You need administrator rights for this.",
   busy: "A lot is being saved right now. Nothing was changed: please try again in a moment.",
   notFound: "There is no such admin page.",

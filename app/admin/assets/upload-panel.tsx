@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
+import { storeMessage } from "~/admin/store-messages";
 import { useRevalidator } from "react-router";
 import { formatBytes, uploadErrorMessage } from "./query";
 import { sendUpload, uploadUrl } from "./upload";
@@ -132,7 +133,7 @@ function UploadRow(props: { entry: Entry; appName: string; folder: string; maxBy
       onProgress: (loaded, total) => setState({ phase: "uploading", loaded, total }),
     });
     void upload.answer.then(({ status, body }) => {
-      if (status !== 201) return fail(uploadErrorMessage(status, body, text.uploadFailed));
+      if (status !== 201) return fail(storeMessage(uploadErrorMessage(status, body, text.uploadFailed), props.language));
       setState({ phase: "done" });
       finished.current();
       void revalidate.current();

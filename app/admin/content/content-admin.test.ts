@@ -186,6 +186,21 @@ describe("lists, components and references as JSON", () => {
     expect(errors).toEqual({ children__de: ["[2].label: Field is required."] });
   });
 
+  it("offers a page's menu place in words in both languages, storing the schema's values", async () => {
+    const schema = (await store.getSchema("core-pages"))!;
+    for (const [language, words] of [
+      ["de", ["Nicht im Menü", "Hauptmenü (oben)", "Menü in der Fußzeile"]],
+      ["en", ["Not in a menu", "Main menu (top)", "Footer menu"]],
+    ] as const) {
+      const navigation = adminItemForm(schema, language).definition.fields.find((f) => f.name === "navigation")!;
+      expect(navigation.options).toEqual([
+        { value: "none", label: words[0] },
+        { value: "header", label: words[1] },
+        { value: "footer", label: words[2] },
+      ]);
+    }
+  });
+
   it("shows a JSON value too long for an input read-only and keeps it on save", async () => {
     const schema = (await store.getSchema(NAVIGATION))!;
     const long = Array.from({ length: 400 }, (_, i) => ({ label: `Eintrag ${i}`, slug: `eintrag-${i}` }));

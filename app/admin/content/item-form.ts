@@ -61,6 +61,32 @@ const words = {
   },
 } satisfies Record<Language, unknown>;
 
+/** Stored choice values (the schema's `allowedValues`) as editors read them; others as stored. */
+const CHOICES: Readonly<Record<string, Readonly<Record<string, Record<Language, string>>>>> = {
+  code: { de: { de: "Deutsch", en: "German" }, en: { de: "Englisch", en: "English" } },
+  type: {
+    link: { de: "Link", en: "Link" },
+    group: { de: "Gruppe (Untermenü)", en: "Group (submenu)" },
+    divider: { de: "Trennlinie", en: "Divider" },
+  },
+  category: {
+    layout: { de: "Aufbau", en: "Layout" },
+    content: { de: "Inhalt", en: "Content" },
+    practitioners: { de: "Behandelnde", en: "Practitioners" },
+    forms: { de: "Formulare", en: "Forms" },
+  },
+  navigation: {
+    none: { de: "Nicht im Menü", en: "Not in a menu" },
+    header: { de: "Hauptmenü (oben)", en: "Main menu (top)" },
+    footer: { de: "Menü in der Fußzeile", en: "Footer menu" },
+  },
+};
+
+function choiceLabel(field: string, value: string, language: Language): string {
+  const known = Object.hasOwn(CHOICES, field) && Object.hasOwn(CHOICES[field]!, value) ? CHOICES[field]![value] : undefined;
+  return known ? known[language] : value;
+}
+
 /** Kinds written as JSON text. */
 const AS_JSON = new Set(["Array", "Component", "Components", "References", "Assets", "Json"]);
 
@@ -124,8 +150,9 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
       readOnly.push(schemaField.name);
       continue;
     }
-    // Editors see the schema's hints (visitors never do).
-    const base: FormField = { ...mapped, ...(help ? { help } : {}) };
+    // Editors see the schema's hints (visitors never do), and choices in words, not stored values.
+    const options = mapped.options?.map((o) => ({ ...o, label: choiceLabel(schemaField.name, o.value, language) }));
+    const base: FormField = { ...mapped, ...(options ? { options } : {}), ...(help ? { help } : {}) };
     if (schemaField.partitioning !== "language") {
       add(schemaField, undefined, "value", base);
       continue;

@@ -4,6 +4,8 @@ import { admin, done, mutate, readAdminForm, refused, writer, type AdminResult }
 import { keepsDrafts, updateAsDraft } from "~/admin/pages/page-edit";
 import { can, userPrincipal } from "~/content/policy";
 import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
+import { storeDetail } from "~/admin/store-messages";
+import { peopleNames, personName } from "~/editor/people.server";
 import { listColumns, requireCollection } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
 import { AdminPage, buttonClass, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
@@ -104,7 +106,7 @@ export async function loader(args: Route.LoaderArgs) {
       return { name, label: field.properties.label || name, json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
     }),
     item: item
-      ? { id: item.id, title, status: item.status, newStatus: item.newStatus ?? null, version: item.version, lastModified: item.lastModified, lastModifiedBy: item.lastModifiedBy }
+      ? { id: item.id, title, status: item.status, newStatus: item.newStatus ?? null, version: item.version, lastModified: item.lastModified, lastModifiedBy: personName(await peopleNames(args.context), item.lastModifiedBy, language) }
       : null,
   };
 }
@@ -176,7 +178,9 @@ export async function action(args: Route.ActionArgs) {
         );
     if (invalid) {
       const { errors, rest } = storeErrorsByField(schema, invalid, form);
-      return refusedInput([t.saveFailed(400), ...rest].join(" "), 400, errors, sent);
+      // The store speaks the Squidex API's English: said here in the editor's language.
+      const said = Object.fromEntries(Object.entries(errors).map(([name, list]) => [name, list.map((m) => storeDetail(m, language))]));
+      return refusedInput([t.saveFailed(400), ...rest.map((m) => storeDetail(m, language))].join(" "), 400, said, sent);
     }
     return localiseConflict(answer, text.conflict);
   }

@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { peopleNames, personName } from "~/editor/people.server";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/page";
 import { isValidId } from "~/content/ids";
@@ -113,7 +114,7 @@ export async function loader(args: Route.LoaderArgs) {
     language,
     page: pageSettings(item),
     lastModified: item.lastModified,
-    lastModifiedBy: item.lastModifiedBy,
+    lastModifiedBy: personName(await peopleNames(args.context), item.lastModifiedBy, language),
     ...(await choices(services.store)),
   };
 }

@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { peopleNames, personName } from "~/editor/people.server";
 import type { Route } from "./+types/stored-page";
 import { admin } from "~/admin/admin.server";
 import { pageByName } from "~/admin/pages/page-edit";
@@ -51,13 +52,14 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     language,
     item,
+    by: personName(await peopleNames(args.context), item.lastModifiedBy, language),
     json: JSON.stringify(item, null, 2),
     liveJson: live ? JSON.stringify(live.data, null, 2) : null,
   };
 }
 
 export default function StoredPage({ loaderData }: Route.ComponentProps) {
-  const { language, item, json, liveJson } = loaderData;
+  const { language, item, by, json, liveJson } = loaderData;
   const text = texts[language];
   const when = (iso: string) => new Date(iso).toLocaleString(language === "de" ? "de-DE" : "en-GB", { timeZone: "Europe/Berlin" });
   const title = (item.data.title as Record<string, string> | undefined)?.[language] ?? item.id;
@@ -88,7 +90,7 @@ export default function StoredPage({ loaderData }: Route.ComponentProps) {
         </dd>
         <dt className="font-semibold">{text.modified}</dt>
         <dd>
-          {when(item.lastModified)} {text.by} <code>{item.lastModifiedBy}</code>
+          {when(item.lastModified)} {text.by} {by}
         </dd>
       </dl>
       <section aria-labelledby="stored-json">
