@@ -26,6 +26,18 @@ export interface AuditRecord {
 
 export const AUDIT_PAGE_SIZE = 50;
 
+/** Which entries: all filters together; `since`/`until` are ISO instants (until exclusive). */
+export interface AuditQuery {
+  before?: { at: string; id: string };
+  limit?: number;
+  schema?: string;
+  itemId?: string;
+  userId?: string;
+  action?: string;
+  since?: string;
+  until?: string;
+}
+
 const toEntry = (r: Database["audit_log"]): AuditEntry => ({
   id: r.id,
   at: r.at,
@@ -50,11 +62,15 @@ export class AuditLog {
   }
 
   /** Newest first, a page at a time (keyset: `before` is the last entry of the previous page). */
-  async list(opts: { before?: { at: string; id: string }; limit?: number; schema?: string; itemId?: string } = {}): Promise<AuditEntry[]> {
+  async list(opts: AuditQuery = {}): Promise<AuditEntry[]> {
     const limit = Math.min(Math.max(opts.limit ?? AUDIT_PAGE_SIZE, 1), 200);
     let q = this.db.selectFrom("audit_log").selectAll();
     if (opts.schema) q = q.where("schema_name", "=", opts.schema);
     if (opts.itemId) q = q.where("item_id", "=", opts.itemId);
+    if (opts.userId) q = q.where("user_id", "=", opts.userId);
+    if (opts.action) q = q.where("action", "=", opts.action);
+    if (opts.since) q = q.where("at", ">=", opts.since);
+    if (opts.until) q = q.where("at", "<", opts.until);
     const before = opts.before;
     if (before) q = q.where((eb) => eb.or([eb("at", "<", before.at), eb.and([eb("at", "=", before.at), eb("id", "<", before.id)])]));
     const rows = await q.orderBy("at", "desc").orderBy("id", "desc").limit(limit).execute();

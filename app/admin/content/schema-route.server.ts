@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { ContentError } from "~/content/errors";
 import type { ContentStore } from "~/content/store";
-import type { Schema } from "~/content/types";
+import type { ContentItem, Schema } from "~/content/types";
 
 /**
  * The collection a content route names, or a 404 for a name that is none (or a component schema,
@@ -25,4 +25,14 @@ export function listColumns(schema: Schema, max = 3): string[] {
     .filter((f) => !f.isHidden && f.properties.fieldType === "String" && !f.properties.tags?.includes("private"))
     .slice(0, max)
     .map((f) => f.name);
+}
+
+/** What an item is called in a heading or a link: its first text column, else its id. */
+export function titleOf(schema: Schema, item: ContentItem): string {
+  for (const name of listColumns(schema, 1)) {
+    const cell = item.data[name];
+    const value = cell?.iv ?? cell?.de ?? cell?.en;
+    if (typeof value === "string" && value.trim()) return value.slice(0, 120);
+  }
+  return item.id;
 }

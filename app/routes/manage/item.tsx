@@ -6,7 +6,7 @@ import { can, userPrincipal } from "~/content/policy";
 import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
 import { storeDetail } from "~/admin/store-messages";
 import { peopleNames, personName } from "~/editor/people.server";
-import { listColumns, requireCollection } from "~/admin/content/schema-route.server";
+import { requireCollection, titleOf } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
 import { AdminPage, buttonClass, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
@@ -111,15 +111,6 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-/** What an item is called in a heading: its first text column, else its id. */
-function titleOf(schema: Schema, item: ContentItem): string {
-  for (const name of listColumns(schema, 1)) {
-    const cell = item.data[name];
-    const value = cell?.iv ?? cell?.de ?? cell?.en;
-    if (typeof value === "string" && value.trim()) return value.slice(0, 120);
-  }
-  return item.id;
-}
 
 export async function action(args: Route.ActionArgs) {
   const { user, language, t, services } = admin(args);
