@@ -138,6 +138,15 @@ export interface Decision {
   language: Language;
 }
 
+/**
+ * Read before the decision's transaction, not in it: the outbox reads through the store's own
+ * connection, which a transaction holds (SQLite has one), and the language needs no lock.
+ */
+async function languageOf(store: ContentStore, outbox: Outbox, id: string): Promise<Language> {
+  const item = await store.get(PRACTITIONERS, id, { unpublished: true });
+  return item ? practitionerLanguage(item, outbox) : "de";
+}
+
 const notFound = (id: string) => new ContentError(404, `Content item "${id}" not found in "${PRACTITIONERS}".`);
 
 /**
@@ -148,6 +157,7 @@ const notFound = (id: string) => new ContentError(404, `Content item "${id}" not
  * screen's question (it asks first); here it is allowed.
  */
 export async function approveRegistration(store: ContentStore, outbox: Outbox, id: string, opts: DecisionOptions): Promise<Decision> {
+  const language = await languageOf(store, outbox, id);
   return store.transaction(async (tx) => {
     const item = await tx.get(PRACTITIONERS, id, { unpublished: true });
     if (!item) throw notFound(id);
@@ -155,7 +165,6 @@ export async function approveRegistration(store: ContentStore, outbox: Outbox, i
     const note = { action: "approve-registration" };
     const shown = await tx.patch(PRACTITIONERS, id, { display: { iv: true } }, { by: opts.by, note, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}) });
     const published = await tx.changeStatus(PRACTITIONERS, id, "Published", { by: opts.by, note, expectedVersion: shown.version });
-    const language = await practitionerLanguage(item, outbox);
     const email = text(item.data.email?.iv);
     if (email) await outbox.enqueue(approvedMail(email, text(item.data.name?.iv), language, published.slug ? `${opts.origin}${profilePath(language, published.slug)}` : undefined), tx.db);
     return { item: published, mailed: email !== "", language };
@@ -171,6 +180,7 @@ export async function rejectRegistration(store: ContentStore, outbox: Outbox, id
   const why = reason.trim();
   if (!why) throw new ContentError(400, "A reason is required.");
   if (why.length > MAX_REASON_LENGTH) throw new ContentError(400, `The reason is longer than ${MAX_REASON_LENGTH} characters.`);
+  const language = await languageOf(store, outbox, id);
   return store.transaction(async (tx) => {
     const item = await tx.get(PRACTITIONERS, id, { unpublished: true });
     if (!item) throw notFound(id);
@@ -181,7 +191,6 @@ export async function rejectRegistration(store: ContentStore, outbox: Outbox, id
       note: { action: "reject-registration", detail: why },
       ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}),
     });
-    const language = await practitionerLanguage(item, outbox);
     const email = text(item.data.email?.iv);
     if (email) await outbox.enqueue(rejectedMail(email, text(item.data.name?.iv), language, why), tx.db);
     return { item: archived, mailed: email !== "", language };
