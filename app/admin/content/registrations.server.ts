@@ -166,7 +166,9 @@ export async function approveRegistration(store: ContentStore, outbox: Outbox, i
     const shown = await tx.patch(PRACTITIONERS, id, { display: { iv: true } }, { by: opts.by, note, ...(opts.expectedVersion !== undefined ? { expectedVersion: opts.expectedVersion } : {}) });
     const published = await tx.changeStatus(PRACTITIONERS, id, "Published", { by: opts.by, note, expectedVersion: shown.version });
     const email = text(item.data.email?.iv);
-    if (email) await outbox.enqueue(approvedMail(email, text(item.data.name?.iv), language, published.slug ? `${opts.origin}${profilePath(language, published.slug)}` : undefined), tx.db);
+    // The profile's address: the slug lives in the side table, which a published read goes through.
+    const slug = (await tx.query(PRACTITIONERS, { ids: [id], take: 1 })).items[0]?.slug;
+    if (email) await outbox.enqueue(approvedMail(email, text(item.data.name?.iv), language, slug ? `${opts.origin}${profilePath(language, slug)}` : undefined), tx.db);
     return { item: published, mailed: email !== "", language };
   });
 }
