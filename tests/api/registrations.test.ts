@@ -108,10 +108,11 @@ describe("approving and rejecting registrations", () => {
 
   it("changes nothing without a session", async () => {
     const { version } = item(finished);
-    for (const fields of [
+    const posts: Array<Record<string, string>> = [
       { intent: "approve", id: finished, version: String(version) },
       { intent: "reject", id: finished, version: String(version), reason: "Nein." },
-    ]) {
+    ];
+    for (const fields of posts) {
       const res = await decide(fields, undefined);
       expect([302, 303, 401]).toContain(res.status);
     }
