@@ -8,6 +8,7 @@ import { renderMail } from "~/mail/templates";
 import { profilePath } from "~/practitioners/paths";
 import { PRACTITIONERS } from "~/registration/registration.server";
 import { PAGE_SIZE } from "./list-query";
+import { MAX_REASON_LENGTH } from "./registration-rules";
 
 /**
  * New practitioner registrations for editors: practitioners not displayed yet. A registration
@@ -26,8 +27,7 @@ import { PAGE_SIZE } from "./list-query";
 export const NOT_DISPLAYED: FilterNode = { path: "data.display.iv", op: "ne", value: true };
 export const PENDING_REGISTRATION: FilterNode = { and: [NOT_DISPLAYED, { path: "status", op: "ne", value: "Archived" }] };
 
-/** Longest reason an editor may give for a rejection: a few sentences, not a letter. */
-export const MAX_REASON_LENGTH = 2000;
+export { MAX_REASON_LENGTH };
 
 /**
  * Where a registration stands, from its fields, not from the content status alone: a registration

@@ -5,13 +5,13 @@ import { pageCount, parseListParams } from "~/admin/content/list-query";
 import {
   approveRegistration,
   listRegistrations,
-  MAX_REASON_LENGTH,
   pendingRegistration,
   rejectRegistration,
   type Decision,
   type RegistrationRow,
   type Visibility,
 } from "~/admin/content/registrations.server";
+import { MAX_REASON_LENGTH } from "~/admin/content/registration-rules";
 import { clientProblem } from "~/admin/content/schema-route.server";
 import { AdminPage, buttonClass, EmptyState, inputClass, Pager, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
