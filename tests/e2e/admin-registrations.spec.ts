@@ -1,12 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations, signIn } from "./admin-helpers";
-import { linkIn, mailTo, uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration } from "./helpers";
+import { linkIn, mailTo, noScriptContext, uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration } from "./helpers";
 
 /**
  * Issue 22, points 5 and 7: an editor reviews a finished and an unfinished registration made
  * through the public form (each row saying which it is, and that neither is on the site), approves
  * the unfinished one through the confirm step, rejects the finished one with a reason, each mailing
- * the practitioner, and sees the dashboard's count of registrations go up and down again.
+ * the practitioner, and sees the dashboard's count of registrations go up and down again; then the
+ * same steps in a browser that runs no script.
  */
 
 const control = (page: Page, name: string) => page.locator(`form[data-form="registration"] [data-field="${name}"]`).locator("input, textarea, select");
@@ -113,6 +114,47 @@ test("an editor reviews registrations: confirms an unfinished approval, rejects 
   // The browser specs share one demo store and the directory specs count its practitioners:
   // the approved one goes again (a superuser's delete).
   await recent.getByRole("link", { name: open.name }).first().click();
+  await waitForHydration(page);
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Löschen" }).click();
+  await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+});
+
+test("the confirm step and the rejection work without JavaScript", async ({ page, browser, baseURL }) => {
+  test.setTimeout(60_000);
+  const stamp = Date.now().toString(36);
+  const open = { name: `Nora Ohneskript ${stamp}`, email: uniqueEmail("reg-nojs") };
+  const other = { name: `Olaf Ohneskript ${stamp}`, email: uniqueEmail("reg-nojs-2") };
+  const visitor = await browser.newPage({ baseURL });
+  await register(visitor, open.name, open.email);
+  await register(visitor, other.name, other.email);
+  await visitor.close();
+
+  // The editor's session in a browser that runs no script: every step is a link or a form post.
+  await signIn(page, "/manage/registrations");
+  const context = await noScriptContext(browser, baseURL);
+  await context.addCookies(await page.context().cookies());
+  const plain = await context.newPage();
+  await plain.goto("/manage/registrations");
+  const row = (name: string) => plain.locator("[data-registration]").filter({ hasText: name });
+  await row(open.name).getByRole("link", { name: `${open.name} freigeben` }).click();
+  await expect(plain).toHaveURL(/\?confirm=/);
+  await plain.getByRole("button", { name: `Ja, ${open.name} freigeben` }).click();
+  await expect(notice(plain)).toContainText(`Freigegeben: ${open.name}`);
+  await expect(row(open.name)).toHaveCount(0);
+  await mailTo(open.email, "registration-approved");
+
+  await row(other.name).getByRole("link", { name: `${other.name} ablehnen` }).click();
+  await plain.getByLabel("Begründung").fill("Doppelt registriert.");
+  await plain.getByRole("button", { name: `${other.name} ablehnen` }).click();
+  await expect(notice(plain)).toContainText(`Abgelehnt: ${other.name}.`);
+  await expect(row(other.name)).toHaveCount(0);
+  expect((await mailTo(other.email, "registration-rejected")).text).toContain("Doppelt registriert.");
+  await context.close();
+
+  // The shared demo store: the approved one goes again (a superuser's delete).
+  await page.goto("/manage");
+  await page.locator("[data-recent-changes]").getByRole("link", { name: open.name }).first().click();
   await waitForHydration(page);
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Löschen" }).click();
