@@ -55,7 +55,6 @@ const de = {
   errorTitle: "Fehler",
   backToDashboard: "Zur Übersicht",
   welcome: (name: string) => `Willkommen, ${name}.`,
-  dashboardIntro: "Wählen Sie links einen Bereich. Änderungen an veröffentlichten Inhalten sind sofort auf der Website sichtbar.",
   superuser: "Administrator:in",
   editor: "Redakteur:in",
 };
@@ -113,7 +112,6 @@ const en: AdminTexts = {
   errorTitle: "Error",
   backToDashboard: "Back to the dashboard",
   welcome: (name) => `Welcome, ${name}.`,
-  dashboardIntro: "Choose an area on the left. Changes to published content show on the site at once.",
   superuser: "Administrator",
   editor: "Editor",
 };

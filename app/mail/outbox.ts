@@ -106,6 +106,17 @@ export class Outbox {
     return (await q.execute()).map(toEntry).filter((entry) => mayReadKind(reader, entry.kind)).map(readableEntry);
   }
 
+  /**
+   * How many messages `reader` may see are in `status` (the dashboard's failed mails): a count over
+   * the (status, next_attempt_at) index, with the kind rule of `listFor`, so an editor counts only
+   * what the outbox screen shows them.
+   */
+  async countFor(reader: MailReader, status: OutboxStatus): Promise<number> {
+    let q = this.db.selectFrom("outbox").select((eb) => eb.fn.countAll<number | string>().as("n")).where("status", "=", status);
+    if (!reader.superuser) q = q.where((eb) => eb.or(EDITOR_MAIL_KIND_PREFIXES.map((prefix) => eb("kind", "like", `${prefix}%`))));
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
   /** `get` as `reader` may see it: undefined for a kind it may not read, as for one that does not exist. */
   async getFor(reader: MailReader, id: string): Promise<OutboxEntry | undefined> {
     const entry = await this.get(id);

@@ -21,7 +21,7 @@ describe("outbox readers", () => {
 
   it("lets editors read the visitor flows' mails and nothing else", () => {
     const editor = { superuser: false };
-    for (const kind of ["booking-confirmation", "booking-cancellation", "newsletter-confirm", "newsletter-welcome", "registration-received"]) expect(mayReadKind(editor, kind), kind).toBe(true);
+    for (const kind of ["booking-confirmation", "booking-cancellation", "newsletter-confirm", "newsletter-welcome", "registration-received", "registration-finished", "registration-approved", "registration-rejected"]) expect(mayReadKind(editor, kind), kind).toBe(true);
     for (const kind of ["user-invite", "user-reset", "something-new"]) expect(mayReadKind(editor, kind), kind).toBe(false);
     expect(mayReadKind({ superuser: true }, "user-invite")).toBe(true);
   });

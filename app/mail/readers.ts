@@ -11,6 +11,11 @@ import type { OutboxEntry } from "./outbox";
  * work they already do in the admin; account mails (invitations, password resets) and any kind
  * not named here are for superusers only, so a new kind of mail is hidden from editors until
  * someone decides otherwise. See docs/decisions/0019-outbox-readers.md.
+ *
+ * Registration mails, all for editors by the "registration-" prefix: registration-received and
+ * registration-finished (to the registrant, the first with a continue link, masked here), and
+ * registration-approved and registration-rejected (an editor's decision on the admin's
+ * registrations screen, with no signed link: the profile address, the editor's reason).
  */
 
 export interface MailReader {

@@ -153,11 +153,13 @@ test("a registration from the public form is approved and shows in the directory
   await signIn(page, "/manage/registrations");
   const row = page.locator("[data-registration]").filter({ hasText: name });
   await expect(row).toContainText("Potsdam");
-  await expect(row.locator("[data-finished]")).toHaveText("nein");
+  await expect(row.locator("[data-finished]")).toHaveText("Nicht abgeschlossen");
   await expect(row.getByRole("link", { name: /bearbeiten/ })).toHaveAttribute("href", /\/manage\/content\/gm-content-practitioners\//);
   const editHref = (await row.getByRole("link", { name: /bearbeiten/ }).getAttribute("href"))!;
   await expectNoAxeViolations(page);
-  await row.getByRole("button", { name: /freigeben/ }).click();
+  // Not finished by the practitioner: approving asks first.
+  await row.getByRole("link", { name: /freigeben/ }).click();
+  await page.getByRole("button", { name: `Ja, ${name} freigeben` }).click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
   await expect(row).toHaveCount(0);
 

@@ -7,7 +7,8 @@ import { validateSubmission } from "~/forms/engine";
 import { sqliteStoreBackend, type StoreBackend } from "../../../tests/support/store-backends";
 import { adminItemForm, dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "./item-form";
 import { listQuery, PAGE_SIZE, parseListParams, pageHref } from "./list-query";
-import { approveRegistration, listRegistrations } from "./registrations.server";
+import { Outbox } from "~/mail/outbox";
+import { approveRegistration, countRegistrations, listRegistrations, pendingRegistration, rejectRegistration } from "./registrations.server";
 
 /**
  * The admin content screens' server helpers on a real SQLite store with the demo schemas: list
@@ -52,16 +53,20 @@ describe("on a store", () => {
   let backend: StoreBackend;
   let store: ContentStore;
   let schema: Schema;
+  let outbox: Outbox;
+  const editor = { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false };
+  const ORIGIN = "https://praxis.example";
 
   beforeAll(async () => {
     backend = sqliteStoreBackend("admin-content", 4096);
     store = await backend.openStore();
     await store.migrate();
+    outbox = new Outbox(store.db);
     for (const s of demoSchemas.filter((s) => s.name === PRACTITIONERS)) await store.upsertSchema(s);
     schema = (await store.getSchema(PRACTITIONERS))!;
     const base = { websites: { iv: ["PRAXISNETZ"] }, city: { iv: "Berlin" } };
     await store.create(PRACTITIONERS, { ...base, name: { iv: "Anna Approved" }, display: { iv: true } }, { id: "shown", publish: true });
-    await store.create(PRACTITIONERS, { ...base, name: { iv: "Nina New" }, display: { iv: false }, finishedPractitioner: { iv: true } }, { id: "new-one" });
+    await store.create(PRACTITIONERS, { ...base, name: { iv: "Nina New" }, display: { iv: false }, finishedPractitioner: { iv: true }, email: { iv: "nina@example.org" }, speciality: { en: "Osteopathy" } }, { id: "new-one" });
     await store.create(PRACTITIONERS, { ...base, name: { iv: "Otto Old" } }, { id: "no-flag" });
     await store.create(PRACTITIONERS, { websites: { iv: ["PRAXISNETZ"] }, name: { iv: "Ina Incomplete" }, display: { iv: false } }, { id: "incomplete" }).catch(() => undefined);
   });
@@ -86,25 +91,55 @@ describe("on a store", () => {
     await store.discardDraft(PRACTITIONERS, "shown");
   });
 
-  it("lists registrations: practitioners with display off or unset", async () => {
+  it("lists registrations: practitioners with display off or unset, with their real state", async () => {
     const { total, rows } = await listRegistrations(store, 1);
     expect(total).toBe(2);
+    expect(await countRegistrations(store)).toBe(2);
     expect(rows.map((r) => r.id).sort()).toEqual(["new-one", "no-flag"]);
-    expect(rows.find((r) => r.id === "new-one")).toMatchObject({ name: "Nina New", city: "Berlin", finished: true, status: "Draft" });
+    expect(rows.find((r) => r.id === "new-one")).toMatchObject({ name: "Nina New", city: "Berlin", finished: true, status: "Draft", visibility: "hidden-draft", email: "nina@example.org" });
+    expect(rows.find((r) => r.id === "no-flag")).toMatchObject({ finished: false, visibility: "hidden-draft" });
+    expect(await pendingRegistration(store, "shown")).toBeUndefined();
   });
 
-  it("approves: display on and published, or nothing when the version is stale", async () => {
+  it("approves: display on and published with a mail in the practitioner's language, or nothing when the version is stale", async () => {
     const before = (await store.get(PRACTITIONERS, "new-one", { unpublished: true }))!;
-    await expect(approveRegistration(store, "new-one", { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: before.version + 1 })).rejects.toMatchObject({ statusCode: 412 });
+    await expect(approveRegistration(store, outbox, "new-one", { by: editor, origin: ORIGIN, expectedVersion: before.version + 1 })).rejects.toMatchObject({ statusCode: 412 });
     expect((await store.get(PRACTITIONERS, "new-one", { unpublished: true }))!.data.display).toEqual({ iv: false });
-    const approved = await approveRegistration(store, "new-one", { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false }, expectedVersion: before.version });
-    expect(approved.status).toBe("Published");
+    expect(await outbox.list({ to: "nina@example.org" })).toEqual([]);
+    const approved = await approveRegistration(store, outbox, "new-one", { by: editor, origin: ORIGIN, expectedVersion: before.version });
+    expect(approved).toMatchObject({ mailed: true, language: "en" });
+    expect(approved.item.status).toBe("Published");
     const live = (await store.get(PRACTITIONERS, "new-one"))!;
     expect(live.data.display).toEqual({ iv: true });
     expect(live.lastModifiedBy).toBe("subject:t");
+    const [mail] = await outbox.list({ to: "nina@example.org" });
+    expect(mail).toMatchObject({ kind: "registration-approved", subject: "Your Praxisnetz entry is approved" });
+    expect(mail!.text).toContain("Hello Nina New,");
+    expect(mail!.text).toContain(`${ORIGIN}/en/practitioners/`);
     expect((await listRegistrations(store, 1)).rows.map((r) => r.id)).toEqual(["no-flag"]);
-    await expect(approveRegistration(store, "new-one", { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false } })).rejects.toMatchObject({ statusCode: 409 });
-    await expect(approveRegistration(store, "missing", { by: { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false } })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(approveRegistration(store, outbox, "new-one", { by: editor, origin: ORIGIN })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(approveRegistration(store, outbox, "missing", { by: editor, origin: ORIGIN })).rejects.toMatchObject({ statusCode: 404 });
+    expect(await outbox.list({ kind: "registration-approved" })).toHaveLength(1);
+  });
+
+  it("rejects with a reason: archived, out of the list, the reason mailed (German when nothing tells another language) and audited", async () => {
+    await store.patch(PRACTITIONERS, "no-flag", { email: { iv: "otto@example.org" } });
+    const before = (await store.get(PRACTITIONERS, "no-flag", { unpublished: true }))!;
+    for (const reason of ["", "   ", "x".repeat(2001)]) await expect(rejectRegistration(store, outbox, "no-flag", reason, { by: editor, origin: ORIGIN })).rejects.toMatchObject({ statusCode: 400 });
+    expect((await store.get(PRACTITIONERS, "no-flag", { unpublished: true }))!.version).toBe(before.version);
+    const rejected = await rejectRegistration(store, outbox, "no-flag", "  Keine Praxis im Verzeichnisgebiet.  ", { by: editor, origin: ORIGIN, expectedVersion: before.version });
+    expect(rejected).toMatchObject({ mailed: true, language: "de" });
+    expect(rejected.item.status).toBe("Archived");
+    const [mail] = await outbox.list({ to: "otto@example.org" });
+    expect(mail).toMatchObject({ kind: "registration-rejected", subject: "Ihre Registrierung im Praxisnetz" });
+    expect(mail!.text).toContain("Guten Tag Otto Old,");
+    expect(mail!.text).toContain("Keine Praxis im Verzeichnisgebiet.");
+    const audit = await store.db.selectFrom("audit_log").selectAll().where("item_id", "=", "no-flag").orderBy("at", "desc").executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ action: "reject-registration", user_email: "editor@example.org", detail: "Keine Praxis im Verzeichnisgebiet." });
+    expect((await listRegistrations(store, 1)).total).toBe(0);
+    expect(await countRegistrations(store)).toBe(0);
+    await expect(rejectRegistration(store, outbox, "no-flag", "again", { by: editor, origin: ORIGIN })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(rejectRegistration(store, outbox, "new-one", "approved already", { by: editor, origin: ORIGIN })).rejects.toMatchObject({ statusCode: 409 });
   });
 
   it("makes the item form from the schema: one input per language, places as latitude and longitude", async () => {
