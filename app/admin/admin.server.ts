@@ -3,7 +3,7 @@ import { requireUser } from "~/auth/require.server";
 import type { User } from "~/auth/users.server";
 import type { AuditRecord } from "~/auth/audit.server";
 import { ContentError, contentErrorOf } from "~/content/errors";
-import { userPrincipal, type Principal } from "~/content/policy";
+import { SINGLETON_ERROR, userPrincipal, type Principal } from "~/content/policy";
 import type { AuditNote } from "~/content/types";
 import { firstValues, readForm } from "~/lib/body";
 import { adminTexts } from "./texts";
@@ -81,6 +81,7 @@ export async function mutate(
   } catch (error) {
     // The policy's refusal, and a store busy past its wait (nothing written), in the editor's language.
     if (error instanceof ContentError && error.statusCode === 403) return refused(adminTexts[args.user.language].forbidden, 403);
+    if (error instanceof ContentError && error.errorCode === SINGLETON_ERROR) return refused(adminTexts[args.user.language].singletonKept, 400);
     if (contentErrorOf(error)?.statusCode === 503) return refused(adminTexts[args.user.language].busy, 503);
     if (error instanceof ContentError) {
       const message = error.details?.length ? `${error.message} ${error.details.join(" ")}` : error.message;

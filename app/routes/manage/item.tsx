@@ -2,7 +2,7 @@ import { data, Link, useActionData, useNavigate, type ShouldRevalidateFunctionAr
 import type { Route } from "./+types/item";
 import { admin, done, mutate, readAdminForm, refused, writer, type AdminResult } from "~/admin/admin.server";
 import { keepsDrafts, updateAsDraft } from "~/admin/pages/page-edit";
-import { can, userPrincipal } from "~/content/policy";
+import { can, keepsItem, userPrincipal } from "~/content/policy";
 import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
 import { listColumns, requireCollection } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
@@ -94,7 +94,9 @@ export async function loader(args: Route.LoaderArgs) {
   const title = item ? titleOf(schema, item) : null;
   return {
     language,
+    // The singleton's item (the global settings) is neither deleted nor unpublished: no button for it.
     mayDelete: can(userPrincipal(user), "delete", schema.name),
+    mayUnpublish: can(userPrincipal(user), "unpublish", schema.name),
     schema: { name: schema.name, label: schema.properties.label || schema.name },
     definition: form.definition,
     initial: item ? valuesFromData(schema, item.data, form) : {},
@@ -184,6 +186,7 @@ export async function action(args: Route.ActionArgs) {
   if (isNew) return refused(text.unknownIntent);
   const id = (await requireItem(args, schema)).id;
   if (fields.intent === "publish" || fields.intent === "unpublish") {
+    if (fields.intent === "unpublish" && keepsItem("unpublish", schema.name)) return refused(t.singletonKept, 400);
     const publish = fields.intent === "publish";
     return mutate(
       ctx,
@@ -201,6 +204,7 @@ export async function action(args: Route.ActionArgs) {
     ).then((answer) => localiseConflict(answer, text.conflict));
   }
   if (fields.intent === "delete") {
+    if (keepsItem("delete", schema.name)) return refused(t.singletonKept, 400);
     if (!can(userPrincipal(user), "delete", schema.name)) return refused(t.forbidden, 403);
     return mutate(
       ctx,
@@ -234,7 +238,7 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
 type Answer = AdminResult & { deleted?: boolean; values?: Record<string, string> };
 
 export default function Item({ loaderData }: Route.ComponentProps) {
-  const { language, mayDelete, schema, definition, initial, skipped, item } = loaderData;
+  const { language, mayDelete, mayUnpublish, schema, definition, initial, skipped, item } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
   const navigate = useNavigate();
@@ -282,20 +286,24 @@ export default function Item({ loaderData }: Route.ComponentProps) {
       actions={
         item ? (
           <>
-            <fetcher.Form method="post">
-              <input type="hidden" name="version" value={version} />
-              <button type="submit" name="intent" value={item.status === "Published" && !item.newStatus ? "unpublish" : "publish"} className={buttonClass("secondary")} disabled={busy}>
-                {item.status === "Published" && !item.newStatus ? t.unpublish : t.publish}
-              </button>
-            </fetcher.Form>
+            {item.status === "Published" && !item.newStatus && !mayUnpublish ? null : (
+              <fetcher.Form method="post">
+                <input type="hidden" name="version" value={version} />
+                <button type="submit" name="intent" value={item.status === "Published" && !item.newStatus ? "unpublish" : "publish"} className={buttonClass("secondary")} disabled={busy}>
+                  {item.status === "Published" && !item.newStatus ? t.unpublish : t.publish}
+                </button>
+              </fetcher.Form>
+            )}
             {item.status === "Published" && item.newStatus ? (
               <>
-                <fetcher.Form method="post">
-                  <input type="hidden" name="version" value={version} />
-                  <button type="submit" name="intent" value="unpublish" className={buttonClass("secondary")} disabled={busy}>
-                    {t.unpublish}
-                  </button>
-                </fetcher.Form>
+                {mayUnpublish ? (
+                  <fetcher.Form method="post">
+                    <input type="hidden" name="version" value={version} />
+                    <button type="submit" name="intent" value="unpublish" className={buttonClass("secondary")} disabled={busy}>
+                      {t.unpublish}
+                    </button>
+                  </fetcher.Form>
+                ) : null}
                 <fetcher.Form method="post" onSubmit={(e) => !confirm(text.discard) && e.preventDefault()}>
                   <input type="hidden" name="version" value={version} />
                   <button type="submit" name="intent" value="discard" className={buttonClass("secondary")} disabled={busy} data-discard-draft>
