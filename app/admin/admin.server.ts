@@ -27,6 +27,14 @@ export function admin(args: AdminArgs, level: "editor" | "superuser" = "editor")
 }
 
 /**
+ * Whether mail goes out: without SMTP_URL it waits in the outbox for good (app/mail/delivery.ts),
+ * and the screens must not say "sent" (issue 22, point 6).
+ */
+export function mailDelivers(context: AppLoadContext): boolean {
+  return Boolean(context.services.env.SMTP_URL);
+}
+
+/**
  * Who a store write is by: the store asks the policy (content/policy.ts) and writes the audit line,
  * named by `note` where the screen knows the better name ("rename-page", a new slug).
  */

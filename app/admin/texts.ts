@@ -54,6 +54,8 @@ const de = {
   dashboardIntro: "Wählen Sie links einen Bereich. Änderungen an veröffentlichten Inhalten sind sofort auf der Website sichtbar.",
   superuser: "Administrator:in",
   editor: "Redakteur:in",
+  mailOff:
+    "Der E-Mail-Versand ist nicht eingerichtet: E-Mails der Website (Einladungen, Bestätigungen, Terminmails) warten im Postausgang und gehen nicht hinaus. Eingerichtet wird er auf dem Server (Einstellung SMTP_URL).",
 };
 
 type AdminTexts = typeof de;
@@ -108,6 +110,8 @@ const en: AdminTexts = {
   dashboardIntro: "Choose an area on the left. Changes to published content show on the site at once.",
   superuser: "Administrator",
   editor: "Editor",
+  mailOff:
+    "Mail delivery is not set up: the site's emails (invitations, confirmations, appointment mails) wait in the outbox and do not go out. It is set up on the server (the SMTP_URL setting).",
 };
 
 export const adminTexts: Record<Language, AdminTexts> = { de, en };

@@ -94,6 +94,17 @@ export function DataTable({ headings, children }: { headings: ReactNode[]; child
   );
 }
 
+/** Said where mail would seem to go out (outbox, users, dashboard) while none can: mail delivery not set up. */
+export function MailOffNotice({ mailOn }: { mailOn: boolean }) {
+  const { t } = useAdmin();
+  if (mailOn) return null;
+  return (
+    <p className="rounded border-l-4 border-amber-600 bg-amber-50 p-3 text-amber-950" data-mail-off>
+      {t.mailOff}
+    </p>
+  );
+}
+
 export function EmptyState({ children }: { children: ReactNode }) {
   return (
     <p className="rounded border border-dashed border-slate-400 p-6 text-center text-slate-700" data-empty-state>
