@@ -67,6 +67,27 @@ export interface AdminResult {
   id?: string;
 }
 
+/**
+ * The question a destructive action asks before it acts (issue 22, point 4): what goes, named.
+ * `fields` are posted again with `confirmed=yes` by the confirm step's button (ui.tsx, ConfirmStep).
+ */
+export interface Confirmation {
+  question: string;
+  /** Further words: what cannot be undone, what to do instead. */
+  detail?: string;
+  confirmLabel: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * Whether a destructive post was confirmed. The server asks itself, not the browser: a post without
+ * `confirmed=yes` (a script, a stray click, no JavaScript) gets the question back and changes nothing.
+ */
+export const isConfirmed = (fields: Record<string, string>) => fields.confirmed === "yes";
+
+/** The answer that asks first: a 200 carrying the question; nothing was changed. */
+export const askFirst = (confirm: Confirmation) => data<AdminResult & { confirm: Confirmation }>({ ok: true, message: confirm.question, confirm });
+
 export const done = (message: string, status: 200 | 201 = 200, extra: Partial<AdminResult> = {}) => data<AdminResult>({ ok: true, message, ...extra }, { status });
 export const refused = (message: string, status = 400, errors?: Record<string, string[]>) => data<AdminResult>({ ok: false, message, ...(errors ? { errors } : {}) }, { status });
 

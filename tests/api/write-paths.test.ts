@@ -84,7 +84,7 @@ const PATHS: WritePath[] = [
   { name: "bulk Delete", action: "delete", surface: "bulk", needs: "published", send: (r, s, id) => bulk(r, s, { type: "Delete", id }) },
   { name: "screen: item publish", action: "publish", surface: "screen", needs: "draft", send: (r, s, id) => screen(r, s, id, { intent: "publish" }) },
   { name: "screen: item unpublish", action: "unpublish", surface: "screen", needs: "published", send: (r, s, id) => screen(r, s, id, { intent: "unpublish" }) },
-  { name: "screen: item delete", action: "delete", surface: "screen", needs: "published", send: (r, s, id) => screen(r, s, id, { intent: "delete" }) },
+  { name: "screen: item delete", action: "delete", surface: "screen", needs: "published", send: (r, s, id) => screen(r, s, id, { intent: "delete", confirmed: "yes" }) },
   { name: "screen: item save", action: "update", surface: "screen", needs: "published", send: (r, s, id) => screen(r, s, id, { intent: "save" }), policyOnly: true },
 ];
 
