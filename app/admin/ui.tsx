@@ -129,11 +129,12 @@ export function ConfirmStep({
   const [dismissed, setDismissed] = useState<unknown>(null);
   if (!confirm || dismissed === confirm) return null;
   return (
-    <section role="alertdialog" aria-labelledby={`${id}-q`} aria-describedby={confirm.detail ? `${id}-d` : undefined} className="max-w-3xl space-y-3 rounded border-l-4 border-red-700 bg-red-50 p-4 text-red-950" data-confirm-step>
-      <p id={`${id}-q`} className="font-semibold">
+    <section aria-labelledby={`${id}-q`} className="max-w-3xl space-y-3 rounded border-l-4 border-red-700 bg-red-50 p-4 text-red-950" data-confirm-step>
+      {/* Announced when it appears (after a fetcher's post the page does not reload). */}
+      <p id={`${id}-q`} role="alert" className="font-semibold">
         {confirm.question}
       </p>
-      {confirm.detail ? <p id={`${id}-d`}>{confirm.detail}</p> : null}
+      {confirm.detail ? <p>{confirm.detail}</p> : null}
       <div className="flex flex-wrap gap-2">
         <PostForm method="post" {...(reloadDocument ? { reloadDocument } : {})}>
           {Object.entries(confirm.fields).map(([name, value]) => (
