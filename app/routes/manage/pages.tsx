@@ -26,7 +26,7 @@ const TITLE_MAX = 200;
 const texts = {
   de: {
     title: "Seiten",
-    intro: "Neue Seiten beginnen als Entwurf. Änderungen an veröffentlichten Seiten werden erst mit dem erneuten Veröffentlichen sichtbar.",
+    intro: "Neue Seiten beginnen als Entwurf. Änderungen an veröffentlichten Seiten werden erst mit dem erneuten Veröffentlichen sichtbar. Frühere Fassungen einer Seite stellen Sie in ihrem Editor unter „Versionen“ wieder her.",
     searchLabel: "Seiten durchsuchen",
     stateLabel: "Status",
     anyState: "Alle",
@@ -52,7 +52,7 @@ const texts = {
   },
   en: {
     title: "Pages",
-    intro: "New pages start as drafts. Changes to published pages show once the page is published again.",
+    intro: "New pages start as drafts. Changes to published pages show once the page is published again. Earlier versions of a page are brought back in its editor, under “Versions”.",
     searchLabel: "Search pages",
     stateLabel: "State",
     anyState: "All",
