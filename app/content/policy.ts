@@ -89,7 +89,8 @@ const REASONS: Record<Action, string> = {
  * Whether `principal` may do `action` to `collection` (a schema name; for asset actions, ignored).
  * Client tokens and superusers may do everything; visitors nothing here (their flows — bookings,
  * registrations — are the app's own writes, checked by their signed tokens); editors everything
- * but the superuser collections, deleting (but free slots), and the app's own schemas.
+ * but the superuser collections, the themes as plain items, deleting (but free slots), and the app's
+ * own schemas. The singleton's item is deleted or unpublished by nobody (SINGLETON_COLLECTIONS).
  */
 export function can(principal: Principal, action: Action, collection = "", channel: Channel = "plain"): boolean {
   const role = roleOf(principal);
