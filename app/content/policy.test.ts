@@ -137,6 +137,16 @@ function policySuite(label: string, makeBackend: (() => StoreBackend) | undefine
       expect(changed.data.footer).toEqual({ de: "Neu" });
     });
 
+    it("lets an editor write a theme through the design screen only; as a plain item it is refused and nothing written", async () => {
+      await store.upsertSchema({ name: "core-theme-settings", fields: [{ name: "name", partitioning: "invariant", properties: { fieldType: "String" } }] });
+      await expect(store.create("core-theme-settings", { name: { iv: "Plain" } }, { id: "theme-plain", by: editor })).rejects.toMatchObject({ statusCode: 403 });
+      expect(await store.get("core-theme-settings", "theme-plain", { unpublished: true })).toBeUndefined();
+      const made = await store.create("core-theme-settings", { name: { iv: "Screen" } }, { id: "theme-screen", by: editor, via: "design-screen", publish: true });
+      await expect(store.update("core-theme-settings", made.id, { name: { iv: "Plain change" } }, { by: editor })).rejects.toMatchObject({ statusCode: 403 });
+      const changed = await store.update("core-theme-settings", made.id, { name: { iv: "Screen change" } }, { by: editor, via: "design-screen" });
+      expect(changed.data.name).toEqual({ iv: "Screen change" });
+    });
+
     it("refuses an editor deleting a page but lets a superuser, each write audited with who, what, schema, id and version", async () => {
       await expect(store.delete("core-pages", "home", { by: editor })).rejects.toMatchObject({ statusCode: 403 });
       const page = await store.create("core-pages", { title: { de: "Weg" } }, { id: "gone", by: editor });
