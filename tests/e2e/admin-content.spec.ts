@@ -130,6 +130,7 @@ test("a new item is created and opened", async ({ page }) => {
   const step = page.locator("[data-confirm-step]");
   await expect(step).toContainText("„Neu Angelegt“ wirklich löschen?");
   await expect(step).toContainText("lassen sich nicht wiederherstellen");
+  await expectNoAxeViolations(page);
   await step.getByRole("link", { name: "Abbrechen" }).click();
   await expect(step).toHaveCount(0);
   await expect(page.locator("[data-item-meta]")).toBeVisible();
