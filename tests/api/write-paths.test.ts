@@ -232,6 +232,25 @@ describe("the global settings' one item: nobody deletes or unpublishes it, on an
   });
 });
 
+describe("a delete on a screen asks first: without confirmed=yes nothing changes (issue 22)", () => {
+  it("the item screen and the page list answer with the question naming what goes", async () => {
+    for (const send of [
+      (id: string) => screen("superuser", "core-pages", id, { intent: "delete" }),
+      (id: string) => postForm(server, "/manage/pages", { intent: "delete", id, version: String(read("core-pages", id)!.version) }, cookies.superuser),
+    ]) {
+      const id = await target("core-pages", "published");
+      const before = read("core-pages", id);
+      const res = await send(id);
+      const body = await res.text();
+      expect(res.status, body.slice(0, 200)).toBe(200);
+      expect(body).toMatch(/wirklich löschen\?/);
+      expect(body).toContain("data-confirm-step");
+      expect(read("core-pages", id)).toEqual(before);
+      expect(auditOf(id).length).toBe(1);
+    }
+  });
+});
+
 describe("core-pages: editors change pages but do not delete them (the home page too)", () => {
   for (const path of PATHS.filter((p) => p.action === "delete")) {
     it(path.name, async () => {
