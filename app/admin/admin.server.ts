@@ -3,7 +3,7 @@ import { requireUser } from "~/auth/require.server";
 import type { User } from "~/auth/users.server";
 import type { AuditRecord } from "~/auth/audit.server";
 import { ContentError, contentErrorOf } from "~/content/errors";
-import { userPrincipal, type Principal } from "~/content/policy";
+import { SINGLETON_ERROR, userPrincipal, type Principal } from "~/content/policy";
 import type { AuditNote } from "~/content/types";
 import { firstValues, readForm } from "~/lib/body";
 import { adminTexts } from "./texts";
@@ -24,6 +24,14 @@ export function admin(args: AdminArgs, level: "editor" | "superuser" = "editor")
   const user = requireUser(args, level);
   const language = user.language;
   return { user, language, t: adminTexts[language], services: args.context.services };
+}
+
+/**
+ * Whether mail goes out: without SMTP_URL it waits in the outbox for good (app/mail/delivery.ts),
+ * and the screens must not say "sent" (issue 22, point 6).
+ */
+export function mailDelivers(context: AppLoadContext): boolean {
+  return Boolean(context.services.env.SMTP_URL);
 }
 
 /**
@@ -59,6 +67,27 @@ export interface AdminResult {
   id?: string;
 }
 
+/**
+ * The question a destructive action asks before it acts (issue 22, point 4): what goes, named.
+ * `fields` are posted again with `confirmed=yes` by the confirm step's button (ui.tsx, ConfirmStep).
+ */
+export interface Confirmation {
+  question: string;
+  /** Further words: what cannot be undone, what to do instead. */
+  detail?: string;
+  confirmLabel: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * Whether a destructive post was confirmed. The server asks itself, not the browser: a post without
+ * `confirmed=yes` (a script, a stray click, no JavaScript) gets the question back and changes nothing.
+ */
+export const isConfirmed = (fields: Record<string, string>) => fields.confirmed === "yes";
+
+/** The answer that asks first: a 200 carrying the question; nothing was changed. */
+export const askFirst = (confirm: Confirmation) => data<AdminResult & { confirm: Confirmation }>({ ok: true, message: confirm.question, confirm });
+
 export const done = (message: string, status: 200 | 201 = 200, extra: Partial<AdminResult> = {}) => data<AdminResult>({ ok: true, message, ...extra }, { status });
 export const refused = (message: string, status = 400, errors?: Record<string, string[]>) => data<AdminResult>({ ok: false, message, ...(errors ? { errors } : {}) }, { status });
 
@@ -81,6 +110,7 @@ export async function mutate(
   } catch (error) {
     // The policy's refusal, and a store busy past its wait (nothing written), in the editor's language.
     if (error instanceof ContentError && error.statusCode === 403) return refused(adminTexts[args.user.language].forbidden, 403);
+    if (error instanceof ContentError && error.errorCode === SINGLETON_ERROR) return refused(adminTexts[args.user.language].singletonKept, 400);
     if (contentErrorOf(error)?.statusCode === 503) return refused(adminTexts[args.user.language].busy, 503);
     if (error instanceof ContentError) {
       const message = error.details?.length ? `${error.message} ${error.details.join(" ")}` : error.message;

@@ -32,6 +32,10 @@ const de = {
   empty: "Noch nichts vorhanden.",
   noMatches: "Keine Treffer. Ändern Sie die Suche oder die Filter.",
   confirmDelete: "Wirklich löschen? Das lässt sich nicht rückgängig machen.",
+  cancel: "Abbrechen",
+  confirmDeleteItem: (what: string) => `„${what}“ wirklich löschen?`,
+  deleteForGood: "Gelöschte Einträge lassen sich nicht wiederherstellen: Es gibt keinen Papierkorb und keine frühere Fassung. Soll der Eintrag nur nicht mehr öffentlich sein, ziehen Sie ihn stattdessen zurück.",
+  yesDelete: (what: string) => `Ja, „${what}“ löschen`,
   status: "Status",
   statusPublished: "Veröffentlicht",
   statusDraft: "Entwurf",
@@ -50,6 +54,7 @@ const de = {
         ? "Nicht gespeichert: auf dem Server ging etwas schief. Bitte versuchen Sie es gleich noch einmal."
         : "Nicht gespeichert: bitte prüfen Sie die markierten Angaben.",
   forbidden: "Dafür brauchen Sie Administrationsrechte.",
+  singletonKept: "Das ist der eine Einstellungs-Eintrag der Website: Er lässt sich weder löschen noch zurückziehen. Nichts wurde geändert; ändern Sie ihn stattdessen.",
   busy: "Gerade wird viel gespeichert. Nichts wurde geändert: bitte versuchen Sie es in einem Moment noch einmal.",
   notFound: "Diese Verwaltungsseite gibt es nicht.",
   errorTitle: "Fehler",
@@ -57,6 +62,8 @@ const de = {
   welcome: (name: string) => `Willkommen, ${name}.`,
   superuser: "Administrator:in",
   editor: "Redakteur:in",
+  mailOff:
+    "Der E-Mail-Versand ist nicht eingerichtet: E-Mails der Website (Einladungen, Bestätigungen, Terminmails) warten im Postausgang und gehen nicht hinaus. Eingerichtet wird er auf dem Server (Einstellung SMTP_URL).",
 };
 
 type AdminTexts = typeof de;
@@ -89,6 +96,10 @@ const en: AdminTexts = {
   empty: "Nothing here yet.",
   noMatches: "No matches. Change the search or the filters.",
   confirmDelete: "Really delete? This cannot be undone.",
+  cancel: "Cancel",
+  confirmDeleteItem: (what) => `Really delete “${what}”?`,
+  deleteForGood: "Deleted items cannot be brought back: there is no bin and no earlier version. If the item should only stop being public, unpublish it instead.",
+  yesDelete: (what) => `Yes, delete “${what}”`,
   status: "Status",
   statusPublished: "Published",
   statusDraft: "Draft",
@@ -107,6 +118,7 @@ const en: AdminTexts = {
         ? "Not saved: something went wrong on the server. Please try again in a moment."
         : "Not saved: please check the marked entries.",
   forbidden: "You need administrator rights for this.",
+  singletonKept: "This is the site's one settings item: it can be neither deleted nor unpublished. Nothing was changed; change it instead.",
   busy: "A lot is being saved right now. Nothing was changed: please try again in a moment.",
   notFound: "There is no such admin page.",
   errorTitle: "Error",
@@ -114,6 +126,8 @@ const en: AdminTexts = {
   welcome: (name) => `Welcome, ${name}.`,
   superuser: "Administrator",
   editor: "Editor",
+  mailOff:
+    "Mail delivery is not set up: the site's emails (invitations, confirmations, appointment mails) wait in the outbox and do not go out. It is set up on the server (the SMTP_URL setting).",
 };
 
 export const adminTexts: Record<Language, AdminTexts> = { de, en };

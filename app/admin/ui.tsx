@@ -1,4 +1,4 @@
-import { useEffect, useId, type ReactNode } from "react";
+import { useEffect, useId, useState, type ComponentType, type ReactNode } from "react";
 import { Link, useNavigation, useRouteLoaderData } from "react-router";
 import type { Language } from "~/i18n/languages";
 import { adminTexts, type AdminTexts } from "./texts";
@@ -58,7 +58,9 @@ export function StatusBadge({ status, newStatus }: { status: string; newStatus?:
  * The answer to a save (§8): 200/201 is success, anything else is shown to the editor and logged
  * in the browser console as an error. `result` is an action's data (AdminResult).
  */
-export function SaveNotice({ result }: { result: { ok: boolean; message: string } | undefined | null }) {
+export function SaveNotice({ result: answer }: { result: { ok: boolean; message: string; confirm?: unknown } | undefined | null }) {
+  // A question before a destructive action is no result: ConfirmStep shows it.
+  const result = answer?.confirm ? null : answer;
   useEffect(() => {
     if (result && !result.ok) console.error("save failed:", result.message);
   }, [result]);
@@ -92,6 +94,63 @@ export function DataTable({ headings, children }: { headings: ReactNode[]; child
         <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** Said where mail would seem to go out (outbox, users, dashboard) while none can: mail delivery not set up. */
+export function MailOffNotice({ mailOn }: { mailOn: boolean }) {
+  const { t } = useAdmin();
+  if (mailOn) return null;
+  return (
+    <p className="rounded border-l-4 border-amber-600 bg-amber-50 p-3 text-amber-950" data-mail-off>
+      {t.mailOff}
+    </p>
+  );
+}
+
+/**
+ * The second step of a destructive action (issue 22, point 4): the server's question naming what
+ * goes, a button that posts the same action again confirmed, and a way back. Plain forms: it works
+ * without JavaScript (the page is rendered with the question) and with it (a fetcher's `Form`).
+ */
+export function ConfirmStep({
+  confirm,
+  Form: PostForm,
+  cancelHref,
+  reloadDocument,
+}: {
+  confirm: { question: string; detail?: string; confirmLabel: string; fields: Record<string, string> } | undefined | null;
+  Form: ComponentType<{ method: "post"; className?: string; reloadDocument?: boolean; children: ReactNode }>;
+  cancelHref: string;
+  reloadDocument?: boolean;
+}) {
+  const { t } = useAdmin();
+  const id = useId();
+  // With JavaScript a fetcher keeps its answer across the way back: the question is put away here.
+  const [dismissed, setDismissed] = useState<unknown>(null);
+  if (!confirm || dismissed === confirm) return null;
+  return (
+    <section aria-labelledby={`${id}-q`} className="max-w-3xl space-y-3 rounded border-l-4 border-red-700 bg-red-50 p-4 text-red-950" data-confirm-step>
+      {/* Announced when it appears (after a fetcher's post the page does not reload). */}
+      <p id={`${id}-q`} role="alert" className="font-semibold">
+        {confirm.question}
+      </p>
+      {confirm.detail ? <p>{confirm.detail}</p> : null}
+      <div className="flex flex-wrap gap-2">
+        <PostForm method="post" {...(reloadDocument ? { reloadDocument } : {})}>
+          {Object.entries(confirm.fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <input type="hidden" name="confirmed" value="yes" />
+          <button type="submit" className={buttonClass("danger")} data-confirm>
+            {confirm.confirmLabel}
+          </button>
+        </PostForm>
+        <Link to={cancelHref} className={buttonClass("secondary")} onClick={() => setDismissed(confirm)} data-confirm-cancel>
+          {t.cancel}
+        </Link>
+      </div>
+    </section>
   );
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresStoreBackend, sqliteStoreBackend, type StoreBackend } from "../../tests/support/store-backends";
-import { ACTIONS, ASSET_ACTIONS, can, EDITOR_DELETABLE, SUPERUSER_COLLECTIONS, type Action, type Principal } from "./policy";
+import { ACTIONS, ASSET_ACTIONS, authorize, can, EDITOR_DELETABLE, SCREEN_ONLY_COLLECTIONS, SINGLETON_COLLECTIONS, SUPERUSER_COLLECTIONS, type Action, type Principal } from "./policy";
 import type { ContentStore } from "./store";
 
 /**
@@ -17,9 +17,10 @@ describe("the policy table", () => {
   const collections = ["core-pages", "gm-content-practitioners", "gm-appointments", "block-hero", ...SUPERUSER_COLLECTIONS];
   const actions: Action[] = [...ACTIONS, ...ASSET_ACTIONS];
 
-  it("lets superusers and client tokens do everything, visitors nothing", () => {
+  it("lets superusers and client tokens do everything (but remove the singleton's item), visitors nothing", () => {
     for (const c of collections)
       for (const a of actions) {
+        if (SINGLETON_COLLECTIONS.has(c) && (a === "delete" || a === "unpublish")) continue;
         expect(can(superuser, a, c), `superuser ${a} ${c}`).toBe(true);
         expect(can(client, a, c), `client ${a} ${c}`).toBe(true);
         expect(can(visitor, a, c), `visitor ${a} ${c}`).toBe(false);
@@ -39,6 +40,40 @@ describe("the policy table", () => {
     expect(can(editor, "changeSchema", "block-hero")).toBe(true);
     expect(can(editor, "deleteAsset")).toBe(false);
     for (const a of ["uploadAsset", "changeAsset", "changeFolder", "deleteFolder"] as const) expect(can(editor, a)).toBe(true);
+  });
+});
+
+describe("the singleton and the system collections (issue 22)", () => {
+  it("lets nobody delete or unpublish the singleton's item, with a 400 that says why (not a question of rights)", () => {
+    for (const c of SINGLETON_COLLECTIONS)
+      for (const p of [editor, superuser, client]) {
+        for (const a of ["delete", "unpublish"] as const) {
+          expect(can(p, a, c), `${p.kind} ${a} ${c}`).toBe(false);
+          expect(() => authorize(p, a, c)).toThrow(expect.objectContaining({ statusCode: 400, errorCode: "SINGLETON_KEPT", message: expect.stringMatching(/one settings item/) }));
+        }
+        // Changing it stays possible (for those who may), and publishing its draft.
+        expect(can(p, "update", c)).toBe(p !== editor);
+        expect(can(p, "publish", c)).toBe(p !== editor);
+      }
+    expect(() => authorize(visitor, "delete", "core-global-settings")).toThrow(expect.objectContaining({ statusCode: 401 }));
+  });
+
+  it("keeps the admin menu, block palette, languages and global settings from editors", () => {
+    for (const c of ["core-global-settings", "core-backend-navigation", "core-settings-blocks", "core-theme-languages"]) {
+      expect(SUPERUSER_COLLECTIONS.has(c), c).toBe(true);
+      for (const a of ["create", "update", "publish", "unpublish", "delete"] as const) expect(can(editor, a, c, "design-screen"), `${a} ${c}`).toBe(false);
+    }
+  });
+
+  it("lets editors change themes on the design screen only, never as plain items", () => {
+    for (const c of SCREEN_ONLY_COLLECTIONS) {
+      for (const a of ["create", "update", "publish", "unpublish"] as const) {
+        expect(can(editor, a, c), `plain ${a} ${c}`).toBe(false);
+        expect(can(editor, a, c, "design-screen"), `screen ${a} ${c}`).toBe(true);
+        expect(can(superuser, a, c), `superuser ${a} ${c}`).toBe(true);
+      }
+      expect(() => authorize(editor, "update", c)).toThrow(expect.objectContaining({ statusCode: 403 }));
+    }
   });
 });
 
@@ -74,14 +109,42 @@ function policySuite(label: string, makeBackend: (() => StoreBackend) | undefine
         () => store.createMany("core-global-settings", [{ data: { footer: { de: "x" } } }], { by: editor }),
         () => store.update("core-global-settings", "global-settings", { footer: { de: "gehackt" } }, { by: editor }),
         () => store.patch("core-global-settings", "global-settings", { footer: { de: "gehackt" } }, { by: editor }),
-        () => store.changeStatus("core-global-settings", "global-settings", "Draft", { by: editor }),
         () => store.createDraft("core-global-settings", "global-settings", { by: editor }),
-        () => store.delete("core-global-settings", "global-settings", { by: editor }),
         () => store.upsertSchema({ name: "core-global-settings", fields: [] }, { by: editor }),
       ];
       for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ statusCode: 403 });
+      // Unpublishing and deleting its one item are refused to everyone: 400 (the test below).
+      for (const attempt of [() => store.changeStatus("core-global-settings", "global-settings", "Draft", { by: editor }), () => store.delete("core-global-settings", "global-settings", { by: editor })])
+        await expect(attempt()).rejects.toMatchObject({ statusCode: 400 });
       expect(await store.get("core-global-settings", "global-settings", { unpublished: true })).toEqual(before);
       expect(await auditRows("global-settings")).toEqual([]);
+    });
+
+    it("refuses everyone deleting or unpublishing the global settings with 400, changing nothing; a superuser still changes them", async () => {
+      const before = await store.get("core-global-settings", "global-settings", { unpublished: true });
+      for (const by of [editor, superuser, client]) {
+        const attempts = [
+          () => store.delete("core-global-settings", "global-settings", { by }),
+          () => store.changeStatus("core-global-settings", "global-settings", "Draft", { by }),
+          () => store.changeStatus("core-global-settings", "global-settings", "Archived", { by }),
+        ];
+        for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ statusCode: 400, errorCode: "SINGLETON_KEPT" });
+      }
+      expect(await store.get("core-global-settings", "global-settings", { unpublished: true })).toEqual(before);
+      expect(await auditRows("global-settings")).toEqual([]);
+      const changed = await store.patch("core-global-settings", "global-settings", { footer: { de: "Neu" } }, { by: superuser });
+      expect(changed.status).toBe("Published");
+      expect(changed.data.footer).toEqual({ de: "Neu" });
+    });
+
+    it("lets an editor write a theme through the design screen only; as a plain item it is refused and nothing written", async () => {
+      await store.upsertSchema({ name: "core-theme-settings", fields: [{ name: "name", partitioning: "invariant", properties: { fieldType: "String" } }] });
+      await expect(store.create("core-theme-settings", { name: { iv: "Plain" } }, { id: "theme-plain", by: editor })).rejects.toMatchObject({ statusCode: 403 });
+      expect(await store.get("core-theme-settings", "theme-plain", { unpublished: true })).toBeUndefined();
+      const made = await store.create("core-theme-settings", { name: { iv: "Screen" } }, { id: "theme-screen", by: editor, via: "design-screen", publish: true });
+      await expect(store.update("core-theme-settings", made.id, { name: { iv: "Plain change" } }, { by: editor })).rejects.toMatchObject({ statusCode: 403 });
+      const changed = await store.update("core-theme-settings", made.id, { name: { iv: "Screen change" } }, { by: editor, via: "design-screen" });
+      expect(changed.data.name).toEqual({ iv: "Screen change" });
     });
 
     it("refuses an editor deleting a page but lets a superuser, each write audited with who, what, schema, id and version", async () => {

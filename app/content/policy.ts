@@ -27,8 +27,35 @@ export type AssetAction = (typeof ASSET_ACTIONS)[number];
 
 export type Action = ContentAction | AssetAction;
 
-/** Collections that shape the whole site or the admin itself: only superusers change them. */
-export const SUPERUSER_COLLECTIONS: ReadonlySet<string> = new Set(["core-global-settings", "core-backend-navigation"]);
+/**
+ * The system collections: they shape the whole site or the admin itself — the global settings, the
+ * admin menu, the editors' block palette, the site's languages — and one wrong field breaks every
+ * page. Only superusers change them (issue 22, point 4).
+ */
+export const SUPERUSER_COLLECTIONS: ReadonlySet<string> = new Set(["core-global-settings", "core-backend-navigation", "core-settings-blocks", "core-theme-languages"]);
+
+/**
+ * System collections with a screen of their own that checks every value it writes (the themes:
+ * six valid colours on the colours screen). Editors change them there; as plain items — the item
+ * screen, the Squidex API, bulk jobs, where any text goes into a colour field — only superusers.
+ */
+export const SCREEN_ONLY_COLLECTIONS: ReadonlySet<string> = new Set(["core-theme-settings"]);
+
+/**
+ * Collections of one item the site cannot do without (the global settings: site name, default
+ * theme, scripts). Nobody deletes or unpublishes it, not even a superuser or a client token: the
+ * site would lose its settings in one click. It is changed instead.
+ */
+export const SINGLETON_COLLECTIONS: ReadonlySet<string> = new Set(["core-global-settings"]);
+
+/** Whether the policy refuses `action` on `collection` to everyone: the singleton's item stays. */
+export const keepsItem = (action: Action, collection: string): boolean => SINGLETON_COLLECTIONS.has(collection) && (action === "delete" || action === "unpublish");
+
+/**
+ * Through which door a write comes: "plain" for item writes that take any valid data (the item
+ * screen, the Squidex API, bulk jobs), or a screen that checks what it writes (SCREEN_ONLY_COLLECTIONS).
+ */
+export type Channel = "plain" | "design-screen";
 
 /**
  * Collections editors may delete items of: free appointment slots are removed by editors (the
@@ -62,10 +89,12 @@ const REASONS: Record<Action, string> = {
  * Whether `principal` may do `action` to `collection` (a schema name; for asset actions, ignored).
  * Client tokens and superusers may do everything; visitors nothing here (their flows — bookings,
  * registrations — are the app's own writes, checked by their signed tokens); editors everything
- * but the superuser collections, deleting (but free slots), and the app's own schemas.
+ * but the superuser collections, the themes as plain items, deleting (but free slots), and the app's
+ * own schemas. The singleton's item is deleted or unpublished by nobody (SINGLETON_COLLECTIONS).
  */
-export function can(principal: Principal, action: Action, collection = ""): boolean {
+export function can(principal: Principal, action: Action, collection = "", channel: Channel = "plain"): boolean {
   const role = roleOf(principal);
+  if (keepsItem(action, collection)) return false;
   if (role === "client" || role === "superuser") return true;
   if (role === "visitor") return false;
   switch (action) {
@@ -85,16 +114,29 @@ export function can(principal: Principal, action: Action, collection = ""): bool
     case "update":
     case "publish":
     case "unpublish":
+      if (SCREEN_ONLY_COLLECTIONS.has(collection)) return channel === "design-screen";
       return !SUPERUSER_COLLECTIONS.has(collection);
   }
 }
 
-/** Throws a 403 (401 for a visitor) with the reason when the policy refuses. */
-export function authorize(principal: Principal, action: Action, collection = ""): void {
-  if (can(principal, action, collection)) return;
+/**
+ * Throws a 403 (401 for a visitor) with the reason when the policy refuses; 400 for the singleton's
+ * item, which is refused to everyone (no role would help, so it is no question of rights).
+ */
+export function authorize(principal: Principal, action: Action, collection = "", channel: Channel = "plain"): void {
+  if (can(principal, action, collection, channel)) return;
   if (principal.kind === "visitor") throw new ContentError(401, "Sign in first.");
+  if (keepsItem(action, collection)) throw new ContentError(400, SINGLETON_REASONS[action as "delete" | "unpublish"], undefined, SINGLETON_ERROR);
   throw new ContentError(403, REASONS[action], undefined, "FORBIDDEN");
 }
+
+/** The error code of the singleton refusal: screens answer it in the editor's language. */
+export const SINGLETON_ERROR = "SINGLETON_KEPT";
+
+const SINGLETON_REASONS = {
+  delete: "This collection holds the site's one settings item: it cannot be deleted. Change it instead.",
+  unpublish: "This collection holds the site's one settings item: it cannot be unpublished, the site needs it. Change it instead.",
+};
 
 /** The actor ref token a write records (as in Squidex): `subject:<user id>` or `client:<client id>`. */
 export function actorOf(principal: Principal): string {

@@ -203,7 +203,7 @@ export class ContentStore {
    * (403 with the reason), and audited with the write. The app's own writes name no writer.
    */
   private authorizeWrite(opts: WriteOptions, action: Action, schemaName: string): void {
-    if (opts.by) authorize(opts.by, action, schemaName);
+    if (opts.by) authorize(opts.by, action, schemaName, opts.via);
   }
 
   private actorFor(opts: WriteOptions): string {

@@ -1,4 +1,4 @@
-import type { Principal } from "./policy";
+import type { Channel, Principal } from "./policy";
 /**
  * The Squidex content model, as our content service stores and serves it.
  * Shapes follow the Squidex HTTP API (see shared/squidex-contract.md), so the embedded store and a
@@ -190,6 +190,8 @@ export interface WriteOptions {
    * it in the audit log with it. Unset only for the app's own writes (seed, visitor flows).
    */
   by?: Principal;
+  /** Which door the write comes through, for the policy (policy.ts, Channel); "plain" when unset. */
+  via?: Channel;
   /** What the audit log calls the write, when the caller knows better than the store ("rename-page"), and a short note. */
   note?: AuditNote;
 }

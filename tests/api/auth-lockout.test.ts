@@ -176,7 +176,7 @@ describe("the account page's current-password check", () => {
 
     // "Sign out everywhere" ends the trust of every device but keeps this browser's (a new cookie).
     const changedDevice = devicePair(changed)!;
-    const everywhere = await postForm(server, "/manage/account", { intent: "sign-out-everywhere" }, fresh);
+    const everywhere = await postForm(server, "/manage/account", { intent: "sign-out-everywhere", confirmed: "yes" }, fresh);
     expect(everywhere.status).toBe(302);
     const kept = devicePair(everywhere);
     expect(kept).toBeDefined();

@@ -264,10 +264,10 @@ describe("cross-site requests", () => {
     expect(del.status).toBe(403);
     expect(clearsSession(del)).toBe(false);
     for (const intent of ["sign-out-everywhere", "language", "password"]) {
-      const res = await postForm(server, "/manage/account", { intent, language: "en", current: DEMO_ADMIN.password, password: "evil-password-123" }, admin, { origin: EVIL });
+      const res = await postForm(server, "/manage/account", { intent, confirmed: "yes", language: "en", current: DEMO_ADMIN.password, password: "evil-password-123" }, admin, { origin: EVIL });
       expect(res.status, intent).toBe(403);
     }
-    const viaData = await postForm(server, "/manage/account.data", { intent: "sign-out-everywhere" }, admin, { "sec-fetch-site": "cross-site" });
+    const viaData = await postForm(server, "/manage/account.data", { intent: "sign-out-everywhere", confirmed: "yes" }, admin, { "sec-fetch-site": "cross-site" });
     expect(viaData.status).toBe(403);
 
     // All still as before: signed in, German, the old password.
@@ -390,7 +390,13 @@ describe("sessions", () => {
     // The same through /manage/account.
     const three = await signIn(server, editor.email, editor.password);
     const four = await signIn(server, editor.email, editor.password);
-    const page = await postForm(server, "/manage/account", { intent: "sign-out-everywhere" }, three);
+    // Asked first (issue 22): without the confirmation nobody is signed out.
+    const asked = await postForm(server, "/manage/account", { intent: "sign-out-everywhere" }, three);
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain("Wirklich auf allen Geräten abmelden?");
+    expect(clearsSession(asked)).toBe(false);
+    expect(await whoAmI(server, four)).toMatchObject({ email: editor.email });
+    const page = await postForm(server, "/manage/account", { intent: "sign-out-everywhere", confirmed: "yes" }, three);
     expect(page.status).toBe(302);
     expect(page.headers.get("location")).toBe("/login");
     expect(clearsSession(page)).toBe(true);

@@ -38,4 +38,27 @@ describe("the users screen's set-password links", () => {
     expect(body).toContain("data-set-password-link");
     expect(body).toContain("Es ist kein E-Mail-Versand eingerichtet");
   });
+
+  // Issue 22, point 6: mail that waits in the outbox for good is not called sent.
+  it("say an invitation is in the outbox, not sent, without mail delivery; sent with it", async () => {
+    const without = await invite(withoutMail, "waiting@example.com");
+    expect(without.body).toContain("liegt im Postausgang");
+    expect(without.body).not.toContain("verschickt.");
+    const withIt = await invite(withMail, "going@example.com");
+    expect(withIt.body).toContain("Einladung an going@example.com verschickt.");
+    expect(withIt.body).not.toContain("liegt im Postausgang");
+  });
+
+  it("the dashboard, outbox and users screens say plainly when mail delivery is not set up, and only then", async () => {
+    for (const [server, shown] of [[withoutMail, true], [withMail, false]] as const) {
+      const cookie = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+      for (const path of ["/manage", "/manage/outbox", "/manage/users"]) {
+        const res = await fetch(`${server.url}${path}`, { headers: { cookie } });
+        const html = await res.text();
+        expect(res.status, path).toBe(200);
+        expect(html.includes("data-mail-off"), `${path} ${shown ? "says" : "does not say"} mail is off`).toBe(shown);
+        if (shown) expect(html).toContain("Der E-Mail-Versand ist nicht eingerichtet");
+      }
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS, SUPERUSER_COLLECTIONS, type ContentAction } from "~/content/policy";
+import { ACTIONS, keepsItem, SCREEN_ONLY_COLLECTIONS, SUPERUSER_COLLECTIONS, type ContentAction } from "~/content/policy";
 import { createUser, DEMO_ADMIN, openStore, postForm, signIn } from "../support/auth";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
@@ -84,7 +84,7 @@ const PATHS: WritePath[] = [
   { name: "bulk Delete", action: "delete", surface: "bulk", needs: "published", send: (r, s, id) => bulk(r, s, { type: "Delete", id }) },
   { name: "screen: item publish", action: "publish", surface: "screen", needs: "draft", send: (r, s, id) => screen(r, s, id, { intent: "publish" }) },
   { name: "screen: item unpublish", action: "unpublish", surface: "screen", needs: "published", send: (r, s, id) => screen(r, s, id, { intent: "unpublish" }) },
-  { name: "screen: item delete", action: "delete", surface: "screen", needs: "published", send: (r, s, id) => screen(r, s, id, { intent: "delete" }) },
+  { name: "screen: item delete", action: "delete", surface: "screen", needs: "published", send: (r, s, id) => screen(r, s, id, { intent: "delete", confirmed: "yes" }) },
   { name: "screen: item save", action: "update", surface: "screen", needs: "published", send: (r, s, id) => screen(r, s, id, { intent: "save" }), policyOnly: true },
 ];
 
@@ -139,7 +139,7 @@ beforeAll(async () => {
   bearer = await squidexToken(server);
   cookies.superuser = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
   cookies.editor = await createUser(server, cookies.superuser, { email: "paths-editor@example.com", password: "editor-password-123" });
-  for (const schema of [...SUPERUSER_COLLECTIONS, "core-pages"]) {
+  for (const schema of [...SUPERUSER_COLLECTIONS, ...SCREEN_ONLY_COLLECTIONS, "core-pages"]) {
     const res = await fetch(`${server.url}/api/squidex/api/content/${APP}/${schema}?$top=1`, { headers: { ...auth("client"), "X-Unpublished": "1" } });
     const body = (await res.json()) as { items: Array<{ data: Record<string, unknown> }> };
     expect(body.items.length, `${schema} has an item to copy`).toBeGreaterThan(0);
@@ -161,9 +161,10 @@ describe("the write paths cover the policy", () => {
   });
 });
 
-for (const schema of SUPERUSER_COLLECTIONS) {
+// The themes: editors change them on the colours screen only (tests/e2e/admin-design.spec.ts), as plain items never.
+for (const schema of [...SUPERUSER_COLLECTIONS, ...SCREEN_ONLY_COLLECTIONS]) {
   describe(`${schema}: only superusers and client tokens write it, on every path`, () => {
-    for (const path of PATHS) {
+    for (const path of PATHS.filter((p) => !keepsItem(p.action, schema))) {
       it(path.name, async () => {
         const roles: Role[] = path.surface === "screen" ? ["none", "editor", "superuser"] : ["none", "editor", "superuser", "client"];
         for (const role of roles) {
@@ -197,6 +198,58 @@ for (const schema of SUPERUSER_COLLECTIONS) {
     }
   });
 }
+
+describe("the global settings' one item: nobody deletes or unpublishes it, on any path (issue 22)", () => {
+  for (const path of PATHS.filter((p) => keepsItem(p.action, "core-global-settings"))) {
+    it(path.name, async () => {
+      const schema = "core-global-settings";
+      const roles: Role[] = path.surface === "screen" ? ["none", "editor", "superuser"] : ["none", "editor", "superuser", "client"];
+      for (const role of roles) {
+        const id = await target(schema, path.needs);
+        const before = read(schema, id);
+        const audited = auditOf(id).length;
+        const res = await path.send(role, schema, id, {});
+        const body = await res.text();
+        if (role === "none") expect(path.surface === "screen" ? [302, 303, 401] : [401]).toContain(res.status);
+        // An editor may be told about rights first (the screen) or about the item (the API): a 4xx either way.
+        else if (role === "editor") expect([400, 403], `${role} ${path.name}: ${res.status} ${body.slice(0, 200)}`).toContain(res.status);
+        else {
+          expect(res.status, `${role} ${path.name}: ${body.slice(0, 300)}`).toBe(400);
+          if (path.surface === "screen") expect(body).toContain("weder löschen noch zurückziehen");
+          else if (path.surface === "squidex") expect(JSON.parse(body)).toMatchObject({ statusCode: 400, errorCode: "SINGLETON_KEPT", message: expect.stringMatching(/one settings item/) });
+          else expect(JSON.parse(body)[0].error).toMatchObject({ statusCode: 400, errorCode: "SINGLETON_KEPT", message: expect.stringMatching(/one settings item/) });
+        }
+        expect(read(schema, id), `${role} ${path.name} changed nothing`).toEqual(before);
+        expect(auditOf(id).length, "nothing audited").toBe(audited);
+      }
+    });
+  }
+  it("a superuser still changes the global settings through the API", async () => {
+    const id = await target("core-global-settings", "published");
+    const res = await api("superuser", "PATCH", `core-global-settings/${id}`, { siteName: { iv: "Neuer Name" } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(read("core-global-settings", id)!.status).toBe("Published");
+  });
+});
+
+describe("a delete on a screen asks first: without confirmed=yes nothing changes (issue 22)", () => {
+  it("the item screen and the page list answer with the question naming what goes", async () => {
+    for (const send of [
+      (id: string) => screen("superuser", "core-pages", id, { intent: "delete" }),
+      (id: string) => postForm(server, "/manage/pages", { intent: "delete", id, version: String(read("core-pages", id)!.version) }, cookies.superuser),
+    ]) {
+      const id = await target("core-pages", "published");
+      const before = read("core-pages", id);
+      const res = await send(id);
+      const body = await res.text();
+      expect(res.status, body.slice(0, 200)).toBe(200);
+      expect(body).toMatch(/wirklich löschen\?/);
+      expect(body).toContain("data-confirm-step");
+      expect(read("core-pages", id)).toEqual(before);
+      expect(auditOf(id).length).toBe(1);
+    }
+  });
+});
 
 describe("core-pages: editors change pages but do not delete them (the home page too)", () => {
   for (const path of PATHS.filter((p) => p.action === "delete")) {

@@ -105,3 +105,36 @@ test("on a tablet the menu folds behind a button that opens it, and a link close
   await expectNoAxeViolations(page);
   await context.close();
 });
+
+// Issue 22, point 4: one click must not end every session. The server asks first, so the step
+// works without JavaScript: the question names what ends, cancelling keeps all, confirming signs out.
+test("signing out everywhere asks first, without JavaScript too", async ({ page, browser, baseURL }) => {
+  await signIn(page, "/manage/users");
+  const { context: elsewhere, editor: other, email, password } = await inviteEditor(page, browser, baseURL, "everywhere");
+  const context = await noScriptContext(browser, baseURL);
+  const plain = await context.newPage();
+  await plain.goto("/login?redirect=%2Fmanage%2Faccount");
+  await plain.getByLabel("E-Mail-Adresse").fill(email);
+  await plain.getByLabel(/^Passwort/).fill(password);
+  await plain.getByRole("button", { name: "Anmelden" }).click();
+  await plain.waitForURL("**/manage/account");
+
+  await plain.getByRole("button", { name: "Überall abmelden" }).click();
+  const step = plain.locator("[data-confirm-step]");
+  await expect(step).toContainText("Wirklich auf allen Geräten abmelden?");
+  await expect(step).toContainText("auch diese hier");
+  // Nothing has ended yet: the other device is still signed in.
+  await other.goto("/manage/account");
+  await expect(other).toHaveURL(/\/manage\/account$/);
+  await step.getByRole("link", { name: "Abbrechen" }).click();
+  await expect(plain).toHaveURL(/\/manage\/account$/);
+  await expect(step).toHaveCount(0);
+
+  await plain.getByRole("button", { name: "Überall abmelden" }).click();
+  await step.getByRole("button", { name: "Ja, überall abmelden" }).click();
+  await plain.waitForURL("**/login");
+  await other.goto("/manage/account");
+  await expect(other).toHaveURL(/\/login\?redirect=/);
+  await context.close();
+  await elsewhere.close();
+});

@@ -124,10 +124,18 @@ test("a new item is created and opened", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Neu Angelegt");
   await expect(page.locator("[data-item-meta] [data-status]")).toHaveAttribute("data-status", "Draft");
 
-  // Deleting asks first (superusers only; the demo admin is one).
+  // Deleting asks first, naming the item (superusers only; the demo admin is one); cancelling keeps it.
   await waitForHydration(page);
-  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Löschen" }).click();
+  const step = page.locator("[data-confirm-step]");
+  await expect(step).toContainText("„Neu Angelegt“ wirklich löschen?");
+  await expect(step).toContainText("lassen sich nicht wiederherstellen");
+  await expectNoAxeViolations(page);
+  await step.getByRole("link", { name: "Abbrechen" }).click();
+  await expect(step).toHaveCount(0);
+  await expect(page.locator("[data-item-meta]")).toBeVisible();
+  await page.getByRole("button", { name: "Löschen" }).click();
+  await step.getByRole("button", { name: "Ja, „Neu Angelegt“ löschen" }).click();
   await expect(notice(page)).toHaveText("Eintrag gelöscht.");
   expect((await page.goto(page.url()))?.status()).toBe(404);
 });
@@ -171,8 +179,8 @@ test("a registration from the public form is approved and shows in the directory
   // the approved one goes again (a superuser's delete).
   await page.goto(editHref);
   await waitForHydration(page);
-  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Löschen" }).click();
+  await page.locator("[data-confirm]").click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
   await visitor.goto(`/practitioners?q=${encodeURIComponent(name)}`);
   await expect(visitor.locator("[data-results] [data-practitioner]")).toHaveCount(0);
@@ -245,8 +253,8 @@ test("an editor who is no superuser edits content but is refused deleting it (40
   // The superuser may (and tidies up).
   await page.goto(itemUrl);
   await waitForHydration(page);
-  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Löschen" }).click();
+  await page.locator("[data-confirm]").click();
   await expect(notice(page)).toHaveText("Eintrag gelöscht.");
 });
 
@@ -278,4 +286,25 @@ test("a list inside an item (the admin menu's sub-items) is edited as JSON, chec
     await page.getByRole("button", { name: "Speichern" }).click();
     await expect(notice(page)).toHaveText("Gespeichert.");
   }
+});
+
+// Issue 22, point 4: the one global-settings item offers neither deleting nor unpublishing, and a
+// forged post is refused with a message, changing nothing.
+test("the global settings item has no delete or unpublish button, and a forged post is refused", async ({ page }) => {
+  const url = "/manage/content/core-global-settings/global-settings";
+  await signIn(page, url);
+  await waitForHydration(page);
+  await expect(page.getByRole("button", { name: "Speichern" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Löschen" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Zurückziehen" })).toHaveCount(0);
+  const version = await page.locator("[data-item-version]").innerText();
+  const headers = { Origin: new URL(page.url()).origin };
+  for (const intent of ["delete", "unpublish"]) {
+    const res = await page.request.post(url, { form: { intent, version, confirmed: "yes" }, headers });
+    expect(res.status(), intent).toBe(400);
+    expect(await res.text()).toContain("weder löschen noch zurückziehen");
+  }
+  await page.reload();
+  await expect(page.locator("[data-item-version]")).toHaveText(version);
+  await expect(page.locator("[data-item-meta] [data-status]")).toHaveAttribute("data-status", "Published");
 });

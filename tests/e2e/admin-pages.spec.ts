@@ -123,8 +123,12 @@ test("the page list renames and deletes a page", async ({ page }) => {
   await page.goto("/manage/pages?q=Umbenannt");
   await expect(page.getByRole("link", { name: "E2E Umbenannt" })).toBeVisible();
 
-  page.once("dialog", (dialog) => dialog.accept());
+  // Deleting asks first, naming the page; only the confirmed post deletes.
   await page.locator("tbody tr").first().getByRole("button", { name: /Löschen|Delete/ }).click();
+  const step = page.locator("[data-confirm-step]");
+  await expect(step).toContainText("Seite „E2E Umbenannt“");
+  await expect(page.getByRole("link", { name: "E2E Umbenannt" })).toBeVisible();
+  await step.getByRole("button", { name: "Ja, Seite „E2E Umbenannt“ löschen" }).click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
   await expect(page.locator("[data-empty-state]")).toBeVisible();
 });

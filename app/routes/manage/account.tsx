@@ -1,7 +1,7 @@
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/account";
-import { admin, readAdminForm, refused, done, type AdminResult } from "~/admin/admin.server";
-import { AdminPage, buttonClass, inputClass, SaveNotice, TextField } from "~/admin/ui";
+import { admin, askFirst, isConfirmed, readAdminForm, refused, done, type AdminResult, type Confirmation } from "~/admin/admin.server";
+import { AdminPage, buttonClass, ConfirmStep, inputClass, SaveNotice, TextField } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { loginTexts } from "~/auth/login-form";
 import { DEVICE_COOKIE, deviceCookie } from "~/auth/device.server";
@@ -34,6 +34,9 @@ const texts = {
     sessionsTitle: "Sitzungen",
     sessionsIntro: "Melden Sie sich auf allen Geräten ab, etwa wenn Sie ein Gerät verloren haben.",
     signOutEverywhere: "Überall abmelden",
+    confirmEverywhere: "Wirklich auf allen Geräten abmelden?",
+    confirmEverywhereDetail: "Alle Ihre Sitzungen enden, auch diese hier und die auf Ihren anderen Geräten: Sie müssen sich überall neu anmelden. Nicht gespeicherte Eingaben in anderen Fenstern gehen verloren.",
+    yesEverywhere: "Ja, überall abmelden",
     unknownIntent: "Unbekannte Aktion.",
   },
   en: {
@@ -54,6 +57,9 @@ const texts = {
     sessionsTitle: "Sessions",
     sessionsIntro: "Sign out on every device, for example after losing one.",
     signOutEverywhere: "Sign out everywhere",
+    confirmEverywhere: "Really sign out on every device?",
+    confirmEverywhereDetail: "All your sessions end, this one and those on your other devices: you will have to sign in again everywhere. Unsaved input in other windows is lost.",
+    yesEverywhere: "Yes, sign out everywhere",
     unknownIntent: "Unknown action.",
   },
 } satisfies Record<Language, unknown>;
@@ -88,6 +94,8 @@ export async function action(args: Route.ActionArgs) {
     return ["Set-Cookie", deviceCookie(device.value, device.maxAge, context.secure)];
   };
   if (fields.intent === "sign-out-everywhere") {
+    // Asked first, by the server: a post that was not confirmed signs nobody out.
+    if (!isConfirmed(fields)) return askFirst({ question: text.confirmEverywhere, detail: text.confirmEverywhereDetail, confirmLabel: text.yesEverywhere, fields: { intent: "sign-out-everywhere" } });
     await auth.users.endSessions(user.id);
     await auth.audit.record(user, { action: "sign-out-everywhere" });
     return redirect("/login", { headers: [...clearedSessionCookies(context.secure), newDevice(), ["Cache-Control", "no-store"]] });
@@ -126,7 +134,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Account({ loaderData }: Route.ComponentProps) {
   const { text, email, role, language } = loaderData;
-  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]> } | undefined;
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]>; confirm?: Confirmation } | undefined;
   const busy = useNavigation().state === "submitting";
   return (
     <AdminPage title={text.title}>
@@ -159,14 +167,20 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           {text.changePassword}
         </button>
       </Form>
-      <Form method="post" className="max-w-xl space-y-3 rounded border border-slate-300 bg-white p-4" reloadDocument>
-        <h2 className="text-lg font-bold">{text.sessionsTitle}</h2>
+      <section className="max-w-xl space-y-3 rounded border border-slate-300 bg-white p-4" aria-labelledby="sessions-title">
+        <h2 id="sessions-title" className="text-lg font-bold">
+          {text.sessionsTitle}
+        </h2>
         <p>{text.sessionsIntro}</p>
-        <input type="hidden" name="intent" value="sign-out-everywhere" />
-        <button type="submit" className={buttonClass("danger")} data-sign-out-everywhere>
-          {text.signOutEverywhere}
-        </button>
-      </Form>
+        {/* The server answers with its question first (ConfirmStep); the confirmed post reloads the document, to the sign-in page. */}
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value="sign-out-everywhere" />
+          <button type="submit" className={buttonClass("danger")} data-sign-out-everywhere>
+            {text.signOutEverywhere}
+          </button>
+        </Form>
+        <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref="/manage/account" reloadDocument />
+      </section>
     </AdminPage>
   );
 }

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/blocks";
 import { admin } from "~/admin/admin.server";
+import { can, userPrincipal } from "~/content/policy";
 import { fieldsWithoutStart, isBlockSchemaName, PALETTE_SCHEMA } from "~/admin/pages/block-rules";
 import { AdminPage, DataTable, EmptyState, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
@@ -73,7 +74,7 @@ const PALETTE_LIST = `/manage/content/${PALETTE_SCHEMA}`;
 const PALETTE_SHOWN = 100;
 
 export async function loader(args: Route.LoaderArgs) {
-  const { language, services } = admin(args);
+  const { user, language, services } = admin(args);
   const [all, palette] = await Promise.all([
     services.store.listSchemas(),
     services.store.query(PALETTE_SCHEMA, { sort: [{ path: "data.name.iv" }, { path: "id" }], take: PALETTE_SHOWN }, { unpublished: true }).catch((error: unknown) => {
@@ -94,6 +95,8 @@ export async function loader(args: Route.LoaderArgs) {
   const blockNames = new Set(schemas.map((s) => s.name));
   return {
     language,
+    // The palette is a system collection: superusers change it (the policy); editors see it.
+    mayEditPalette: can(userPrincipal(user), "create", PALETTE_SCHEMA),
     schemas: schemas.map((s) => ({ name: s.name, label: s.properties.label ?? "", fields: s.fields.length, broken: fieldsWithoutStart(s), inPalette: s.name === PALETTE_SCHEMA ? null : palette.total > PALETTE_SHOWN ? null : named.has(s.name) })),
     palette: { total: palette.total, entries: entries.map((e) => ({ ...e, known: blockNames.has(e.name) })) },
   };
@@ -165,9 +168,11 @@ export default function Blocks({ loaderData }: Route.ComponentProps) {
           </DataTable>
         )}
         <p className="flex flex-wrap gap-4 text-sm">
-          <Link className="underline" to={`${PALETTE_LIST}/new`}>
-            {text.newEntry}
-          </Link>
+          {loaderData.mayEditPalette ? (
+            <Link className="underline" to={`${PALETTE_LIST}/new`}>
+              {text.newEntry}
+            </Link>
+          ) : null}
           {palette.total > palette.entries.length ? (
             <Link className="underline" to={PALETTE_LIST}>
               {text.allEntries(palette.total)}

@@ -1,5 +1,6 @@
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/collection";
+import { can, userPrincipal } from "~/content/policy";
 import { admin } from "~/admin/admin.server";
 import { listColumns, requireCollection, clientProblem } from "~/admin/content/schema-route.server";
 import { LIST_STATUSES, listQuery, pageCount, pageHref, parseListParams, type ListParams } from "~/admin/content/list-query";
@@ -54,7 +55,7 @@ const notSearchedText: Record<Language, (names: string) => string> = {
 };
 
 export async function loader(args: Route.LoaderArgs) {
-  const { language, services } = admin(args);
+  const { user, language, services } = admin(args);
   const schema = await requireCollection(services.store, args.params.schema);
   const columns = listColumns(schema);
   // A collection with a side table is searched through its search text (every field but private
@@ -66,6 +67,8 @@ export async function loader(args: Route.LoaderArgs) {
     notSearched,
     language,
     schema: { name: schema.name, label: schema.properties.label || schema.name },
+    // System collections are superusers' (the policy): no "new" button for an editor who may not.
+    mayCreate: can(userPrincipal(user), "create", schema.name),
     columns: columns.map((name) => ({ name, label: schema.fields.find((f) => f.name === name)?.properties.label || name })),
   };
   const empty = { ...base, params: { page: 1, search: "", status: "" } as ListParams, total: 0, items: [] as Row[], problem: null as string | null };
@@ -130,9 +133,11 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
         </p>
       }
       actions={
-        <Link to={`${base}/new`} className={buttonClass()}>
-          {text.newItem}
-        </Link>
+        loaderData.mayCreate ? (
+          <Link to={`${base}/new`} className={buttonClass()}>
+            {text.newItem}
+          </Link>
+        ) : null
       }
     >
       <Form method="get" role="search" className="flex flex-wrap items-end gap-3 rounded border border-slate-300 bg-white p-4">

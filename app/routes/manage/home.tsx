@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
-import { admin } from "~/admin/admin.server";
+import { admin, mailDelivers } from "~/admin/admin.server";
 import { loadDashboard, type Dashboard as DashboardData } from "~/admin/dashboard.server";
-import { AdminPage } from "~/admin/ui";
+import { AdminPage, MailOffNotice } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
 
@@ -108,7 +108,7 @@ export async function loader(args: Route.LoaderArgs) {
     reader: { superuser: user.superuser },
     userName: async (id) => (await services.auth.users.get(id))?.name || undefined,
   });
-  return { title: t.dashboard, welcome: t.welcome(user.name), language, superuser: user.superuser, dashboard };
+  return { title: t.dashboard, welcome: t.welcome(user.name), language, superuser: user.superuser, dashboard, mailOn: mailDelivers(args.context) };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -125,6 +125,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <AdminPage title={loaderData.title} intro={<p>{loaderData.welcome}</p>}>
+      <MailOffNotice mailOn={loaderData.mailOn} />
       <section aria-labelledby="dashboard-attention" className="space-y-2">
         <h2 id="dashboard-attention" className="text-lg font-bold">
           {text.attention}

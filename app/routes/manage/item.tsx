@@ -1,14 +1,14 @@
 import { data, Link, useActionData, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/item";
-import { admin, done, mutate, readAdminForm, refused, writer, type AdminResult } from "~/admin/admin.server";
+import { admin, askFirst, done, isConfirmed, mutate, readAdminForm, refused, writer, type AdminResult, type Confirmation } from "~/admin/admin.server";
 import { keepsDrafts, updateAsDraft } from "~/admin/pages/page-edit";
-import { can, userPrincipal } from "~/content/policy";
+import { can, keepsItem, userPrincipal } from "~/content/policy";
 import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
 import { storeDetail } from "~/admin/store-messages";
 import { peopleNames, personName } from "~/editor/people.server";
 import { requireCollection, titleOf } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
-import { AdminPage, buttonClass, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
+import { AdminPage, buttonClass, ConfirmStep, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import { isValidId } from "~/content/ids";
@@ -96,7 +96,9 @@ export async function loader(args: Route.LoaderArgs) {
   const title = item ? titleOf(schema, item) : null;
   return {
     language,
+    // The singleton's item (the global settings) is neither deleted nor unpublished: no button for it.
     mayDelete: can(userPrincipal(user), "delete", schema.name),
+    mayUnpublish: can(userPrincipal(user), "unpublish", schema.name),
     schema: { name: schema.name, label: schema.properties.label || schema.name },
     definition: form.definition,
     initial: item ? valuesFromData(schema, item.data, form) : {},
@@ -177,8 +179,10 @@ export async function action(args: Route.ActionArgs) {
   }
 
   if (isNew) return refused(text.unknownIntent);
-  const id = (await requireItem(args, schema)).id;
+  const current = await requireItem(args, schema);
+  const id = current.id;
   if (fields.intent === "publish" || fields.intent === "unpublish") {
+    if (fields.intent === "unpublish" && keepsItem("unpublish", schema.name)) return refused(t.singletonKept, 400);
     const publish = fields.intent === "publish";
     return mutate(
       ctx,
@@ -196,7 +200,13 @@ export async function action(args: Route.ActionArgs) {
     ).then((answer) => localiseConflict(answer, text.conflict));
   }
   if (fields.intent === "delete") {
+    if (keepsItem("delete", schema.name)) return refused(t.singletonKept, 400);
     if (!can(userPrincipal(user), "delete", schema.name)) return refused(t.forbidden, 403);
+    // Asked first, by the server: a delete that was not confirmed changes nothing.
+    if (!isConfirmed(fields)) {
+      const title = titleOf(schema, current);
+      return askFirst({ question: t.confirmDeleteItem(title), detail: t.deleteForGood, confirmLabel: t.yesDelete(title), fields: { intent: "delete", version: fields.version ?? "" } });
+    }
     return mutate(
       ctx,
       null,
@@ -226,10 +236,10 @@ export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: Shou
   return defaultShouldRevalidate;
 }
 
-type Answer = AdminResult & { deleted?: boolean; values?: Record<string, string> };
+type Answer = AdminResult & { deleted?: boolean; values?: Record<string, string>; confirm?: Confirmation };
 
 export default function Item({ loaderData }: Route.ComponentProps) {
-  const { language, mayDelete, schema, definition, initial, skipped, item } = loaderData;
+  const { language, mayDelete, mayUnpublish, schema, definition, initial, skipped, item } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
   const navigate = useNavigate();
@@ -277,20 +287,24 @@ export default function Item({ loaderData }: Route.ComponentProps) {
       actions={
         item ? (
           <>
-            <fetcher.Form method="post">
-              <input type="hidden" name="version" value={version} />
-              <button type="submit" name="intent" value={item.status === "Published" && !item.newStatus ? "unpublish" : "publish"} className={buttonClass("secondary")} disabled={busy}>
-                {item.status === "Published" && !item.newStatus ? t.unpublish : t.publish}
-              </button>
-            </fetcher.Form>
+            {item.status === "Published" && !item.newStatus && !mayUnpublish ? null : (
+              <fetcher.Form method="post">
+                <input type="hidden" name="version" value={version} />
+                <button type="submit" name="intent" value={item.status === "Published" && !item.newStatus ? "unpublish" : "publish"} className={buttonClass("secondary")} disabled={busy}>
+                  {item.status === "Published" && !item.newStatus ? t.unpublish : t.publish}
+                </button>
+              </fetcher.Form>
+            )}
             {item.status === "Published" && item.newStatus ? (
               <>
-                <fetcher.Form method="post">
-                  <input type="hidden" name="version" value={version} />
-                  <button type="submit" name="intent" value="unpublish" className={buttonClass("secondary")} disabled={busy}>
-                    {t.unpublish}
-                  </button>
-                </fetcher.Form>
+                {mayUnpublish ? (
+                  <fetcher.Form method="post">
+                    <input type="hidden" name="version" value={version} />
+                    <button type="submit" name="intent" value="unpublish" className={buttonClass("secondary")} disabled={busy}>
+                      {t.unpublish}
+                    </button>
+                  </fetcher.Form>
+                ) : null}
                 <fetcher.Form method="post" onSubmit={(e) => !confirm(text.discard) && e.preventDefault()}>
                   <input type="hidden" name="version" value={version} />
                   <button type="submit" name="intent" value="discard" className={buttonClass("secondary")} disabled={busy} data-discard-draft>
@@ -300,9 +314,10 @@ export default function Item({ loaderData }: Route.ComponentProps) {
               </>
             ) : null}
             {mayDelete ? (
-              <fetcher.Form method="post" onSubmit={(e) => !confirm(t.confirmDelete) && e.preventDefault()}>
+              // The server asks before it deletes (ConfirmStep below): the same with and without JavaScript.
+              <fetcher.Form method="post">
                 <input type="hidden" name="version" value={version} />
-                <button type="submit" name="intent" value="delete" className={buttonClass("danger")} disabled={busy}>
+                <button type="submit" name="intent" value="delete" className={buttonClass("danger")} disabled={busy} data-delete-item>
                   {t.delete}
                 </button>
               </fetcher.Form>
@@ -331,6 +346,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
           </div>
         </dl>
       ) : null}
+      <ConfirmStep confirm={result?.confirm} Form={fetcher.Form} cancelHref={here} />
       <SaveNotice result={result} />
       <div className="max-w-3xl rounded border border-slate-300 bg-white p-4">
         <EngineForm

@@ -1,9 +1,9 @@
 import { data, Form, Link, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/outbox";
-import { admin, done, mutate, readAdminForm, refused, type AdminResult } from "~/admin/admin.server";
+import { admin, done, mailDelivers, mutate, readAdminForm, refused, type AdminResult } from "~/admin/admin.server";
 import { isMessageId, OUTBOX_PAGE_SIZE, OUTBOX_STATUSES, outboxHref, parseOutboxParams, type OutboxParams } from "~/admin/content/outbox-params";
 import { clientProblem } from "~/admin/content/schema-route.server";
-import { AdminPage, buttonClass, EmptyState, inputClass, SaveNotice, useAdmin } from "~/admin/ui";
+import { AdminPage, buttonClass, EmptyState, inputClass, MailOffNotice, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import type { Language } from "~/i18n/languages";
@@ -39,6 +39,7 @@ const texts = {
     openLabel: (subject: string) => `Öffnen: ${subject}`,
     requeue: "Erneut senden",
     requeued: "Die E-Mail wird erneut gesendet.",
+    requeuedQueued: "Die E-Mail liegt wieder im Postausgang. Der E-Mail-Versand ist nicht eingerichtet: Sie geht erst hinaus, wenn er eingerichtet ist.",
     notFailed: "Nur fehlgeschlagene E-Mails lassen sich erneut senden.",
     unknown: "Diese E-Mail gibt es nicht (mehr).",
     unknownIntent: "Unbekannte Aktion.",
@@ -69,6 +70,7 @@ const texts = {
     openLabel: (subject: string) => `Open: ${subject}`,
     requeue: "Send again",
     requeued: "The email will be sent again.",
+    requeuedQueued: "The email is in the outbox again. Mail delivery is not set up: it goes out only once it is.",
     notFailed: "Only failed emails can be sent again.",
     unknown: "This email does not exist (any more).",
     unknownIntent: "Unknown action.",
@@ -94,12 +96,12 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     const problem = clientProblem(error);
     if (!problem) throw error;
-    return data({ language, params: { status: "", before: null, id: null } as OutboxParams, rows: [] as Row[], more: false, message: null, problem: problem.message }, { status: problem.status });
+    return data({ language, mailOn: mailDelivers(args.context), params: { status: "", before: null, id: null } as OutboxParams, rows: [] as Row[], more: false, message: null, problem: problem.message }, { status: problem.status });
   }
   const [start, message] = await Promise.all([params.before ? services.mail.getFor(user, params.before) : undefined, params.id ? services.mail.getFor(user, params.id) : undefined]);
   if (params.id && !message) throw data(null, { status: 404 });
   // The page's start was purged meanwhile: say so (the link "to the newest" is on the page).
-  if (params.before && !start) return data({ language, params, rows: [] as Row[], more: false, message: null, problem: texts[language].startGone }, { status: 404 });
+  if (params.before && !start) return data({ language, mailOn: mailDelivers(args.context), params, rows: [] as Row[], more: false, message: null, problem: texts[language].startGone }, { status: 404 });
   // One more than a page: whether there are older ones, without counting the whole table.
   const entries = await services.mail.listFor(user, {
     ...(params.status ? { status: params.status } : {}),
@@ -108,6 +110,7 @@ export async function loader(args: Route.LoaderArgs) {
   });
   return {
     language,
+    mailOn: mailDelivers(args.context),
     params,
     rows: entries.slice(0, OUTBOX_PAGE_SIZE).map(row),
     more: entries.length > OUTBOX_PAGE_SIZE,
@@ -133,7 +136,7 @@ export async function action(args: Route.ActionArgs) {
       if (!(await services.mail.requeue(id))) throw new ContentError(409, text.notFailed);
       return entry;
     },
-    () => done(text.requeued, 200, { id }),
+    () => done(mailDelivers(args.context) ? text.requeued : text.requeuedQueued, 200, { id }),
   );
 }
 
@@ -157,6 +160,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
   );
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
+      <MailOffNotice mailOn={loaderData.mailOn} />
       <SaveNotice result={fetcher.data as AdminResult | undefined} />
       <Form method="get" className="flex flex-wrap items-end gap-3 rounded border border-slate-300 bg-white p-4">
         <div>

@@ -1,13 +1,13 @@
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/pages";
-import { admin, done, mutate, readAdminForm, refused, writer } from "~/admin/admin.server";
+import { admin, askFirst, done, isConfirmed, mutate, readAdminForm, refused, writer, type Confirmation } from "~/admin/admin.server";
 import { can, userPrincipal } from "~/content/policy";
 import { orBadRequest } from "~/admin/content/list-query";
 import { listPages, PAGE_STATES, pageListQuery, type PageListQuery } from "~/admin/pages/page-list";
 import { newPageData, pageSettings } from "~/admin/pages/page-data";
 import { formVersion, getPage, patchPage } from "~/admin/pages/page-edit";
 import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem, SLUG_PROBLEM_TEXTS } from "~/admin/pages/page-slug";
-import { AdminPage, DataTable, EmptyState, Pager, SaveNotice, StatusBadge, TextField, buttonClass, inputClass, useAdmin } from "~/admin/ui";
+import { AdminPage, ConfirmStep, DataTable, EmptyState, Pager, SaveNotice, StatusBadge, TextField, buttonClass, inputClass, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { slugify } from "~/content/slug";
 import type { Language } from "~/i18n/languages";
@@ -26,7 +26,7 @@ const TITLE_MAX = 200;
 const texts = {
   de: {
     title: "Seiten",
-    intro: "Neue Seiten beginnen als Entwurf. Änderungen an veröffentlichten Seiten werden erst mit dem erneuten Veröffentlichen sichtbar.",
+    intro: "Neue Seiten beginnen als Entwurf. Änderungen an veröffentlichten Seiten werden erst mit dem erneuten Veröffentlichen sichtbar. Frühere Fassungen einer Seite stellen Sie in ihrem Editor unter „Versionen“ wieder her.",
     searchLabel: "Seiten durchsuchen",
     stateLabel: "Status",
     anyState: "Alle",
@@ -41,6 +41,9 @@ const texts = {
     slugHelp: "Pfad ohne führenden Schrägstrich, z. B. „ueber-uns“ oder „ratgeber/ruecken“. Leer: aus dem Titel.",
     created: (title: string) => `Seite „${title}“ als Entwurf angelegt.`,
     deleted: "Seite gelöscht.",
+    confirmDelete: (title: string, slug: string) => `Seite „${title}“ (/${slug}) wirklich löschen?`,
+    deleteDetail: "Die Seite verschwindet von der Website, und ihre Adresse führt dann ins Leere. Gelöschte Seiten lassen sich nicht wiederherstellen. Soll sie nur nicht mehr öffentlich sein, ziehen Sie sie auf ihrer Seite zurück.",
+    yesDelete: (title: string) => `Ja, Seite „${title}“ löschen`,
     noTitle: "Bitte einen Titel angeben (höchstens 200 Zeichen).",
     badVersion: "Die Seite wurde inzwischen geändert. Bitte neu laden.",
     unknownPage: "Diese Seite gibt es nicht (mehr).",
@@ -49,7 +52,7 @@ const texts = {
   },
   en: {
     title: "Pages",
-    intro: "New pages start as drafts. Changes to published pages show once the page is published again.",
+    intro: "New pages start as drafts. Changes to published pages show once the page is published again. Earlier versions of a page are brought back in its editor, under “Versions”.",
     searchLabel: "Search pages",
     stateLabel: "State",
     anyState: "All",
@@ -64,6 +67,9 @@ const texts = {
     slugHelp: "Path without a leading slash, e.g. “about-us” or “guide/back-pain”. Empty: from the title.",
     created: (title: string) => `Page “${title}” created as a draft.`,
     deleted: "Page deleted.",
+    confirmDelete: (title: string, slug: string) => `Really delete the page “${title}” (/${slug})?`,
+    deleteDetail: "The page disappears from the site, and its address then leads nowhere. Deleted pages cannot be brought back. If it should only stop being public, unpublish it on its own screen instead.",
+    yesDelete: (title: string) => `Yes, delete the page “${title}”`,
     noTitle: "Please enter a title (at most 200 characters).",
     badVersion: "The page has changed in the meantime. Please reload.",
     unknownPage: "This page does not exist (any more).",
@@ -125,6 +131,12 @@ export async function action(args: Route.ActionArgs) {
   }
   if (fields.intent === "delete") {
     if (!can(userPrincipal(user), "delete", PAGES_SCHEMA)) return refused(t.forbidden, 403);
+    // Asked first, by the server: a delete that was not confirmed changes nothing.
+    if (!isConfirmed(fields)) {
+      const settings = pageSettings(page);
+      const name = settings.title[language] || page.id;
+      return askFirst({ question: text.confirmDelete(name, settings.slug[language]), detail: text.deleteDetail, confirmLabel: text.yesDelete(name), fields: { intent: "delete", id: page.id, version: String(expectedVersion) } });
+    }
     return mutate(
       { ...args, user },
       null,
@@ -149,11 +161,12 @@ export default function Pages({ loaderData }: Route.ComponentProps) {
   const { language, query, total, pages, items, superuser } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
-  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]>; id?: string } | undefined;
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]>; id?: string; confirm?: Confirmation } | undefined;
   const busy = useNavigation().state === "submitting";
   const stateLabel = { Draft: t.statusDraft, Published: t.statusPublished, Changed: t.statusChanged };
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
+      <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref={listHref(query, query.page)} />
       <SaveNotice result={result} />
       {result?.ok && result.id ? (
         <p>
@@ -217,11 +230,12 @@ export default function Pages({ loaderData }: Route.ComponentProps) {
                   </button>
                 </Form>
                 {superuser ? (
-                  <Form method="post" onSubmit={(e) => !confirm(`${t.confirmDelete}\n${p.title}`) && e.preventDefault()}>
+                  // Not red here: the server asks first (ConfirmStep), where the button that deletes is.
+                  <Form method="post">
                     <input type="hidden" name="intent" value="delete" />
                     <input type="hidden" name="id" value={p.id} />
                     <input type="hidden" name="version" value={p.version} />
-                    <button type="submit" className={buttonClass("danger")} disabled={busy} aria-label={`${t.delete}: ${p.title}`}>
+                    <button type="submit" className={buttonClass("secondary")} disabled={busy} aria-label={`${t.delete}: ${p.title}`}>
                       {t.delete}
                     </button>
                   </Form>

@@ -1,7 +1,7 @@
 import { Form, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/users";
-import { admin, done, readAdminForm, refused } from "~/admin/admin.server";
-import { AdminPage, buttonClass, SaveNotice, TextField } from "~/admin/ui";
+import { admin, done, mailDelivers, readAdminForm, refused } from "~/admin/admin.server";
+import { AdminPage, buttonClass, MailOffNotice, SaveNotice, TextField } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { inviteForm } from "~/auth/login-form";
 import type { User } from "~/auth/users.server";
@@ -29,12 +29,14 @@ const texts = {
     superuser: "Administrationsrechte",
     invite: "Einladen",
     invited: (email: string) => `Einladung an ${email} verschickt.`,
+    invitedQueued: (email: string) => `Die Einladung an ${email} liegt im Postausgang: Der E-Mail-Versand ist nicht eingerichtet, sie geht nicht hinaus.`,
     linkHint: "Es ist kein E-Mail-Versand eingerichtet. Bitte geben Sie diesen Link selbst weiter:",
     pending: "eingeladen",
     lastSignIn: "Zuletzt angemeldet",
     never: "nie",
     reset: "Passwort zurücksetzen",
     resetDone: (email: string) => `Link zum Zurücksetzen an ${email} verschickt; die Sitzungen sind beendet.`,
+    resetQueued: (email: string) => `Die Sitzungen von ${email} sind beendet. Der Link zum Zurücksetzen liegt im Postausgang: Der E-Mail-Versand ist nicht eingerichtet, er geht nicht hinaus.`,
     grant: "Zu Administrator:in machen",
     revoke: "Administrationsrechte entziehen",
     changed: "Rechte geändert.",
@@ -58,12 +60,14 @@ const texts = {
     superuser: "Administrator rights",
     invite: "Invite",
     invited: (email: string) => `Invitation sent to ${email}.`,
+    invitedQueued: (email: string) => `The invitation to ${email} is in the outbox: mail delivery is not set up, so it does not go out.`,
     linkHint: "No mail delivery is set up. Please pass this link on yourself:",
     pending: "invited",
     lastSignIn: "Last signed in",
     never: "never",
     reset: "Reset password",
     resetDone: (email: string) => `Reset link sent to ${email}; their sessions have ended.`,
+    resetQueued: (email: string) => `The sessions of ${email} have ended. The reset link is in the outbox: mail delivery is not set up, so it does not go out.`,
     grant: "Make administrator",
     revoke: "Remove administrator rights",
     changed: "Rights changed.",
@@ -85,6 +89,7 @@ export async function loader(args: Route.LoaderArgs) {
   const users = await services.auth.users.list();
   return {
     text: texts[language],
+    mailOn: mailDelivers(args.context),
     me: user.id,
     users: users.map((u) => ({ id: u.id, email: u.email, name: u.name, superuser: u.superuser, pending: u.pending, lastSignIn: u.lastSignIn })),
   };
@@ -128,7 +133,7 @@ export async function action(args: Route.ActionArgs) {
     }
     const link = handOver(args, await mailLink(args, created, "invite"));
     await audit.record(me, { action: "invite-user", itemId: created.id, detail: created.email });
-    return done(text.invited(created.email), 201, { id: created.id, link } as never);
+    return done((mailDelivers(args.context) ? text.invited : text.invitedQueued)(created.email), 201, { id: created.id, link } as never);
   }
   const target = fields.id ? await users.get(fields.id) : undefined;
   if (!target) return refused(text.unknownUser, 404);
@@ -137,7 +142,7 @@ export async function action(args: Route.ActionArgs) {
     const fresh = (await users.get(target.id))!;
     const link = handOver(args, await mailLink(args, fresh, "reset"));
     await audit.record(me, { action: "reset-password", itemId: target.id, detail: target.email });
-    return done(text.resetDone(target.email), 200, { link } as never);
+    return done((mailDelivers(args.context) ? text.resetDone : text.resetQueued)(target.email), 200, { link } as never);
   }
   if (fields.intent === "remove" || fields.intent === "revoke") {
     if (target.id === me.id) return refused(text.notSelf, 409);
@@ -161,11 +166,12 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {
-  const { text, users, me } = loaderData;
+  const { text, users, me, mailOn } = loaderData;
   const result = useActionData<typeof action>() as { ok: boolean; message: string; link?: string; errors?: Record<string, string[]> } | undefined;
   const busy = useNavigation().state === "submitting";
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
+      <MailOffNotice mailOn={mailOn} />
       <SaveNotice result={result} />
       {result?.ok && result.link ? (
         <p className="break-all text-sm">
