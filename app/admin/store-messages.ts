@@ -16,12 +16,24 @@ const MESSAGES: ReadonlyArray<[RegExp, (m: RegExpExecArray) => Record<Language, 
   [/^Must be less or equal to (.+)\.$/, (m) => ({ de: `Höchstens ${m[1]}.`, en: `At most ${m[1]}.` })],
   [/^Latitude must be between -90 and 90\.$/, () => ({ de: "Der Breitengrad liegt zwischen -90 und 90.", en: "Latitude lies between -90 and 90." })],
   [/^Longitude must be between -180 and 180\.$/, () => ({ de: "Der Längengrad liegt zwischen -180 und 180.", en: "Longitude lies between -180 and 180." })],
-  [/^Invalid json type, expected (.+)\.$/, () => ({ de: "Diese Angabe hat nicht die passende Art.", en: "This entry is not of the right kind." })],
+  [/^Invalid json type, expected (.+)\.$/, (m) => expected(m[1]!)],
   [/^Unknown component schema/, () => ({ de: "Diese Art von Baustein gibt es hier nicht.", en: "There is no component of this kind here." })],
   [/^Component schema "(.+)" is not allowed here\.$/, () => ({ de: "Diese Art von Baustein ist hier nicht erlaubt.", en: "This kind of component is not allowed here." })],
   [/^Component must name its schema/, () => ({ de: "Beim Baustein fehlt, welcher Art er ist.", en: "The component does not say what kind it is." })],
   [/^Unsupported or unrecognised file type/, () => ({ de: "Diese Datei ist kein unterstütztes Bild oder Dokument.", en: "This file is not a supported image or document." })],
 ];
+
+/** "Invalid json type, expected …": what belongs there, in words. */
+function expected(kind: string): Record<Language, string> {
+  if (/^array/.test(kind)) return { de: "Hier gehört eine Liste von Einträgen hin.", en: "A list of entries belongs here." };
+  if (/component object/.test(kind)) return { de: "Hier gehört ein Baustein hin.", en: "A component belongs here." };
+  if (/latitude/.test(kind)) return { de: "Hier gehört ein Ort (Breiten- und Längengrad) hin.", en: "A place (latitude and longitude) belongs here." };
+  if (/date/.test(kind)) return { de: "Hier gehört ein Datum mit Uhrzeit hin.", en: "A date and time belong here." };
+  if (/number/.test(kind)) return { de: "Hier gehört eine Zahl hin.", en: "A number belongs here." };
+  if (/boolean/.test(kind)) return { de: "Hier gehört Ja oder Nein hin.", en: "Yes or no belongs here." };
+  if (/rich text/.test(kind)) return { de: "Hier gehört formatierter Text hin.", en: "Formatted text belongs here." };
+  return { de: "Hier gehört ein Text hin.", en: "A text belongs here." };
+}
 
 /** One store message in the editor's language; unknown ones unchanged. */
 export function storeMessage(message: string, language: Language): string {

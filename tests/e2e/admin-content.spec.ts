@@ -273,7 +273,7 @@ test("a list inside an item (the admin menu's sub-items) is edited as JSON, chec
     // The store checks what the JSON holds: a list of entries, not of words.
     await children.fill('["Protokoll"]');
     await page.getByRole("button", { name: "Speichern" }).click();
-    await expect(page.locator('[data-field="children__de"]')).toContainText("expected array of objects");
+    await expect(page.locator('[data-field="children__de"]')).toContainText("Hier gehört eine Liste von Einträgen hin.");
     await children.fill(JSON.stringify([...JSON.parse(original), { label: "Protokoll (Test)", slug: "/manage/audit" }], null, 2));
     await page.getByRole("button", { name: "Speichern" }).click();
     await expect(notice(page)).toHaveText("Gespeichert.");
