@@ -324,7 +324,7 @@ function SortHeader({ sortKey, label, params }: { sortKey: string; label: string
     <th scope="col" className="p-2" aria-sort={active ? (params.descending ? "descending" : "ascending") : undefined} data-sort-key={sortKey}>
       <Link to={collectionHref(params, 1, { key: sortKey, descending })} className="inline-flex items-center gap-1 underline decoration-slate-400 underline-offset-2 hover:decoration-current">
         {label}
-        <span aria-hidden="true" className={active ? "" : "text-slate-400"}>
+        <span aria-hidden="true" className={active ? "" : "text-slate-600"}>
           {active ? (params.descending ? "▼" : "▲") : "↕"}
         </span>
       </Link>
