@@ -169,6 +169,15 @@ describe("on a store", () => {
     expect(await run("sort=city&finishedPractitioner=no")).toEqual(["Aachen", "aalen"]);
     expect(await run("sort=city&status=Published")).toEqual(["Aachen", "Zwickau"]);
     expect(await run("sort=city&display=no")).toEqual([]);
+    // A deep page (ids sorted and skipped first, then the page's documents read) is the same slice.
+    const sort = [{ path: "data.city.iv" }, { path: "id" }];
+    const all = await store.query(PRACTITIONERS, { sort, take: 20 }, { unpublished: true });
+    for (const skip of [1, 2, 5, all.total - 1, all.total + 3]) {
+      const page = await store.query(PRACTITIONERS, { sort, skip, take: 2 }, { unpublished: true });
+      expect(page.items.map((i) => i.id), `skip ${skip}`).toEqual(all.items.slice(skip, skip + 2).map((i) => i.id));
+      expect(page.items.map((i) => i.data), `skip ${skip}`).toEqual(all.items.slice(skip, skip + 2).map((i) => i.data));
+      expect(page.total).toBe(all.total);
+    }
     for (let i = 0; i < cities.length; i++) await store.delete(PRACTITIONERS, `sort-${i}`);
   });
 
