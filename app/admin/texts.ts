@@ -1,4 +1,5 @@
 import type { Language } from "~/i18n/languages";
+import { formatCount } from "~/i18n/numbers";
 
 /**
  * The admin area's common texts (layout, navigation, lists, save notices), once per language.
@@ -45,8 +46,12 @@ const de = {
   unpublish: "Zurückziehen",
   previous: "Zurück",
   next: "Weiter",
-  pageOf: (page: number, pages: number) => `Seite ${page} von ${pages}`,
-  total: (n: number) => (n === 1 ? "1 Eintrag" : `${n.toLocaleString("de-DE")} Einträge`),
+  pageOf: (page: number, pages: number) => `Seite ${formatCount(page, "de")} von ${formatCount(pages, "de")}`,
+  first: "Erste Seite",
+  last: "Letzte Seite",
+  jumpToPage: "Gehe zu Seite",
+  go: "Los",
+  total: (n: number) => (n === 1 ? "1 Eintrag" : `${formatCount(n, "de")} Einträge`),
   saveFailed: (status: number): string =>
     status === 0
       ? "Nicht gespeichert: keine Verbindung zum Server. Ihre Eingaben stehen noch im Formular."
@@ -109,8 +114,12 @@ const en: AdminTexts = {
   unpublish: "Unpublish",
   previous: "Previous",
   next: "Next",
-  pageOf: (page, pages) => `Page ${page} of ${pages}`,
-  total: (n) => (n === 1 ? "1 entry" : `${n.toLocaleString("en-GB")} entries`),
+  pageOf: (page, pages) => `Page ${formatCount(page, "en")} of ${formatCount(pages, "en")}`,
+  first: "First page",
+  last: "Last page",
+  jumpToPage: "Go to page",
+  go: "Go",
+  total: (n) => (n === 1 ? "1 entry" : `${formatCount(n, "en")} entries`),
   saveFailed: (status) =>
     status === 0
       ? "Not saved: no connection to the server. What you entered is still in the form."

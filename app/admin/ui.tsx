@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type ComponentType, type ReactNode } from "react";
-import { Link, useNavigation, useRouteLoaderData } from "react-router";
+import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import type { Language } from "~/i18n/languages";
 import { adminTexts, type AdminTexts } from "./texts";
 
@@ -179,22 +179,61 @@ export function NavigationProgress() {
   );
 }
 
-/** Previous / next links for a paged list (the page in the query, the rest of the query kept). */
-export function Pager({ page, pages, href }: { page: number; pages: number; href: (page: number) => string }) {
-  const { t } = useAdmin();
+/**
+ * Paging links for a list: first, previous, next and last page (the page in the query, the rest of
+ * the query kept). With `jump`, also a small form to type a page number; it sends `jump.hidden`
+ * (the list's other parameters) along, and the server sends a number past the end to the last page.
+ */
+export function Pager({ page, pages, href, jump }: { page: number; pages: number; href: (page: number) => string; jump?: { hidden: [string, string][] } }) {
+  const { t, language } = useAdmin();
+  const id = useId();
   if (pages <= 1) return null;
+  const link = (to: number, label: string, rel?: string) => (
+    <Link className={buttonClass("secondary")} to={href(to)} rel={rel} data-pager-link={label}>
+      {label}
+    </Link>
+  );
   return (
-    <nav aria-label={t.pageOf(page, pages)} className="flex items-center gap-4">
+    <nav aria-label={t.pageOf(page, pages)} className="flex flex-wrap items-center gap-3" data-pager>
       {page > 1 ? (
-        <Link className={buttonClass("secondary")} to={href(page - 1)} rel="prev">
-          {t.previous}
-        </Link>
+        <>
+          {page > 2 ? link(1, t.first) : null}
+          {link(page - 1, t.previous, "prev")}
+        </>
       ) : null}
-      <span>{t.pageOf(page, pages)}</span>
+      <span data-pager-position>{t.pageOf(page, pages)}</span>
       {page < pages ? (
-        <Link className={buttonClass("secondary")} to={href(page + 1)} rel="next">
-          {t.next}
-        </Link>
+        <>
+          {link(page + 1, t.next, "next")}
+          {page < pages - 1 ? link(pages, t.last) : null}
+        </>
+      ) : null}
+      {jump && pages > 2 ? (
+        <Form method="get" className="flex items-end gap-2" data-pager-jump>
+          {jump.hidden.map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <label htmlFor={`${id}-page`} className="font-semibold">
+            {t.jumpToPage}
+          </label>
+          <input
+            id={`${id}-page`}
+            name="page"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={pages}
+            step={1}
+            required
+            defaultValue={page}
+            key={page}
+            lang={language}
+            className="w-24 rounded border border-slate-500 bg-white px-3 py-2 text-base focus-visible:outline-3 focus-visible:outline-[#0f5e63]"
+          />
+          <button type="submit" className={buttonClass("secondary")}>
+            {t.go}
+          </button>
+        </Form>
       ) : null}
     </nav>
   );

@@ -428,15 +428,34 @@ export class ContentStore {
     const count = async () =>
       opts.noTotal ? -1 : this.cachedCount(counting.compile(), tags, opts.countCache, async () => Number((await counting.executeTakeFirstOrThrow()).n));
     if (take === 0) return { total: await count(), items: [] };
-    let q = base.selectAll("c");
-    if (ids && !query.sort?.length) q = q.orderBy(compiler.idPosition(ids));
-    else for (const term of compiler.orderBy(query.sort)) q = q.orderBy(term);
-    if (Number.isFinite(take)) q = q.limit(take);
-    else if (skip && this.dialect === "sqlite") q = q.limit(-1);
-    if (skip) q = q.offset(skip);
-    const rows = await q.execute();
+    let rows: ContentRow[];
+    /** Rows the ordered query gave (an item deleted between the two reads of a deep page still counts). */
+    let ordered: number;
+    if (skip > 0 && Number.isFinite(take)) {
+      // A deep page sorts and skips ids only, then reads the page's documents: sorting whole rows
+      // made the sorter carry every skipped document (an admin list's last page at 100 000 items).
+      let page = base.select("c.id");
+      if (ids && !query.sort?.length) page = page.orderBy(compiler.idPosition(ids));
+      else for (const term of compiler.orderBy(query.sort)) page = page.orderBy(term);
+      const pageIds = (await page.limit(take).offset(skip).execute()).map((r) => r.id);
+      const found = pageIds.length
+        ? await this.db.selectFrom("contents as c").selectAll("c").where("c.schema_name", "=", schema.name).where("c.id", "in", pageIds).execute()
+        : [];
+      const byId = new Map(found.map((r) => [r.id, r]));
+      rows = pageIds.map((id) => byId.get(id)).filter((r): r is (typeof found)[number] => !!r);
+      ordered = pageIds.length;
+    } else {
+      let q = base.selectAll("c");
+      if (ids && !query.sort?.length) q = q.orderBy(compiler.idPosition(ids));
+      else for (const term of compiler.orderBy(query.sort)) q = q.orderBy(term);
+      if (Number.isFinite(take)) q = q.limit(take);
+      else if (skip && this.dialect === "sqlite") q = q.limit(-1);
+      if (skip) q = q.offset(skip);
+      rows = await q.execute();
+      ordered = rows.length;
+    }
     // A page that is not full (or everything) tells the total itself: count only when it cannot.
-    const total = rows.length < take && (rows.length > 0 || skip === 0) ? skip + rows.length : await count();
+    const total = ordered < take && (ordered > 0 || skip === 0) ? skip + ordered : await count();
     return { total, items: rows.map((r) => this.toItem(r, schema, published)) };
   }
 

@@ -1,4 +1,5 @@
 import type { Language } from "./languages";
+import { formatCount } from "./numbers";
 
 /** Every UI string of the public site, once per language. Content texts come from the store. */
 const de = {
@@ -19,7 +20,7 @@ const de = {
   allLanguages: "Alle Sprachen",
   allCountries: "Alle Länder",
   applyFilters: "Filtern",
-  resultsCount: (n: number) => (n === 1 ? "1 Behandelnde:r gefunden" : `${n} Behandelnde gefunden`),
+  resultsCount: (n: number) => (n === 1 ? "1 Behandelnde:r gefunden" : `${formatCount(n, "de")} Behandelnde gefunden`),
   noResults: "Keine Behandelnden gefunden. Ändern Sie die Suche oder die Filter.",
   previousPage: "Zurück",
   nextPage: "Weiter",
@@ -96,7 +97,7 @@ const en: Messages = {
   allLanguages: "All languages",
   allCountries: "All countries",
   applyFilters: "Filter",
-  resultsCount: (n: number) => (n === 1 ? "1 practitioner found" : `${n} practitioners found`),
+  resultsCount: (n: number) => (n === 1 ? "1 practitioner found" : `${formatCount(n, "en")} practitioners found`),
   noResults: "No practitioners found. Change the search or the filters.",
   previousPage: "Previous",
   nextPage: "Next",

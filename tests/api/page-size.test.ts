@@ -80,7 +80,7 @@ describe("page size with 10 000 practitioners", () => {
       expect(section, query).not.toBe("");
       return {
         slugs: [...section.matchAll(/data-practitioner="([^"]+)"/g)].map((m) => m[1]),
-        total: Number(section.match(/(\d+) Behandelnde gefunden/)?.[1]),
+        total: Number(section.match(/([\d.]+) Behandelnde gefunden/)?.[1]?.replaceAll(".", "")),
         next: section.match(/<a rel="next"[^>]*href="([^"]+)"[^>]*>Nächste Seite \((\d+) von (\d+)\)/),
         prev: section.match(/<a rel="prev"[^>]*href="([^"]+)"/)?.[1],
       };

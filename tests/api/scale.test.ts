@@ -108,7 +108,7 @@ describe("the site with 1 000+ practitioners and appointments", () => {
   it("counts every visible practitioner in the directory, and the last page is full and right", async () => {
     expect(visible.length).toBe(VISIBLE_PAGES * PAGE_SIZE);
     const firstPage = await html("/practitioners");
-    expect(firstPage.text).toContain(`${visible.length} Behandelnde gefunden`);
+    expect(firstPage.text).toContain(`${visible.length.toLocaleString("de-DE")} Behandelnde gefunden`);
     expect(cards(firstPage.text)).toEqual(visible.slice(0, PAGE_SIZE).map((p) => p.slug));
     const lastPage = await html(`/practitioners?page=${VISIBLE_PAGES}`);
     expect(cards(lastPage.text)).toEqual(visible.slice(-PAGE_SIZE).map((p) => p.slug));

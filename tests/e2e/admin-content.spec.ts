@@ -6,6 +6,7 @@ import { mailTo, uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration 
  * The admin content screens: the collections overview, a collection's list (search, status filter,
  * bad parameters), the item editor (save, server-side checks, publish and unpublish), approving a
  * registration made through the public form until it shows in the directory, and the outbox.
+ * Paging, sorting and column filters at size: admin-list-paging.spec.ts.
  */
 
 const PRACTITIONERS = "/manage/content/gm-content-practitioners";
@@ -43,10 +44,16 @@ test("a collection list searches and filters in the database, and refuses bad pa
   await expect(page.locator("[data-empty-state]")).toHaveText("Keine Treffer. Ändern Sie die Suche oder die Filter.");
   await expectNoAxeViolations(page);
 
-  for (const query of ["?page=abc", "?page=0", "?status=Gone", `?q=${"x".repeat(300)}`]) {
+  for (const query of ["?status=Gone", `?q=${"x".repeat(300)}`, "?sort=email", "?display=vielleicht"]) {
     const response = await page.goto(`${PRACTITIONERS}${query}`);
     expect(response?.status(), query).toBe(400);
     await expect(page.locator("[data-list-problem]")).toBeVisible();
+  }
+  // A page number that is none sends the editor to the first page (the rest of the request kept).
+  for (const query of ["?page=abc", "?page=0"]) {
+    const response = await page.goto(`${PRACTITIONERS}${query}&status=Draft`);
+    expect(response?.status(), query).toBe(200);
+    await expect(page).toHaveURL(`${PRACTITIONERS}?status=Draft`);
   }
   expect((await page.goto("/manage/content/no-such-collection"))?.status()).toBe(404);
   expect((await page.goto(`${PRACTITIONERS}/no-such-item`))?.status()).toBe(404);

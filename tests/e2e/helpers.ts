@@ -28,8 +28,9 @@ export async function noScriptContext(browser: Browser, baseURL: string | undefi
 /** The number in the directory's "N Behandelnde gefunden" / "N practitioners found" status line. */
 export async function resultCount(page: Page): Promise<number> {
   const status = page.getByRole("status").filter({ hasText: /gefunden|found/ });
-  await expect(status).toHaveText(/^\d+ (Behandelnde(:r)? gefunden|practitioners? found)$/);
-  return Number((await status.innerText()).match(/^\d+/)![0]);
+  // Grouped in the page's language: 10.036 / 10,036.
+  await expect(status).toHaveText(/^\d{1,3}([.,]\d{3})* (Behandelnde(:r)? gefunden|practitioners? found)$/);
+  return Number((await status.innerText()).match(/^[\d.,]+/)![0].replace(/[.,]/g, ""));
 }
 
 /** The profile slugs of the directory cards currently shown, in order. */

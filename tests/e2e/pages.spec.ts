@@ -75,7 +75,7 @@ test("content is readable with JavaScript disabled", async ({ browser, baseURL }
 
     await page.goto("/practitioners");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Behandelnde");
-    await expect(page.getByText(/^\d+ Behandelnde gefunden$/)).toBeVisible();
+    await expect(page.getByText(/^\d{1,3}(\.\d{3})* Behandelnde gefunden$/)).toBeVisible();
     await expect(page.locator("[data-results] [data-practitioner]").first()).toBeVisible();
 
     await page.goto("/practitioners/juergen-weiss");

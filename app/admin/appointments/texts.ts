@@ -1,4 +1,5 @@
 import type { Language } from "~/i18n/languages";
+import { formatCount } from "~/i18n/numbers";
 import { MAX_DAYS_AHEAD, MAX_DURATION, MAX_SLOTS_PER_REQUEST, MIN_DURATION, type SlotProblem } from "./series";
 
 /** Everything the appointment screen (and the block's edit variant) shows, in German and English. */
@@ -19,7 +20,7 @@ export const appointmentTexts = {
     show: "Anzeigen",
     noSlots: "Keine Termine in diesem Zeitraum.",
     slotsOf: (name: string) => `Termine von ${name}`,
-    total: (n: number) => `${n} ${n === 1 ? "Termin" : "Termine"}`,
+    total: (n: number) => `${formatCount(n, "de")} ${n === 1 ? "Termin" : "Termine"}`,
     free: "frei",
     booked: "gebucht",
     minutes: (n: number) => `${n} Min.`,
@@ -92,7 +93,7 @@ export const appointmentTexts = {
     show: "Show",
     noSlots: "No slots in this period.",
     slotsOf: (name: string) => `Slots of ${name}`,
-    total: (n: number) => `${n} ${n === 1 ? "slot" : "slots"}`,
+    total: (n: number) => `${formatCount(n, "en")} ${n === 1 ? "slot" : "slots"}`,
     free: "free",
     booked: "booked",
     minutes: (n: number) => `${n} min`,

@@ -6,7 +6,20 @@ import type { Schema } from "~/content/types";
 import { validateSubmission } from "~/forms/engine";
 import { sqliteStoreBackend, type StoreBackend } from "../../../tests/support/store-backends";
 import { adminItemForm, dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "./item-form";
-import { listQuery, PAGE_SIZE, parseListParams, pageHref } from "./list-query";
+import {
+  collectionHref,
+  collectionQuery,
+  listFilters,
+  listQuery,
+  MAX_PAGE,
+  PAGE_SIZE,
+  parseCollectionParams,
+  parseListParams,
+  pageHref,
+  requestedPage,
+  sortKeys,
+} from "./list-query";
+import { listColumns } from "./schema-route.server";
 import { Outbox } from "~/mail/outbox";
 import { approveRegistration, countRegistrations, listRegistrations, pendingRegistration, rejectRegistration } from "./registrations.server";
 
@@ -46,6 +59,61 @@ describe("list parameters", () => {
     expect(query).toMatchObject({ skip: PAGE_SIZE, take: PAGE_SIZE, fullText: "Kern", filter: { path: "status", op: "eq", value: "Draft" } });
     expect(query.sort?.[0]).toEqual({ path: "lastModified", order: "descending" });
     expect(pageHref({ page: 1, search: "a&b", status: "" }, 2)).toBe("?q=a%26b&page=2");
+  });
+});
+
+describe("a collection list's parameters", () => {
+  // The seed's schema as the store returns it (ids and stamps are not read here).
+  const practitioners = demoSchemas.find((s) => s.name === PRACTITIONERS)! as unknown as Schema;
+  const filters = listFilters(practitioners);
+  const sortable = sortKeys(practitioners, listColumns(practitioners), "de");
+  const parse = (q: string, language: "de" | "en" = "de") => parseCollectionParams(params(q), language, sortable, filters);
+
+  it("offers the practitioners' filters and sortable columns", () => {
+    expect(filters.map((f) => [f.name, f.kind])).toEqual([
+      ["country", "text"],
+      ["city", "text"],
+      ["display", "boolean"],
+      ["finishedPractitioner", "boolean"],
+    ]);
+    expect(sortable.map((s) => s.key)).toEqual(["name", "country", "city"]);
+  });
+
+  it("reads a page number, or nothing for what is none (the list sends those to its first page)", () => {
+    expect(requestedPage(null)).toBe(1);
+    expect(requestedPage("7")).toBe(7);
+    for (const raw of ["abc", "-1", "0", "1e308", "1.5", "0x10", " 2", "Infinity"]) expect(requestedPage(raw), raw).toBeUndefined();
+    // Past any real list: read as the furthest page, which the list sends on to its last one.
+    expect(requestedPage("99999999999999999999")).toBe(MAX_PAGE);
+    expect(requestedPage("9".repeat(500))).toBe(MAX_PAGE);
+  });
+
+  it("reads order and filters, and keeps them in every link", () => {
+    const p = parse("q=Kern&status=Draft&sort=-city&city=K%C3%B6ln&display=no&page=3");
+    expect(p).toMatchObject({ page: 3, search: "Kern", status: "Draft", sort: "city", descending: true, filters: { city: "Köln", display: "no" } });
+    expect(parseCollectionParams(new URLSearchParams(collectionHref(p, 5).slice(1)), "de", sortable, filters)).toEqual({ ...p, page: 5 });
+    expect(collectionHref(p, 1, { key: "name", descending: false })).toBe("?q=Kern&status=Draft&sort=name&city=K%C3%B6ln&display=no");
+    // The default order (newest change first) and page 1 stay out of the URL.
+    expect(parse("")).toMatchObject({ sort: "modified", descending: true, filters: {} });
+    expect(collectionHref(parse(""), 1)).toBe("?");
+    expect(collectionHref(parse("sort=modified"), 2)).toBe("?sort=modified&page=2");
+  });
+
+  it.each(["sort=email", "sort=-data.name.iv", "sort=--name", "display=maybe", "finishedPractitioner=true", `city=${"x".repeat(101)}`, "city=a%00b", "status=Archived"])(
+    "refuses %s with a 400 in the editor's language",
+    (query) => {
+      expect400(() => parse(query));
+      expect(() => parse(query, "en")).toThrow(/filter|column|status/i);
+    },
+  );
+
+  it("sorts by the column's store path, the id breaking ties", () => {
+    const query = collectionQuery(parse("sort=city&page=2&finishedPractitioner=yes"), sortable, filters);
+    expect(query.sort).toEqual([
+      { path: "data.city.iv", order: "ascending" },
+      { path: "id", order: "ascending" },
+    ]);
+    expect(query).toMatchObject({ skip: PAGE_SIZE, take: PAGE_SIZE, filter: { path: "data.finishedPractitioner.iv", op: "eq", value: true } });
   });
 });
 
@@ -89,6 +157,33 @@ describe("on a store", () => {
     const published = await store.query(PRACTITIONERS, listQuery(parseListParams(params("status=Published"))), { unpublished: true });
     expect(published.items).toEqual([]);
     await store.discardDraft(PRACTITIONERS, "shown");
+  });
+
+  it("sorts and filters a collection list in the database", async () => {
+    const filters = listFilters(schema);
+    const sortable = sortKeys(schema, listColumns(schema), "de");
+    const cities = ["Zwickau", "Aachen", "Münster", "aalen"];
+    for (const [i, city] of cities.entries())
+      await store.create(PRACTITIONERS, { websites: { iv: ["PRAXISNETZ"] }, name: { iv: `Sortprobe ${i}` }, city: { iv: city }, display: { iv: true }, finishedPractitioner: { iv: i % 2 === 0 } }, { id: `sort-${i}`, publish: i < 2 });
+    const run = async (q: string) => (await store.query(PRACTITIONERS, collectionQuery(parseCollectionParams(params(`q=Sortprobe&${q}`), "de", sortable, filters), sortable, filters), { unpublished: true })).items.map((i) => i.data.city?.iv);
+    // Case and umlauts fold as editors read them: aachen, aalen, munster, zwickau.
+    expect(await run("sort=city")).toEqual(["Aachen", "aalen", "Münster", "Zwickau"]);
+    expect(await run("sort=-city")).toEqual(["Zwickau", "Münster", "aalen", "Aachen"]);
+    expect(await run("sort=city&city=aa")).toEqual(["Aachen", "aalen"]);
+    expect(await run("sort=city&finishedPractitioner=yes")).toEqual(["Münster", "Zwickau"]);
+    expect(await run("sort=city&finishedPractitioner=no")).toEqual(["Aachen", "aalen"]);
+    expect(await run("sort=city&status=Published")).toEqual(["Aachen", "Zwickau"]);
+    expect(await run("sort=city&display=no")).toEqual([]);
+    // A deep page (ids sorted and skipped first, then the page's documents read) is the same slice.
+    const sort = [{ path: "data.city.iv" }, { path: "id" }];
+    const all = await store.query(PRACTITIONERS, { sort, take: 20 }, { unpublished: true });
+    for (const skip of [1, 2, 5, all.total - 1, all.total + 3]) {
+      const page = await store.query(PRACTITIONERS, { sort, skip, take: 2 }, { unpublished: true });
+      expect(page.items.map((i) => i.id), `skip ${skip}`).toEqual(all.items.slice(skip, skip + 2).map((i) => i.id));
+      expect(page.items.map((i) => i.data), `skip ${skip}`).toEqual(all.items.slice(skip, skip + 2).map((i) => i.data));
+      expect(page.total).toBe(all.total);
+    }
+    for (let i = 0; i < cities.length; i++) await store.delete(PRACTITIONERS, `sort-${i}`);
   });
 
   it("lists registrations: practitioners with display off or unset, with their real state", async () => {

@@ -23,6 +23,7 @@ import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import { isValidId } from "~/content/ids";
 import type { Language } from "~/i18n/languages";
+import { formatCount } from "~/i18n/numbers";
 
 /**
  * `/manage/squidex-assets`: the asset library. Upload (drop or choose, a progress bar per file,
@@ -70,7 +71,7 @@ const texts = {
     searchLabel: "Dateiname suchen",
     search: "Suchen",
     resetSearch: "Suche zurücksetzen",
-    results: (n: number, q: string) => (q ? `${n.toLocaleString("de-DE")} Treffer für „${q}“` : n === 1 ? "1 Datei" : `${n.toLocaleString("de-DE")} Dateien`),
+    results: (n: number, q: string) => (q ? `${formatCount(n, "de")} Treffer für „${q}“` : n === 1 ? "1 Datei" : `${formatCount(n, "de")} Dateien`),
     empty: "Noch keine Dateien. Laden Sie oben die erste hoch.",
     emptyFolder: "Dieser Ordner ist leer.",
     noMatches: "Keine Datei passt zur Suche.",
@@ -127,7 +128,7 @@ const texts = {
     searchLabel: "Search file names",
     search: "Search",
     resetSearch: "Reset search",
-    results: (n: number, q: string) => (q ? `${n.toLocaleString("en-GB")} results for “${q}”` : n === 1 ? "1 file" : `${n.toLocaleString("en-GB")} files`),
+    results: (n: number, q: string) => (q ? `${formatCount(n, "en")} results for “${q}”` : n === 1 ? "1 file" : `${formatCount(n, "en")} files`),
     empty: "No files yet. Upload the first one above.",
     emptyFolder: "This folder is empty.",
     noMatches: "No file matches the search.",

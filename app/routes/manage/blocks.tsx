@@ -8,6 +8,7 @@ import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import { flattenItem } from "~/content/flatten";
 import type { Language } from "~/i18n/languages";
+import { formatCount } from "~/i18n/numbers";
 
 /**
  * `/manage/blocks`: the block schemas (block-*) and the palette's schema (core-settings-blocks),
@@ -40,7 +41,7 @@ const texts = {
     unknownSchema: "unbekanntes Schema",
     paletteEmpty: "Die Palette ist leer.",
     newEntry: "Neuer Eintrag",
-    allEntries: (n: number) => `Alle ${n} Einträge`,
+    allEntries: (n: number) => `Alle ${formatCount(n, "de")} Einträge`,
   },
   en: {
     title: "Blocks",
@@ -64,7 +65,7 @@ const texts = {
     unknownSchema: "unknown schema",
     paletteEmpty: "The palette is empty.",
     newEntry: "New entry",
-    allEntries: (n: number) => `All ${n} entries`,
+    allEntries: (n: number) => `All ${formatCount(n, "en")} entries`,
   },
 } satisfies Record<Language, unknown>;
 

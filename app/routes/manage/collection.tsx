@@ -1,18 +1,33 @@
-import { data, Form, Link, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/collection";
 import { can, userPrincipal } from "~/content/policy";
 import { admin } from "~/admin/admin.server";
 import { listColumns, requireCollection, clientProblem } from "~/admin/content/schema-route.server";
-import { LIST_STATUSES, listQuery, pageCount, pageHref, parseListParams, type ListParams } from "~/admin/content/list-query";
+import {
+  collectionHiddenFields,
+  collectionHref,
+  collectionQuery,
+  LIST_STATUSES,
+  listFilters,
+  MODIFIED_SORT,
+  pageCount,
+  parseCollectionParams,
+  requestedPage,
+  sortKeys,
+  type CollectionListParams,
+} from "~/admin/content/list-query";
 import { AdminPage, buttonClass, EmptyState, inputClass, Pager, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { flattenItem } from "~/content/flatten";
 import type { Language } from "~/i18n/languages";
+import { formatCount } from "~/i18n/numbers";
 
 /**
- * `/manage/content/:schema`: one collection's items, 25 a page, newest change first. Search, status
- * filter and paging run in the store's query (a collection may hold 100 000 items), so the page is
- * as big as one page whatever the collection holds.
+ * `/manage/content/:schema`: one collection's items, 25 a page, newest change first unless the
+ * editor sorts by a column. Search, status and column filters, order and paging run in the store's
+ * query (a collection may hold 100 000 items), so the page is as big as one page whatever the
+ * collection holds. A page number that is none, or lies past the end, sends the editor to the first
+ * or last page (a redirect): "page 407 of 402" is never shown.
  */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
@@ -31,6 +46,9 @@ const texts = {
     id: "ID",
     open: "Bearbeiten",
     results: "Einträge",
+    filterAny: "Alle",
+    yes: "Ja",
+    no: "Nein",
   },
   en: {
     back: "All collections",
@@ -45,6 +63,9 @@ const texts = {
     id: "ID",
     open: "Edit",
     results: "Items",
+    filterAny: "All",
+    yes: "Yes",
+    no: "No",
   },
 } satisfies Record<Language, unknown>;
 
@@ -58,6 +79,8 @@ export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const schema = await requireCollection(services.store, args.params.schema);
   const columns = listColumns(schema);
+  const sortable = sortKeys(schema, columns, language);
+  const filters = listFilters(schema);
   // A collection with a side table is searched through its search text (every field but private
   // ones), drafts as JSON: fast at 100 000 items. Others are searched in every field.
   const searchFields = await services.store.indexedSearchFields(schema.name);
@@ -69,19 +92,37 @@ export async function loader(args: Route.LoaderArgs) {
     schema: { name: schema.name, label: schema.properties.label || schema.name },
     // System collections are superusers' (the policy): no "new" button for an editor who may not.
     mayCreate: can(userPrincipal(user), "create", schema.name),
-    columns: columns.map((name) => ({ name, label: schema.fields.find((f) => f.name === name)?.properties.label || name })),
+    columns: columns.map((name) => ({ name, label: schema.fields.find((f) => f.name === name)?.properties.label || name, sortable: sortable.some((s) => s.key === name) })),
+    filters,
   };
-  const empty = { ...base, params: { page: 1, search: "", status: "" } as ListParams, total: 0, items: [] as Row[], problem: null as string | null };
-  let params: ListParams;
+  const url = new URL(args.request.url);
+  const empty = {
+    ...base,
+    params: { page: 1, search: "", status: "", sort: MODIFIED_SORT, descending: true, filters: {} } as CollectionListParams,
+    total: 0,
+    items: [] as Row[],
+    problem: null as string | null,
+  };
+  let params: CollectionListParams;
   try {
-    params = parseListParams(new URL(args.request.url).searchParams, language);
+    params = parseCollectionParams(url.searchParams, language, sortable, filters);
   } catch (error) {
     const problem = clientProblem(error);
     if (!problem) throw error;
     return data({ ...empty, problem: problem.message }, { status: problem.status });
   }
+  // Not a page number at all (`abc`, `-1`, `1e308`): the first page, the rest of the request kept.
+  if (requestedPage(url.searchParams.get("page")) === undefined) throw redirect(`${url.pathname}${collectionHref(params, 1)}`);
   try {
-    const { total, items } = await services.store.query(schema.name, listQuery(params), { unpublished: true, language, ...(searchFields ? { searchFields } : {}) });
+    const { total, items } = await services.store.query(schema.name, collectionQuery(params, sortable, filters), {
+      unpublished: true,
+      language,
+      ...(searchFields ? { searchFields } : {}),
+    });
+    // Past the end (the list shrank, or a typed number was too big): its last page. The count came
+    // with this query, so the redirect costs no extra count.
+    const last = pageCount(total);
+    if (params.page > last) throw redirect(`${url.pathname}${collectionHref(params, last)}`);
     const rows: Row[] = items.map((item) => {
       const flat = flattenItem(item, language, schema);
       return {
@@ -115,13 +156,15 @@ function cellText(value: unknown): string {
 }
 
 export default function Collection({ loaderData }: Route.ComponentProps) {
-  const { text, schema, columns, params, total, items, problem, language, notSearched } = loaderData;
+  const { text, schema, columns, filters, params, total, items, problem, language, notSearched } = loaderData;
   const { t } = useAdmin();
   const navigation = useNavigation();
   const location = useLocation();
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
   const base = `/manage/content/${encodeURIComponent(schema.name)}`;
-  const filtered = !!(params.search || params.status);
+  const filtered = !!(params.search || params.status || Object.keys(params.filters).length);
+  // The order is kept when filtering: the form sends it along.
+  const sortField = collectionHiddenFields(params).find(([name]) => name === "sort");
   return (
     <AdminPage
       title={schema.label}
@@ -174,6 +217,31 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
+        {filters.map((f) => (
+          <div key={f.name}>
+            <label htmlFor={`list-filter-${f.name}`} className="mb-1 block font-semibold">
+              {f.label}
+            </label>
+            {f.kind === "boolean" ? (
+              <select id={`list-filter-${f.name}`} name={f.name} defaultValue={params.filters[f.name] ?? ""} className={inputClass} key={params.filters[f.name] ?? ""}>
+                <option value="">{text.filterAny}</option>
+                <option value="yes">{text.yes}</option>
+                <option value="no">{text.no}</option>
+              </select>
+            ) : (
+              <input
+                id={`list-filter-${f.name}`}
+                name={f.name}
+                type="text"
+                defaultValue={params.filters[f.name] ?? ""}
+                key={params.filters[f.name] ?? ""}
+                maxLength={100}
+                className={`${inputClass} w-44`}
+              />
+            )}
+          </div>
+        ))}
+        {sortField ? <input type="hidden" name="sort" value={sortField[1]} /> : null}
         <button type="submit" className={buttonClass()}>
           {text.apply}
         </button>
@@ -189,7 +257,7 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <p role="status" aria-live="polite" className="text-sm text-slate-700" data-list-total={total}>
-        {loading ? t.loading : `${text.results}: ${total.toLocaleString(language === "de" ? "de-DE" : "en-GB")}`}
+        {loading ? t.loading : `${text.results}: ${formatCount(total, language)}`}
       </p>
       {items.length === 0 && !problem ? (
         <EmptyState>{filtered ? t.noMatches : t.empty}</EmptyState>
@@ -199,11 +267,15 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
             <thead>
               <tr className="border-b border-slate-400">
                 {columns.length ? (
-                  columns.map((c) => (
-                    <th key={c.name} scope="col" className="p-2">
-                      {c.label}
-                    </th>
-                  ))
+                  columns.map((c) =>
+                    c.sortable ? (
+                      <SortHeader key={c.name} sortKey={c.name} label={c.label} params={params} />
+                    ) : (
+                      <th key={c.name} scope="col" className="p-2">
+                        {c.label}
+                      </th>
+                    ),
+                  )
                 ) : (
                   <th scope="col" className="p-2">
                     {text.id}
@@ -212,9 +284,7 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
                 <th scope="col" className="p-2">
                   {text.status}
                 </th>
-                <th scope="col" className="p-2">
-                  {text.modified}
-                </th>
+                <SortHeader sortKey={MODIFIED_SORT} label={text.modified} params={params} />
               </tr>
             </thead>
             <tbody>
@@ -241,8 +311,28 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       ) : null}
-      <Pager page={params.page} pages={pageCount(total)} href={(page) => pageHref(params, page)} />
+      <Pager page={params.page} pages={pageCount(total)} href={(page) => collectionHref(params, page)} jump={{ hidden: collectionHiddenFields(params) }} />
     </AdminPage>
   );
 }
 
+
+/**
+ * A column heading that sorts: a link to the list's first page in this column's order (ascending
+ * first, the change date newest first; the sorted column's link turns the order round), search and
+ * filters kept. `aria-sort` tells screen readers which column orders the list.
+ */
+function SortHeader({ sortKey, label, params }: { sortKey: string; label: string; params: CollectionListParams }) {
+  const active = params.sort === sortKey;
+  const descending = active ? !params.descending : sortKey === MODIFIED_SORT;
+  return (
+    <th scope="col" className="p-2" aria-sort={active ? (params.descending ? "descending" : "ascending") : undefined} data-sort-key={sortKey}>
+      <Link to={collectionHref(params, 1, { key: sortKey, descending })} className="inline-flex items-center gap-1 underline decoration-slate-400 underline-offset-2 hover:decoration-current">
+        {label}
+        <span aria-hidden="true" className={active ? "" : "text-slate-600"}>
+          {active ? (params.descending ? "▼" : "▲") : "↕"}
+        </span>
+      </Link>
+    </th>
+  );
+}

@@ -4,6 +4,7 @@ import { admin } from "~/admin/admin.server";
 import { AdminPage, EmptyState } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
+import { formatCount } from "~/i18n/numbers";
 
 /**
  * `/manage/content`: every content collection (component schemas are parts of others, not lists)
@@ -112,7 +113,7 @@ export default function Content({ loaderData }: Route.ComponentProps) {
                       </Link>
                       <span className="ml-2 text-xs text-slate-700">{c.name}</span>
                     </td>
-                    <td className="p-2 text-right tabular-nums">{c.count.toLocaleString(language === "de" ? "de-DE" : "en-GB")}</td>
+                    <td className="p-2 text-right tabular-nums">{formatCount(c.count, language)}</td>
                   </tr>
                 ))}
               </tbody>
