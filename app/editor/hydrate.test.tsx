@@ -4,11 +4,9 @@ import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Block, PageBlockData } from "~/blocks/types";
-import { NO_CONSENT } from "~/consent/consent";
 import { SiteContext } from "~/site/site-context";
 import EditMode from "./edit-mode";
-import type { EditorPayload } from "./types";
+import { contentPage, data, N, payload, site } from "./fixtures.test-support";
 
 /**
  * Opening edit mode hydrates the editor, not the page (issue 21): the blocks the server rendered
@@ -17,32 +15,6 @@ import type { EditorPayload } from "./types";
  */
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const N = 200;
-const blocks: Block[] = Array.from({ length: N }, (_, i) => ({ schemaId: "block-cta", id: `b${i}`, heading: `Block ${i}`, text: "", label: "Mehr", link: "/" }));
-const data: PageBlockData = { practitioners: [], appointments: [], assets: {}, directory: null, facets: { languages: [], countries: [] }, lists: {} };
-const payload: EditorPayload = {
-  page: { id: "p", status: "Draft", newStatus: null, version: 1, title: { de: "Seite", en: "Page" }, path: { de: "/seite", en: "/en/seite" }, lastModified: "2026-11-27T00:00:00Z", lastModifiedBy: "Test" },
-  blocks: { de: blocks, en: [] },
-  schemas: [
-    {
-      name: "block-cta",
-      label: "Handlungsaufforderung",
-      container: false,
-      fields: [
-        { name: "heading", label: "Überschrift", fieldType: "String", isRequired: true, defaultValue: "Neu" },
-        { name: "text", label: "Text", fieldType: "String", defaultValue: "" },
-        { name: "label", label: "Button-Beschriftung", fieldType: "String", isRequired: true, defaultValue: "Mehr" },
-        { name: "link", label: "Button-Link", fieldType: "String", isRequired: true, defaultValue: "/", tags: ["link"] },
-      ],
-    },
-  ],
-  palette: [{ name: "block-cta", label: "Handlungsaufforderung", description: "", icon: "", category: "content" }],
-  links: [],
-  user: { name: "Test", language: "de", superuser: true },
-  assets: [],
-  colors: [],
-  appName: "praxisnetz",
-};
 
 describe("edit mode hydrates at 200 blocks", () => {
   let container: HTMLElement;
@@ -51,8 +23,8 @@ describe("edit mode hydrates at 200 blocks", () => {
   const probe = { blockRendered: () => {}, bodyRendered: (id: string) => bodies.set(id, (bodies.get(id) ?? 0) + 1) };
   const tree = () => (
     <MemoryRouter>
-      <SiteContext.Provider value={{ language: "de", textStyles: {}, criticalIcons: {}, iconNames: [], consent: NO_CONSENT, mapDefault: { latitude: 0, longitude: 0 }, mapZoom: 6, mapStyleUrl: "", siteVariant: "booking" }}>
-        <EditMode language="de" page={{ id: "p", title: "Seite", seotitle: "Seite", description: "", blocks, themeClass: "", background: null }} blockData={data} editor={payload} probe={probe} />
+      <SiteContext.Provider value={site}>
+        <EditMode language="de" page={contentPage} blockData={data} editor={payload} probe={probe} />
       </SiteContext.Provider>
     </MemoryRouter>
   );

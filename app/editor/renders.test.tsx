@@ -3,11 +3,9 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Block, PageBlockData } from "~/blocks/types";
 import { SiteContext } from "~/site/site-context";
-import { NO_CONSENT } from "~/consent/consent";
 import EditMode from "./edit-mode";
-import type { EditorPayload } from "./types";
+import { contentPage, data, N, payload, site } from "./fixtures.test-support";
 
 /**
  * Only what an action touches re-renders (issue 21): at 200 blocks, choosing a block, typing in
@@ -16,32 +14,6 @@ import type { EditorPayload } from "./types";
  */
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const N = 200;
-const blocks: Block[] = Array.from({ length: N }, (_, i) => ({ schemaId: "block-cta", id: `b${i}`, heading: `Block ${i}`, text: "", label: "Mehr", link: "/" }));
-const data: PageBlockData = { practitioners: [], appointments: [], assets: {}, directory: null, facets: { languages: [], countries: [] }, lists: {} };
-const payload: EditorPayload = {
-  page: { id: "p", status: "Draft", newStatus: null, version: 1, title: { de: "Seite", en: "Page" }, path: { de: "/seite", en: "/en/seite" }, lastModified: "2026-11-27T00:00:00Z", lastModifiedBy: "Test" },
-  blocks: { de: blocks, en: [] },
-  schemas: [
-    {
-      name: "block-cta",
-      label: "Handlungsaufforderung",
-      container: false,
-      fields: [
-        { name: "heading", label: "Überschrift", fieldType: "String", isRequired: true, defaultValue: "Neu" },
-        { name: "text", label: "Text", fieldType: "String", defaultValue: "" },
-        { name: "label", label: "Button-Beschriftung", fieldType: "String", isRequired: true, defaultValue: "Mehr" },
-        { name: "link", label: "Button-Link", fieldType: "String", isRequired: true, defaultValue: "/", tags: ["link"] },
-      ],
-    },
-  ],
-  palette: [{ name: "block-cta", label: "Handlungsaufforderung", description: "", icon: "", category: "content" }],
-  links: [],
-  user: { name: "Test", language: "de", superuser: true },
-  assets: [],
-  colors: [],
-  appName: "praxisnetz",
-};
 
 describe("canvas renders at 200 blocks", () => {
   let container: HTMLElement;
@@ -62,8 +34,8 @@ describe("canvas renders at 200 blocks", () => {
     await act(async () => {
       root.render(
         <MemoryRouter>
-          <SiteContext.Provider value={{ language: "de", textStyles: {}, criticalIcons: {}, iconNames: [], consent: NO_CONSENT, mapDefault: { latitude: 0, longitude: 0 }, mapZoom: 6, mapStyleUrl: "", siteVariant: "booking" }}>
-            <EditMode language="de" page={{ id: "p", title: "Seite", seotitle: "Seite", description: "", blocks, themeClass: "", background: null }} blockData={data} editor={payload} probe={probe} />
+          <SiteContext.Provider value={site}>
+            <EditMode language="de" page={contentPage} blockData={data} editor={payload} probe={probe} />
           </SiteContext.Provider>
         </MemoryRouter>,
       );
