@@ -115,8 +115,9 @@ test("an editor reviews registrations: confirms an unfinished approval, rejects 
   // the approved one goes again (a superuser's delete).
   await recent.getByRole("link", { name: open.name }).first().click();
   await waitForHydration(page);
-  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Löschen" }).click();
+  // Deleting asks first, naming what goes (decision 0026).
+  await page.locator("[data-confirm]").click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
 });
 
@@ -156,7 +157,8 @@ test("the confirm step and the rejection work without JavaScript", async ({ page
   await page.goto("/manage");
   await page.locator("[data-recent-changes]").getByRole("link", { name: open.name }).first().click();
   await waitForHydration(page);
-  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Löschen" }).click();
+  // Deleting asks first, naming what goes (decision 0026).
+  await page.locator("[data-confirm]").click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
 });
