@@ -3,11 +3,12 @@ import type { Route } from "./+types/audit";
 import { admin } from "~/admin/admin.server";
 import { AUDIT_ACTIONS, auditAction } from "~/admin/audit-words";
 import { titleOf } from "~/admin/content/schema-route.server";
+import { adminHref } from "~/admin/dashboard.server";
 import { AdminPage, buttonClass, EmptyState, inputClass } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { AUDIT_PAGE_SIZE, type AuditQuery } from "~/auth/audit.server";
 import { isValidId } from "~/content/ids";
-import { PAGES_SCHEMA } from "~/content/slug";
+import { berlinToUtc } from "~/booking/days";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -72,16 +73,15 @@ const texts = {
 } satisfies Record<Language, unknown>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** A day as the instant it starts in Berlin (close enough for a filter: the offset of that day). */
-function dayStart(day: string): string | undefined {
+const DAY_MS = 24 * 3600 * 1000;
+/** Days since the epoch of a calendar date "2026-11-27", or undefined for anything else ("2024-02-30"). */
+function dayNumber(day: string): number | undefined {
   if (!DAY.test(day)) return undefined;
-  const noon = new Date(`${day}T12:00:00Z`);
-  if (Number.isNaN(noon.getTime())) return undefined;
-  const berlin = new Date(noon.toLocaleString("en-US", { timeZone: "Europe/Berlin" }));
-  const offset = berlin.getTime() - new Date(noon.toLocaleString("en-US", { timeZone: "UTC" })).getTime();
-  return new Date(Date.parse(`${day}T00:00:00Z`) - offset).toISOString();
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === day ? Math.round(ms / DAY_MS) : undefined;
 }
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** The instant a Berlin calendar day starts (midnight always exists there). */
+const berlinMidnight = (day: number) => new Date(berlinToUtc(day, 0)!).toISOString();
 
 export async function loader(args: Route.LoaderArgs) {
   const { language, services } = admin(args, "superuser");
@@ -97,8 +97,8 @@ export async function loader(args: Route.LoaderArgs) {
     who: people.some((p) => p.id === who) ? who : "",
     action: Object.hasOwn(AUDIT_ACTIONS, action) ? action : "",
     schema: schemas.some((s) => s.name === schema) ? schema : "",
-    from: dayStart(from) ? from : "",
-    to: dayStart(to) ? to : "",
+    from: dayNumber(from) !== undefined ? from : "",
+    to: dayNumber(to) !== undefined ? to : "",
   };
   const at = param("at", 40);
   const id = param("id");
@@ -109,8 +109,8 @@ export async function loader(args: Route.LoaderArgs) {
     ...(filters.who ? { userId: filters.who } : {}),
     ...(filters.action ? { action: filters.action } : {}),
     ...(filters.schema ? { schema: filters.schema } : {}),
-    ...(filters.from ? { since: dayStart(filters.from) } : {}),
-    ...(filters.to ? { until: dayStart(nextDay(filters.to)) } : {}),
+    ...(filters.from ? { since: berlinMidnight(dayNumber(filters.from)!) } : {}),
+    ...(filters.to ? { until: berlinMidnight(dayNumber(filters.to)! + 1) } : {}),
   };
   const entries = await services.auth.audit.list(query);
 
@@ -129,7 +129,7 @@ export async function loader(args: Route.LoaderArgs) {
   const text = texts[language];
   const rows = entries.map((e) => {
     const title = e.schema && e.itemId ? titles.get(`${e.schema}/${e.itemId}`) : undefined;
-    const href = title ? (e.schema === PAGES_SCHEMA ? `/manage/pages/${encodeURIComponent(e.itemId!)}` : `/manage/content/${encodeURIComponent(e.schema!)}/${encodeURIComponent(e.itemId!)}`) : null;
+    const href = title ? adminHref(e.schema!, e.itemId!) : null;
     return {
       id: e.id,
       at: new Date(e.at).toLocaleString(language === "de" ? "de-DE" : "en-GB", { timeZone: "Europe/Berlin", dateStyle: "medium", timeStyle: "short" }),
