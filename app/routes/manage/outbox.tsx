@@ -6,6 +6,7 @@ import { clientProblem } from "~/admin/content/schema-route.server";
 import { AdminPage, buttonClass, EmptyState, inputClass, MailOffNotice, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
+import { mailKind } from "~/admin/mail-kinds";
 import type { Language } from "~/i18n/languages";
 import type { OutboxEntry } from "~/mail/outbox";
 import { MASKED_SECRET } from "~/mail/readers";
@@ -194,7 +195,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
             <dt className="font-semibold">{text.to}</dt>
             <dd>{message.to}</dd>
             <dt className="font-semibold">{text.kind}</dt>
-            <dd>{message.kind}</dd>
+            <dd>{mailKind(message.kind, language)}</dd>
             <dt className="font-semibold">{text.status}</dt>
             <dd>{text.statuses[message.status]}</dd>
             <dt className="font-semibold">{text.created}</dt>
@@ -244,7 +245,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
               {rows.map((r) => (
                 <tr key={r.id} className="border-b border-slate-200 align-top" data-outbox-row={r.status} data-kind={r.kind}>
                   <td className="p-2 whitespace-nowrap">{when(r.created)}</td>
-                  <td className="p-2">{r.kind}</td>
+                  <td className="p-2">{mailKind(r.kind, language)}</td>
                   <td className="p-2 break-all">{r.to}</td>
                   <td className="p-2">{r.subject}</td>
                   <td className="p-2">
