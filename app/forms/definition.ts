@@ -32,6 +32,12 @@ export interface FormField {
   link?: { href: string; text: string };
   /** Lines of a textarea. */
   rows?: number;
+  /**
+   * A control of the page's own instead of a plain input (a picker, a map, rows of a list): named by
+   * `kind`, found in the `controls` the form is rendered with, with `props` as plain data. The engine
+   * still holds and checks the field's value as text; without that control a textarea shows it.
+   */
+  control?: { kind: string; props?: Record<string, unknown> };
 }
 
 export interface FormDefinition {

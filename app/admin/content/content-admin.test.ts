@@ -237,42 +237,52 @@ describe("on a store", () => {
     await expect(rejectRegistration(store, outbox, "new-one", "approved already", { by: editor, origin: ORIGIN })).rejects.toMatchObject({ statusCode: 409 });
   });
 
-  it("makes the item form from the schema: one input per language, places as latitude and longitude", async () => {
+  it("makes the item form from the schema: one input per language, places, languages and countries as controls", async () => {
     const { definition, readOnly, inputs } = adminItemForm(schema);
     const names = definition.fields.map((f) => f.name);
-    expect(names).toEqual(expect.arrayContaining(["name", "city", "display", "speciality__de", "speciality__en", "description__de", "description__en", "coords__latitude", "coords__longitude", "coords2__latitude"]));
+    expect(names).toEqual(expect.arrayContaining(["name", "city", "display", "speciality__de", "speciality__en", "description__de", "description__en", "coords", "coords2"]));
     expect(readOnly).toEqual([]);
-    expect(inputs.get("coords__latitude")).toMatchObject({ partition: "iv", kind: "latitude" });
+    expect(inputs.get("coords")).toMatchObject({ partition: "iv", kind: "json" });
+    expect(definition.fields.find((f) => f.name === "coords")?.control).toEqual({ kind: "geo" });
     expect(definition.fields.find((f) => f.name === "description__en")?.type).toBe("textarea");
     expect(adminItemForm(schema)).toBe(adminItemForm(schema));
     expect(adminItemForm(schema, "en")).not.toBe(adminItemForm(schema, "de"));
-    expect(adminItemForm(schema, "en").definition.fields.find((f) => f.name === "coords__longitude")?.label).toMatch(/longitude$/);
-    const refused = await validateSubmission(definition, { name: "", city: "Köln", zip: "12", coords__latitude: "91", coords__longitude: "13.4" }, "en");
-    expect(Object.keys(refused.errors).sort()).toEqual(["coords__latitude", "name", "zip"]);
+    // Languages and countries by name in the admin's language; the stored values stay ISO codes.
+    const languages = adminItemForm(schema, "de").definition.fields.find((f) => f.name === "languages")!;
+    expect(languages.control?.kind).toBe("choices");
+    expect(languages.control?.props?.options).toEqual(expect.arrayContaining([{ value: "tr", label: "Türkisch" }, { value: "de", label: "Deutsch" }]));
+    const country = adminItemForm(schema, "en").definition.fields.find((f) => f.name === "country")!;
+    expect(country.type).toBe("select");
+    expect(country.options).toEqual(expect.arrayContaining([{ value: "DE", label: "Germany" }, { value: "AT", label: "Austria" }]));
+    expect(adminItemForm(schema, "de").definition.fields.find((f) => f.name === "country")!.options).toEqual(expect.arrayContaining([{ value: "DE", label: "Deutschland" }]));
+    const refused = await validateSubmission(definition, { name: "", city: "Köln", zip: "12" }, "en");
+    expect(Object.keys(refused.errors).sort()).toEqual(["name", "zip"]);
   });
 
   it("turns form values into data, keeping fields outside the form", async () => {
     const stored = { name: { iv: "Old" }, coords: { iv: { latitude: 52.5, longitude: 13.4 } }, speciality: { de: "Osteopathie", en: "Osteopathy" }, languages: { iv: ["de"] }, websites: { iv: ["PRAXISNETZ"] } };
-    expect(valuesFromData(schema, stored)).toMatchObject({ name: "Old", speciality__de: "Osteopathie", speciality__en: "Osteopathy", languages: "de", coords__latitude: "52.5", coords__longitude: "13.4" });
-    const data = dataFromValues(schema, { name: "New", city: "Bonn", speciality__de: "Physio", speciality__en: "", languages: "de, en", display: true, coords__latitude: "53.55", coords__longitude: "9.99" }, stored);
+    expect(valuesFromData(schema, stored)).toMatchObject({ name: "Old", speciality__de: "Osteopathie", speciality__en: "Osteopathy", languages: "de", coords: JSON.stringify({ latitude: 52.5, longitude: 13.4 }, null, 2) });
+    const data = dataFromValues(schema, { name: "New", city: "Bonn", speciality__de: "Physio", speciality__en: "", languages: "de, en", display: true, coords: '{"latitude": 53.55, "longitude": 9.99}' }, stored);
     expect(data).toMatchObject({ name: { iv: "New" }, city: { iv: "Bonn" }, coords: { iv: { latitude: 53.55, longitude: 9.99 } }, speciality: { de: "Physio" }, languages: { iv: ["de", "en"] }, display: { iv: true } });
     expect(data.speciality).not.toHaveProperty("en");
     expect(data).not.toHaveProperty("coords2");
     const created = await store.create(PRACTITIONERS, data);
     expect(created.data.name).toEqual({ iv: "New" });
-    // Both halves of a place emptied remove it; one half alone is refused at that input.
-    expect(dataFromValues(schema, { name: "N", coords__latitude: "", coords__longitude: "" }, stored)).not.toHaveProperty("coords");
-    expect(() => dataFromValues(schema, { name: "N", coords__latitude: "", coords__longitude: "9" }, stored, undefined, "de")).toThrow(ItemInputError);
-    try {
-      dataFromValues(schema, { name: "N", coords__latitude: "", coords__longitude: "9" }, stored, undefined, "de");
-    } catch (error) {
-      expect((error as ItemInputError).errors).toEqual({ coords__latitude: ["Bitte Breiten- und Längengrad angeben (oder beide leer lassen)."] });
+    // An emptied place is removed; a place out of range or half a place is refused at its input.
+    expect(dataFromValues(schema, { name: "N", coords: "" }, stored)).not.toHaveProperty("coords");
+    for (const bad of ['{"latitude": 91, "longitude": 9}', '{"longitude": 9}', "[1, 2]", '"Berlin"']) {
+      try {
+        dataFromValues(schema, { name: "N", coords: bad }, stored, undefined, "de");
+        expect.unreachable(bad);
+      } catch (error) {
+        expect((error as ItemInputError).errors).toEqual({ coords: [expect.stringContaining("Bitte einen Ort auf der Karte wählen")] });
+      }
     }
   });
 
   it("places the store's messages beside the inputs", () => {
     const { errors, rest } = storeErrorsByField(schema, ["name.iv: Field is required.", "speciality.en: Too long.", "coords.iv: Latitude must be between -90 and 90.", "nonsense"]);
-    expect(errors).toEqual({ name: ["Field is required."], speciality__en: ["Too long."], coords__latitude: ["Latitude must be between -90 and 90."] });
+    expect(errors).toEqual({ name: ["Field is required."], speciality__en: ["Too long."], coords: ["Latitude must be between -90 and 90."] });
     expect(rest).toEqual(["nonsense"]);
   });
 });
@@ -298,8 +308,8 @@ describe("lists, components and references as JSON", () => {
     const schema = (await store.getSchema(NAVIGATION))!;
     const form = adminItemForm(schema, "de");
     const children = form.definition.fields.find((f) => f.name === "children__de")!;
-    expect(children).toMatchObject({ type: "textarea" });
-    expect(children.help).toContain("label");
+    // Rows of the schema's nested fields, not JSON (the JSON is what the rows post).
+    expect(children.control).toMatchObject({ kind: "list", props: { fields: expect.arrayContaining([expect.objectContaining({ name: "label", fieldType: "String" })]) } });
     const stored = { children: { de: [{ label: "Alt" }] } } as const;
     expect(valuesFromData(schema, stored, form).children__de).toBe(JSON.stringify([{ label: "Alt" }], null, 2));
     const data = dataFromValues(schema, { children__de: '[{"label": "Neu", "slug": "neu"}]', children__en: "" }, stored, form, "de");

@@ -1,5 +1,10 @@
 import type { ContentData, Schema, SchemaField } from "~/content/types";
-import { MAX_FIELD_CHARS, type FormDefinition, type FormField, type FormValues } from "~/forms/definition";
+import {
+  MAX_FIELD_CHARS,
+  type FormDefinition,
+  type FormField,
+  type FormValues,
+} from "~/forms/definition";
 import { formFieldsFromSchema } from "~/forms/from-schema";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "~/i18n/languages";
 
@@ -15,10 +20,11 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "~/i18n/languages";
  */
 
 const SEPARATOR = "__";
-export const inputName = (field: string, language?: Language) => (language ? `${field}${SEPARATOR}${language}` : field);
+export const inputName = (field: string, language?: Language) =>
+  language ? `${field}${SEPARATOR}${language}` : field;
 
-/** What an input writes: a plain value, one half of a place, or a whole value as JSON text. */
-type InputKind = "value" | "latitude" | "longitude" | "json";
+/** What an input writes: a plain value, or a whole value as JSON text (what our controls send). */
+type InputKind = "value" | "json";
 
 interface InputSpec {
   field: SchemaField;
@@ -44,26 +50,31 @@ export class ItemInputError extends Error {
 
 const words = {
   de: {
-    latitude: "Breitengrad",
-    longitude: "Längengrad",
     json: "JSON; ein leeres Feld entfernt den Wert.",
-    entries: (names: string) => `JSON-Liste von Einträgen mit: ${names}. Ein leeres Feld entfernt den Wert.`,
+    entries: (names: string) =>
+      `JSON-Liste von Einträgen mit: ${names}. Ein leeres Feld entfernt den Wert.`,
     badJson: (why: string) => `Kein gültiges JSON: ${why}`,
-    halfPlace: "Bitte Breiten- und Längengrad angeben (oder beide leer lassen).",
+    badPlace:
+      "Bitte einen Ort auf der Karte wählen oder Breitengrad (−90 bis 90) und Längengrad (−180 bis 180) angeben.",
   },
   en: {
-    latitude: "latitude",
-    longitude: "longitude",
     json: "JSON; an empty field removes the value.",
-    entries: (names: string) => `JSON list of entries with: ${names}. An empty field removes the value.`,
+    entries: (names: string) =>
+      `JSON list of entries with: ${names}. An empty field removes the value.`,
     badJson: (why: string) => `Not valid JSON: ${why}`,
-    halfPlace: "Please give both latitude and longitude (or leave both empty).",
+    badPlace:
+      "Please choose a place on the map or give latitude (−90 to 90) and longitude (−180 to 180).",
   },
 } satisfies Record<Language, unknown>;
 
 /** Stored choice values (the schema's `allowedValues`) as editors read them; others as stored. */
-const CHOICES: Readonly<Record<string, Readonly<Record<string, Record<Language, string>>>>> = {
-  code: { de: { de: "Deutsch", en: "German" }, en: { de: "Englisch", en: "English" } },
+const CHOICES: Readonly<
+  Record<string, Readonly<Record<string, Record<Language, string>>>>
+> = {
+  code: {
+    de: { de: "Deutsch", en: "German" },
+    en: { de: "Englisch", en: "English" },
+  },
   type: {
     link: { de: "Link", en: "Link" },
     group: { de: "Gruppe (Untermenü)", en: "Group (submenu)" },
@@ -83,16 +94,244 @@ const CHOICES: Readonly<Record<string, Readonly<Record<string, Record<Language, 
 };
 
 function choiceLabel(field: string, value: string, language: Language): string {
-  const known = Object.hasOwn(CHOICES, field) && Object.hasOwn(CHOICES[field]!, value) ? CHOICES[field]![value] : undefined;
+  const known =
+    Object.hasOwn(CHOICES, field) && Object.hasOwn(CHOICES[field]!, value)
+      ? CHOICES[field]![value]
+      : undefined;
   return known ? known[language] : value;
 }
 
-/** Kinds written as JSON text. */
-const AS_JSON = new Set(["Array", "Component", "Components", "References", "Assets", "Json"]);
+/** Kinds written as JSON text (the input's text is the value as JSON; a control of ours shows it). */
+const AS_JSON = new Set([
+  "Array",
+  "Component",
+  "Components",
+  "References",
+  "Assets",
+  "Json",
+]);
+
+/** A nested field of a list's entry, as its control needs it (plain data: it goes through loader data). */
+export interface NestedSpec {
+  name: string;
+  label: string;
+  fieldType: string;
+  editor?: string;
+  tags?: string[];
+  isRequired?: boolean;
+  allowedValues?: string[];
+  maxLength?: number;
+  hints?: string;
+}
+
+const nestedSpec = (f: {
+  name: string;
+  properties: SchemaField["properties"];
+}): NestedSpec => {
+  const p = f.properties;
+  return {
+    name: f.name,
+    label: p.label || f.name,
+    fieldType: p.fieldType,
+    ...(p.editor ? { editor: p.editor } : {}),
+    ...(p.tags?.length ? { tags: [...p.tags] } : {}),
+    ...(p.isRequired ? { isRequired: true } : {}),
+    ...(p.allowedValues?.length
+      ? { allowedValues: p.allowedValues.map(String) }
+      : {}),
+    ...(p.maxLength !== undefined ? { maxLength: p.maxLength } : {}),
+    ...(p.hints ? { hints: p.hints } : {}),
+  };
+};
+
+/**
+ * The control a structured field gets in the admin (app/admin/content/controls): editors pick,
+ * click and fill rows; nobody types JSON. Only a free JSON field (and, for superusers, the
+ * "advanced" switch every control has) shows the JSON itself.
+ */
+function controlOf(field: SchemaField): NonNullable<FormField["control"]> {
+  const p = field.properties;
+  switch (p.fieldType) {
+    case "Geolocation":
+      return { kind: "geo" };
+    case "References":
+      return {
+        kind: "reference",
+        props: {
+          schemaIds: p.schemaIds ?? [],
+          ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
+        },
+      };
+    case "Assets":
+      return {
+        kind: "assets",
+        props: {
+          ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
+        },
+      };
+    case "Array":
+      return {
+        kind: "list",
+        props: {
+          fields: (field.nested ?? []).map(nestedSpec),
+          ...(p.minItems !== undefined ? { minItems: p.minItems } : {}),
+          ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
+        },
+      };
+    case "Component":
+      return { kind: "component", props: { schemaIds: p.schemaIds ?? [] } };
+    case "Components":
+      return { kind: "components", props: { schemaIds: p.schemaIds ?? [] } };
+    default:
+      return { kind: "json" };
+  }
+}
+
+/** Languages editors choose from by name (a practitioner's languages): ISO 639-1 codes, stored as such. */
+const LANGUAGE_CODES = [
+  "de",
+  "en",
+  "tr",
+  "ar",
+  "ru",
+  "pl",
+  "uk",
+  "fr",
+  "es",
+  "it",
+  "pt",
+  "el",
+  "hr",
+  "sr",
+  "bs",
+  "ro",
+  "bg",
+  "hu",
+  "cs",
+  "nl",
+  "fa",
+  "ku",
+  "vi",
+  "zh",
+  "ja",
+  "ko",
+  "hi",
+  "ur",
+  "he",
+  "sq",
+  "da",
+  "sv",
+  "no",
+  "fi",
+  "sgn",
+];
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+function named(
+  type: "language" | "region",
+  code: string,
+  language: Language,
+): string {
+  const key = `${type}:${language}`;
+  let names = displayNames.get(key);
+  if (!names)
+    displayNames.set(
+      key,
+      (names = new Intl.DisplayNames([language], { type, fallback: "code" })),
+    );
+  if (code === "sgn")
+    return language === "de" ? "Gebärdensprache" : "Sign language";
+  try {
+    return names.of(type === "region" ? code.toUpperCase() : code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** Every region code Intl knows by a name: the countries a practitioner may practise in. */
+let regionCodes: string[] | undefined;
+function countryCodes(): string[] {
+  if (regionCodes) return regionCodes;
+  const names = new Intl.DisplayNames(["en"], {
+    type: "region",
+    fallback: "none",
+  });
+  const codes: string[] = [];
+  for (let a = 65; a <= 90; a++)
+    for (let b = 65; b <= 90; b++) {
+      const code = String.fromCharCode(a, b);
+      const name = names.of(code);
+      if (name && name !== code && !/^(EU|EZ|UN|QO|XA|XB|ZZ)$/.test(code))
+        codes.push(code);
+    }
+  return (regionCodes = codes);
+}
+
+const collators = new Map<Language, Intl.Collator>();
+const sortByLabel = <T extends { label: string }>(
+  list: T[],
+  language: Language,
+): T[] => {
+  let collator = collators.get(language);
+  if (!collator)
+    collators.set(language, (collator = new Intl.Collator(language)));
+  return list.sort((a, b) => collator.compare(a.label, b.label));
+};
+
+/**
+ * Controls of plain-valued fields: a colour with the theme's swatches, languages and countries by
+ * name, tags as chips. The stored value stays what it was (a hex code, ISO codes, a list of words).
+ */
+function valueControl(
+  field: SchemaField,
+  language: Language,
+): Partial<Pick<FormField, "control" | "type" | "options">> {
+  const p = field.properties;
+  if (
+    p.fieldType === "String" &&
+    (p.editor === "Color" ||
+      p.tags?.includes("color") ||
+      field.name === "hexcode")
+  )
+    return { control: { kind: "color" } };
+  if (p.fieldType === "Tags" && field.name === "languages") {
+    const options = LANGUAGE_CODES.map((code) => ({
+      value: code,
+      label: named("language", code, language),
+    }));
+    return {
+      control: {
+        kind: "choices",
+        props: { options: sortByLabel(options, language) },
+      },
+    };
+  }
+  if (p.fieldType === "Tags") return { control: { kind: "tags" } };
+  if (
+    p.fieldType === "String" &&
+    field.name === "country" &&
+    !p.allowedValues?.length
+  ) {
+    const options = countryCodes().map((code) => ({
+      value: code,
+      label: named("region", code, language),
+    }));
+    return { type: "select", options: sortByLabel(options, language) };
+  }
+  return {};
+}
 
 /** Fields editors set by hand that the visitor mapping hides with the "internal" tag. */
 const unhideInternal = (field: SchemaField): SchemaField =>
-  field.properties.tags?.includes("internal") && !field.isHidden ? { ...field, properties: { ...field.properties, tags: field.properties.tags.filter((t) => t !== "internal") } } : field;
+  field.properties.tags?.includes("internal") && !field.isHidden
+    ? {
+        ...field,
+        properties: {
+          ...field.properties,
+          tags: field.properties.tags.filter((t) => t !== "internal"),
+        },
+      }
+    : field;
 
 const made = new WeakMap<Schema, Map<Language, AdminItemForm>>();
 
@@ -101,7 +340,10 @@ const made = new WeakMap<Schema, Map<Language, AdminItemForm>>();
  * schema's object until it changes), so the server's checking trees are reused (forms/engine.ts
  * finds them by identity).
  */
-export function adminItemForm(schema: Schema, language: Language = DEFAULT_LANGUAGE): AdminItemForm {
+export function adminItemForm(
+  schema: Schema,
+  language: Language = DEFAULT_LANGUAGE,
+): AdminItemForm {
   let forms = made.get(schema);
   if (!forms) made.set(schema, (forms = new Map()));
   let form = forms.get(language);
@@ -110,14 +352,20 @@ export function adminItemForm(schema: Schema, language: Language = DEFAULT_LANGU
 }
 
 /** The partitions a field's inputs write: the languages of a localised field, else "iv". */
-const partitionsOf = (field: SchemaField): (Language | undefined)[] => (field.partitioning === "language" ? [...LANGUAGES] : [undefined]);
+const partitionsOf = (field: SchemaField): (Language | undefined)[] =>
+  field.partitioning === "language" ? [...LANGUAGES] : [undefined];
 
 function makeForm(schema: Schema, language: Language): AdminItemForm {
   const w = words[language];
   const fields: FormField[] = [];
   const inputs = new Map<string, InputSpec>();
   const readOnly: string[] = [];
-  const add = (field: SchemaField, lang: Language | undefined, kind: InputKind, input: FormField) => {
+  const add = (
+    field: SchemaField,
+    lang: Language | undefined,
+    kind: InputKind,
+    input: FormField,
+  ) => {
     fields.push(input);
     inputs.set(input.name, { field, partition: lang ?? "iv", kind });
   };
@@ -125,23 +373,35 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
     const p = schemaField.properties;
     const label = p.label || schemaField.name;
     const help = p.hints;
-    const withLanguage = (text: string, lang: Language | undefined) => (lang ? `${text} (${lang.toUpperCase()})` : text);
-    const required = (lang: Language | undefined) => p.isRequired === true && (lang === undefined || lang === DEFAULT_LANGUAGE);
+    const withLanguage = (text: string, lang: Language | undefined) =>
+      lang ? `${text} (${lang.toUpperCase()})` : text;
+    const required = (lang: Language | undefined) =>
+      p.isRequired === true &&
+      (lang === undefined || lang === DEFAULT_LANGUAGE);
     if (p.fieldType === "UI") continue; // a separator in Squidex's editor: it holds no value
     const hidden = schemaField.isHidden || p.tags?.includes("isHidden");
-    if (!hidden && p.fieldType === "Geolocation") {
-      for (const lang of partitionsOf(schemaField)) {
-        const rule = (min: number, max: number) => [...(required(lang) ? ["required"] : []), "number", `between:${min},${max}`].join("|");
-        add(schemaField, lang, "latitude", { name: `${inputName(schemaField.name, lang)}${SEPARATOR}latitude`, type: "number", label: withLanguage(`${label}: ${w.latitude}`, lang), validation: rule(-90, 90), ...(help ? { help } : {}) });
-        add(schemaField, lang, "longitude", { name: `${inputName(schemaField.name, lang)}${SEPARATOR}longitude`, type: "number", label: withLanguage(`${label}: ${w.longitude}`, lang), validation: rule(-180, 180) });
-      }
-      continue;
-    }
-    if (!hidden && AS_JSON.has(p.fieldType)) {
+    if (
+      !hidden &&
+      (p.fieldType === "Geolocation" || AS_JSON.has(p.fieldType))
+    ) {
+      const control = controlOf(schemaField);
       const nested = schemaField.nested?.map((n) => n.name).join(", ");
-      const jsonHelp = [help, nested ? w.entries(nested) : w.json].filter(Boolean).join(" ");
+      const jsonHelp =
+        control.kind === "json"
+          ? [help, nested ? w.entries(nested) : w.json]
+              .filter(Boolean)
+              .join(" ")
+          : help;
       for (const lang of partitionsOf(schemaField)) {
-        add(schemaField, lang, "json", { name: inputName(schemaField.name, lang), type: "textarea", label: withLanguage(`${label} (JSON)`, lang), validation: required(lang) ? "required:trim" : "", help: jsonHelp, rows: 8 });
+        add(schemaField, lang, "json", {
+          name: inputName(schemaField.name, lang),
+          type: "textarea",
+          label: withLanguage(label, lang),
+          validation: required(lang) ? "required:trim" : "",
+          ...(jsonHelp ? { help: jsonHelp } : {}),
+          rows: 8,
+          control,
+        });
       }
       continue;
     }
@@ -151,18 +411,38 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
       continue;
     }
     // Editors see the schema's hints (visitors never do), and choices in words, not stored values.
-    const options = mapped.options?.map((o) => ({ ...o, label: choiceLabel(schemaField.name, o.value, language) }));
-    const base: FormField = { ...mapped, ...(options ? { options } : {}), ...(help ? { help } : {}) };
+    const options = mapped.options?.map((o) => ({
+      ...o,
+      label: choiceLabel(schemaField.name, o.value, language),
+    }));
+    const base: FormField = {
+      ...mapped,
+      ...(options ? { options } : {}),
+      ...(help ? { help } : {}),
+      ...valueControl(schemaField, language),
+    };
     if (schemaField.partitioning !== "language") {
       add(schemaField, undefined, "value", base);
       continue;
     }
     for (const lang of LANGUAGES) {
-      const validation = lang === DEFAULT_LANGUAGE ? base.validation : withoutRequired(base.validation ?? "");
-      add(schemaField, lang, "value", { ...base, name: inputName(schemaField.name, lang), label: withLanguage(base.label, lang), validation });
+      const validation =
+        lang === DEFAULT_LANGUAGE
+          ? base.validation
+          : withoutRequired(base.validation ?? "");
+      add(schemaField, lang, "value", {
+        ...base,
+        name: inputName(schemaField.name, lang),
+        label: withLanguage(base.label, lang),
+        validation,
+      });
     }
   }
-  return { definition: { id: `content-${schema.name}`, fields }, inputs, readOnly };
+  return {
+    definition: { id: `content-${schema.name}`, fields },
+    inputs,
+    readOnly,
+  };
 }
 
 /** A rule string without its required rule (other languages of a localised field may stay empty). */
@@ -173,47 +453,66 @@ export const withoutRequired = (validation: string) =>
     .join("|");
 
 /** A stored value as the JSON text its input shows. */
-const asJsonText = (value: unknown) => (value === undefined || value === null ? "" : JSON.stringify(value, null, 2));
+const asJsonText = (value: unknown) =>
+  value === undefined || value === null ? "" : JSON.stringify(value, null, 2);
 
 /**
  * The form for one item: the schema's form without the JSON inputs whose value is too long for an
  * input (those fields are shown read-only and kept on save). The same object as `adminItemForm`
  * when nothing is too long, which is nearly always.
  */
-export function itemForm(schema: Schema, language: Language, data: ContentData | undefined): AdminItemForm {
+export function itemForm(
+  schema: Schema,
+  language: Language,
+  data: ContentData | undefined,
+): AdminItemForm {
   const form = adminItemForm(schema, language);
   if (!data) return form;
   const tooLong = new Set<string>();
   for (const [name, spec] of form.inputs) {
-    if (spec.kind === "json" && asJsonText(data[spec.field.name]?.[spec.partition]).length > MAX_FIELD_CHARS) tooLong.add(spec.field.name);
+    if (
+      spec.kind === "json" &&
+      asJsonText(data[spec.field.name]?.[spec.partition]).length >
+        MAX_FIELD_CHARS
+    )
+      tooLong.add(spec.field.name);
   }
   if (!tooLong.size) return form;
-  const keep = (name: string) => !tooLong.has(form.inputs.get(name)!.field.name);
+  const keep = (name: string) =>
+    !tooLong.has(form.inputs.get(name)!.field.name);
   return {
-    definition: { ...form.definition, fields: form.definition.fields.filter((f) => keep(f.name)) },
+    definition: {
+      ...form.definition,
+      fields: form.definition.fields.filter((f) => keep(f.name)),
+    },
     inputs: new Map([...form.inputs].filter(([name]) => keep(name))),
     readOnly: [...form.readOnly, ...tooLong],
   };
 }
 
 /** Text an input shows for a stored value. */
-function asInput(spec: InputSpec, value: unknown): string | boolean | undefined {
+function asInput(
+  spec: InputSpec,
+  value: unknown,
+): string | boolean | undefined {
   if (value === undefined || value === null) return undefined;
   const type = spec.field.properties.fieldType;
   if (spec.kind === "json") return asJsonText(value);
-  if (spec.kind === "latitude" || spec.kind === "longitude") {
-    const coordinate = (value as Record<string, unknown>)[spec.kind];
-    return typeof coordinate === "number" ? String(coordinate) : undefined;
-  }
   if (type === "Boolean") return value === true;
   if (Array.isArray(value)) return value.join(", ");
-  if (type === "DateTime" && typeof value === "string") return value.slice(0, 10);
-  if (typeof value === "string" || typeof value === "number") return String(value);
+  if (type === "DateTime" && typeof value === "string")
+    return value.slice(0, 10);
+  if (typeof value === "string" || typeof value === "number")
+    return String(value);
   return undefined;
 }
 
 /** The form's starting values from an item's data. */
-export function valuesFromData(schema: Schema, data: ContentData, form: AdminItemForm = adminItemForm(schema)): Record<string, string | boolean> {
+export function valuesFromData(
+  schema: Schema,
+  data: ContentData,
+  form: AdminItemForm = adminItemForm(schema),
+): Record<string, string | boolean> {
   const values: Record<string, string | boolean> = {};
   for (const [name, spec] of form.inputs) {
     const v = asInput(spec, data[spec.field.name]?.[spec.partition]);
@@ -223,7 +522,11 @@ export function valuesFromData(schema: Schema, data: ContentData, form: AdminIte
 }
 
 /** A stored value from checked form text; `undefined` removes the value. `previous` keeps a DateTime's time. */
-function fromInput(field: SchemaField, raw: string | boolean | undefined, previous: unknown): unknown {
+function fromInput(
+  field: SchemaField,
+  raw: string | boolean | undefined,
+  previous: unknown,
+): unknown {
   const type = field.properties.fieldType;
   if (type === "Boolean") return raw === true;
   if (typeof raw !== "string" || raw === "") return undefined;
@@ -233,8 +536,23 @@ function fromInput(field: SchemaField, raw: string | boolean | undefined, previo
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean);
-  if (type === "DateTime") return typeof previous === "string" && previous.startsWith(raw) ? previous : `${raw}T00:00:00Z`;
+  if (type === "DateTime")
+    return typeof previous === "string" && previous.startsWith(raw)
+      ? previous
+      : `${raw}T00:00:00Z`;
   return raw;
+}
+
+/** A place as the store keeps it: latitude and longitude in range (an address may come with it). */
+function isPlace(value: unknown): boolean {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const { latitude, longitude } = value as Record<string, unknown>;
+  return (
+    typeof latitude === "number" &&
+    typeof longitude === "number" &&
+    Math.abs(latitude) <= 90 &&
+    Math.abs(longitude) <= 180
+  );
 }
 
 /**
@@ -242,24 +560,21 @@ function fromInput(field: SchemaField, raw: string | boolean | undefined, previo
  * inputs written over it. An emptied input removes the value. JSON that does not parse and half a
  * place are refused per input (ItemInputError); what the JSON holds is the store's to check.
  */
-export function dataFromValues(schema: Schema, values: FormValues, stored: ContentData = {}, form: AdminItemForm = adminItemForm(schema), language: Language = DEFAULT_LANGUAGE): ContentData {
+export function dataFromValues(
+  schema: Schema,
+  values: FormValues,
+  stored: ContentData = {},
+  form: AdminItemForm = adminItemForm(schema),
+  language: Language = DEFAULT_LANGUAGE,
+): ContentData {
   const w = words[language];
   const cells = new Map<string, Record<string, unknown>>();
   const errors: Record<string, string[]> = {};
-  const places = new Map<string, { latitude?: string; longitude?: string; inputs: string[] }>();
   for (const [name, spec] of form.inputs) {
     const fieldName = spec.field.name;
     let cell = cells.get(fieldName);
     if (!cell) cells.set(fieldName, (cell = { ...(stored[fieldName] ?? {}) }));
     const raw = values[name];
-    if (spec.kind === "latitude" || spec.kind === "longitude") {
-      const key = `${fieldName}.${spec.partition}`;
-      const place = places.get(key) ?? { inputs: [] };
-      if (typeof raw === "string" && raw.trim() !== "") place[spec.kind] = raw.trim();
-      place.inputs.push(name);
-      places.set(key, place);
-      continue;
-    }
     let value: unknown;
     if (spec.kind === "json") {
       const text = typeof raw === "string" ? raw.trim() : "";
@@ -270,19 +585,19 @@ export function dataFromValues(schema: Schema, values: FormValues, stored: Conte
           errors[name] = [w.badJson((error as Error).message)];
           continue;
         }
+        if (
+          spec.field.properties.fieldType === "Geolocation" &&
+          !isPlace(value)
+        ) {
+          errors[name] = [w.badPlace];
+          continue;
+        }
       }
     } else {
       value = fromInput(spec.field, raw, cell[spec.partition]);
     }
     if (value === undefined || value === null) delete cell[spec.partition];
     else cell[spec.partition] = value;
-  }
-  for (const [key, place] of places) {
-    const [fieldName, partition] = key.split(".") as [string, string];
-    const cell = cells.get(fieldName)!;
-    if (place.latitude === undefined && place.longitude === undefined) delete cell[partition];
-    else if (place.latitude === undefined || place.longitude === undefined) errors[place.inputs[place.latitude === undefined ? 0 : 1]!] = [w.halfPlace];
-    else cell[partition] = { ...(cell[partition] as object | undefined), latitude: Number(place.latitude), longitude: Number(place.longitude) };
   }
   if (Object.keys(errors).length) throw new ItemInputError(errors);
   const data: ContentData = { ...stored };
@@ -298,7 +613,11 @@ export function dataFromValues(schema: Schema, values: FormValues, stored: Conte
  * messages per form input, so they show beside the field; messages for fields outside the form stay
  * in `rest`.
  */
-export function storeErrorsByField(schema: Schema, details: readonly string[], form: AdminItemForm = adminItemForm(schema)): { errors: Record<string, string[]>; rest: string[] } {
+export function storeErrorsByField(
+  schema: Schema,
+  details: readonly string[],
+  form: AdminItemForm = adminItemForm(schema),
+): { errors: Record<string, string[]>; rest: string[] } {
   const firstInput = new Map<string, string>();
   for (const [name, spec] of form.inputs) {
     const key = `${spec.field.name}.${spec.partition}`;
@@ -307,10 +626,17 @@ export function storeErrorsByField(schema: Schema, details: readonly string[], f
   const errors: Record<string, string[]> = {};
   const rest: string[] = [];
   for (const detail of details) {
-    const match = /^([A-Za-z0-9_-]+)(?:\.([A-Za-z-]+))?([^:]*):\s*(.*)$/.exec(detail);
-    const name = match ? firstInput.get(`${match[1]}.${match[2] ?? "iv"}`) : undefined;
+    const match = /^([A-Za-z0-9_-]+)(?:\.([A-Za-z-]+))?([^:]*):\s*(.*)$/.exec(
+      detail,
+    );
+    const name = match
+      ? firstInput.get(`${match[1]}.${match[2] ?? "iv"}`)
+      : undefined;
     // A message about a part of a JSON value keeps its path (`[2].label`), so the editor finds it.
-    if (name) (errors[name] ??= []).push(`${match![3] ? `${match![3].replace(/^\./, "")}: ` : ""}${match![4] || detail}`);
+    if (name)
+      (errors[name] ??= []).push(
+        `${match![3] ? `${match![3].replace(/^\./, "")}: ` : ""}${match![4] || detail}`,
+      );
     else rest.push(detail);
   }
   return { errors, rest };
