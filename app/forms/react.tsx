@@ -1,18 +1,5 @@
-import {
-  createMessage,
-  createNode,
-  type FormKitMessage,
-  type FormKitNode,
-} from "@formkit/core";
-import {
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ComponentType,
-  type ReactNode,
-} from "react";
+import { createMessage, createNode, type FormKitMessage, type FormKitNode } from "@formkit/core";
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type ComponentType, type ReactNode } from "react";
 import {
   HONEYPOT_FIELD,
   STAMP_FIELD,
@@ -23,14 +10,7 @@ import {
   type FormProblem,
   type FormValues,
 } from "./definition";
-import {
-  basePlugins,
-  countLedger,
-  destroyDeep,
-  fieldProps,
-  submittedMessage,
-  type FormLanguage,
-} from "./engine";
+import { basePlugins, countLedger, destroyDeep, fieldProps, submittedMessage, type FormLanguage } from "./engine";
 import { uiText } from "./locale";
 
 /**
@@ -41,16 +21,7 @@ import { uiText } from "./locale";
  * useSyncExternalStore from a cached snapshot that its events invalidate.
  */
 
-const EVENTS = [
-  "input",
-  "commit",
-  "message-added",
-  "message-updated",
-  "message-removed",
-  "settled",
-  "count:blocking",
-  "prop:disabled",
-] as const;
+const EVENTS = ["input", "commit", "message-added", "message-updated", "message-removed", "settled", "count:blocking", "prop:disabled"] as const;
 
 interface Snapshot {
   rawValue: unknown;
@@ -76,14 +47,7 @@ function read(node: FormKitNode): Snapshot {
     if (m.type === "state") state[key] = !!m.value;
     else if (m.visible || m.meta.showAsMessage) messages.push(m);
   }
-  return {
-    rawValue: node._value,
-    settled: node.isSettled,
-    state,
-    messages,
-    blocking: node.ledger.value("blocking"),
-    disabled: !!node.props.disabled,
-  };
+  return { rawValue: node._value, settled: node.isSettled, state, messages, blocking: node.ledger.value("blocking"), disabled: !!node.props.disabled };
 }
 
 function nodeStore(node: FormKitNode): NodeStore {
@@ -122,10 +86,7 @@ function useNode(node: FormKitNode): Snapshot {
 const destroyed = new WeakSet<FormKitNode>();
 
 /** A bare node made in render, attached in an effect, destroyed (depth-first) in its cleanup. */
-function useAttachedNode(
-  factory: () => FormKitNode,
-  attach: (node: FormKitNode) => void,
-): FormKitNode {
+function useAttachedNode(factory: () => FormKitNode, attach: (node: FormKitNode) => void): FormKitNode {
   const [node, setNode] = useState(factory);
   useEffect(() => {
     // StrictMode runs effects twice: the first cleanup destroyed this node, so make a new one.
@@ -148,15 +109,10 @@ function useAttachedNode(
 function messagesShown(field: FormField, s: Snapshot, dirty: boolean): boolean {
   if (s.state.submitted) return true;
   const visibility = defaultVisibility(field);
-  return (
-    visibility === "live" ||
-    (visibility === "blur" && !!s.state.blurred) ||
-    (visibility === "dirty" && dirty)
-  );
+  return visibility === "live" || (visibility === "blur" && !!s.state.blurred) || (visibility === "dirty" && dirty);
 }
 
-const isEmpty = (value: unknown) =>
-  value === "" || value === undefined || value === null || value === false;
+const isEmpty = (value: unknown) => value === "" || value === undefined || value === null || value === false;
 
 /**
  * What a page's own control (FormField.control) is given: the field's value as the engine holds it
@@ -184,13 +140,10 @@ export interface CustomControlProps {
  * A control that is a group of inputs (rows of a list, a map with coordinates) says `group: true`:
  * its label names the group (role=group, aria-labelledby `labelId`) instead of one input.
  */
-export type CustomControl = ComponentType<CustomControlProps> & {
-  group?: boolean;
-};
+export type CustomControl = ComponentType<CustomControlProps> & { group?: boolean };
 export type CustomControls = Readonly<Record<string, CustomControl>>;
 
-export type SubmitOutcome =
-  { ok: true; data?: unknown } | { ok: false; problem: FormProblem };
+export type SubmitOutcome = { ok: true; data?: unknown } | { ok: false; problem: FormProblem };
 
 export interface EngineFormProps {
   definition: FormDefinition;
@@ -223,9 +176,7 @@ export function EngineForm(props: EngineFormProps) {
   const { definition, language } = props;
   const uid = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const [problem, setProblem] = useState<FormProblem | null>(
-    props.problem ?? null,
-  );
+  const [problem, setProblem] = useState<FormProblem | null>(props.problem ?? null);
   const [done, setDone] = useState<{ data: unknown } | null>(null);
   const [loading, setLoading] = useState(false);
   const form = useAttachedNode(
@@ -251,57 +202,33 @@ export function EngineForm(props: EngineFormProps) {
     setLoading(true);
     try {
       await form.settled;
-      if (form.ledger.value("validating"))
-        await form.ledger.settled("validating");
+      if (form.ledger.value("validating")) await form.ledger.settled("validating");
       // Messages from the server (type "error") do not block: the visitor may send again as they are.
       if (form.ledger.value("blocking")) {
         setLoading(false);
         setProblem({ message: uiText(language, "incomplete") });
-        requestAnimationFrame(() =>
-          formRef.current
-            ?.querySelector<HTMLElement>("[aria-invalid='true']")
-            ?.focus(),
-        );
+        requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus());
         return;
       }
       const values: FormValues = {};
-      for (const child of form.children)
-        values[child.name] = (child as FormKitNode)._value as string | boolean;
+      for (const child of form.children) values[child.name] = (child as FormKitNode)._value as string | boolean;
       form.props.disabled = true;
-      const outcome = await props.onSubmit(values).catch((): SubmitOutcome => ({
-        ok: false,
-        problem: {
-          message:
-            language === "de"
-              ? "Das Formular konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal."
-              : "The form could not be sent. Please try again.",
-        },
-      }));
+      const outcome = await props.onSubmit(values).catch(
+        (): SubmitOutcome => ({
+          ok: false,
+          problem: { message: language === "de" ? "Das Formular konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal." : "The form could not be sent. Please try again." },
+        }),
+      );
       if (outcome.ok) {
         setDone({ data: outcome.data });
         return;
       }
       setProblem(outcome.problem);
-      for (const [name, messages] of Object.entries(
-        outcome.problem.errors ?? {},
-      )) {
-        const child = form.children.find((c) => c.name === name) as
-          FormKitNode | undefined;
-        child?.store.set(
-          createMessage({
-            key: "server",
-            type: "error",
-            value: messages.join(" "),
-            blocking: false,
-            visible: true,
-          }),
-        );
+      for (const [name, messages] of Object.entries(outcome.problem.errors ?? {})) {
+        const child = form.children.find((c) => c.name === name) as FormKitNode | undefined;
+        child?.store.set(createMessage({ key: "server", type: "error", value: messages.join(" "), blocking: false, visible: true }));
       }
-      requestAnimationFrame(() =>
-        formRef.current
-          ?.querySelector<HTMLElement>("[aria-invalid='true']")
-          ?.focus(),
-      );
+      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus());
     } finally {
       form.props.disabled = false;
       setLoading(false);
@@ -310,8 +237,7 @@ export function EngineForm(props: EngineFormProps) {
 
   if (done && props.success) return <>{props.success(done.data)}</>;
   const formMessageId = `${uid}-message`;
-  const message =
-    problem?.message ?? (incomplete ? uiText(language, "incomplete") : null);
+  const message = problem?.message ?? (incomplete ? uiText(language, "incomplete") : null);
   return (
     <form
       ref={formRef}
@@ -340,25 +266,13 @@ export function EngineForm(props: EngineFormProps) {
               initial={props.initial?.[field.name]}
               serverMessages={props.problem?.errors?.[field.name]}
               submittedWithoutScript={!!props.problem}
-              Custom={
-                field.control ? props.controls?.[field.control.kind] : undefined
-              }
+              Custom={field.control ? props.controls?.[field.control.kind] : undefined}
               language={language}
             />
           ),
         )}
         {props.children}
-        <div
-          role="alert"
-          aria-live="assertive"
-          id={formMessageId}
-          data-form-message
-          className={
-            message
-              ? "rounded border-l-4 border-red-700 bg-red-50 p-3 text-red-900"
-              : ""
-          }
-        >
+        <div role="alert" aria-live="assertive" id={formMessageId} data-form-message className={message ? "rounded border-l-4 border-red-700 bg-red-50 p-3 text-red-900" : ""}>
           {message}
         </div>
         <button
@@ -366,9 +280,7 @@ export function EngineForm(props: EngineFormProps) {
           className="inline-flex items-center gap-2 rounded bg-[var(--color-main,#0f5e63)] px-5 py-3 font-semibold text-white disabled:opacity-70"
           aria-busy={loading || undefined}
         >
-          {loading
-            ? uiText(language, "isLoading")
-            : (props.submitLabel ?? uiText(language, "submit"))}
+          {loading ? uiText(language, "isLoading") : (props.submitLabel ?? uiText(language, "submit"))}
         </button>
       </fieldset>
     </form>
@@ -378,19 +290,10 @@ export function EngineForm(props: EngineFormProps) {
 /** A field people never see, fill or reach by keyboard; a bot that fills every input fills it too. */
 function Honeypot() {
   return (
-    <div
-      aria-hidden="true"
-      className="absolute -left-[10000px] h-px w-px overflow-hidden"
-    >
+    <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
       <label>
         Website
-        <input
-          type="text"
-          name={HONEYPOT_FIELD}
-          tabIndex={-1}
-          autoComplete="off"
-          defaultValue=""
-        />
+        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
     </div>
   );
@@ -412,40 +315,14 @@ interface FieldProps {
 const inputClass =
   "block w-full rounded border border-neutral-400 bg-white px-3 py-2 text-base text-neutral-900 focus:outline-2 focus:outline-offset-2 focus:outline-[var(--color-main,#0f5e63)] aria-[invalid=true]:border-red-700";
 
-function Field({
-  form,
-  field,
-  uid,
-  initial,
-  serverMessages,
-  submittedWithoutScript,
-  Custom,
-  language,
-}: FieldProps) {
+function Field({ form, field, uid, initial, serverMessages, submittedWithoutScript, Custom, language }: FieldProps) {
   const start = initialValue(field, initial);
-  const ref = useRef<
-    HTMLInputElement & HTMLTextAreaElement & HTMLSelectElement
-  >(null);
+  const ref = useRef<HTMLInputElement & HTMLTextAreaElement & HTMLSelectElement>(null);
   const node = useAttachedNode(
-    () =>
-      createNode({
-        type: "input",
-        name: field.name,
-        value: start,
-        props: { ...fieldProps(field), delay: 20 },
-      }),
+    () => createNode({ type: "input", name: field.name, value: start, props: { ...fieldProps(field), delay: 20 } }),
     (n) => {
       form.add(n);
-      if (serverMessages?.length)
-        n.store.set(
-          createMessage({
-            key: "server",
-            type: "error",
-            value: serverMessages.join(" "),
-            blocking: false,
-            visible: true,
-          }),
-        );
+      if (serverMessages?.length) n.store.set(createMessage({ key: "server", type: "error", value: serverMessages.join(" "), blocking: false, visible: true }));
       if (submittedWithoutScript) n.store.set(submittedMessage());
       // Typed before the page's script ran: the element holds it, the node must too.
       const el = ref.current;
@@ -463,17 +340,12 @@ function Field({
   const shown = messagesShown(field, s, dirty) || submittedWithoutScript;
   const messages = s.messages.filter((m) => m.type !== "validation" || shown);
   // Before the engine is attached (server render, first paint) only the server's messages exist.
-  const visible = messages.length
-    ? messages.map((m) => String(m.value))
-    : (serverMessages ?? []);
+  const visible = messages.length ? messages.map((m) => String(m.value)) : (serverMessages ?? []);
   const invalid = visible.length > 0;
   const id = `${uid}-${field.name}`;
   const messageId = `${id}-messages`;
   const helpId = `${id}-help`;
-  const describedBy =
-    [field.help ? helpId : "", invalid ? messageId : ""]
-      .filter(Boolean)
-      .join(" ") || undefined;
+  const describedBy = [field.help ? helpId : "", invalid ? messageId : ""].filter(Boolean).join(" ") || undefined;
   const failing = !!s.state.failing;
   const settled = s.settled && !s.state.validating;
   const states = {
@@ -490,16 +362,10 @@ function Field({
     "data-passing": (settled && !failing) || undefined,
     "data-settled": settled || undefined,
   };
-  const blur = () =>
-    node.store.set(
-      createMessage({ key: "blurred", visible: false, value: true }),
-    );
+  const blur = () => node.store.set(createMessage({ key: "blurred", visible: false, value: true }));
   const change = (next: string | boolean) => {
     node.store.remove("server");
-    if (!node.store.dirty)
-      node.store.set(
-        createMessage({ key: "dirty", visible: false, value: true }),
-      );
+    if (!node.store.dirty) node.store.set(createMessage({ key: "dirty", visible: false, value: true }));
     node.input(next);
   };
   const common = {
@@ -507,8 +373,7 @@ function Field({
     name: field.name,
     "aria-invalid": invalid,
     "aria-describedby": describedBy,
-    "aria-required":
-      /(^|\|)[*+?]*required/.test(field.validation ?? "") || undefined,
+    "aria-required": /(^|\|)[*+?]*required/.test(field.validation ?? "") || undefined,
     onBlur: blur,
   };
   const label = (
@@ -517,12 +382,7 @@ function Field({
       {field.link ? (
         <>
           {" "}
-          <a
-            href={field.link.href}
-            className="underline"
-            target="_blank"
-            rel="noopener"
-          >
+          <a href={field.link.href} className="underline" target="_blank" rel="noopener">
             {field.link.text}
           </a>
         </>
@@ -550,11 +410,7 @@ function Field({
       />
     );
     control = Custom.group ? (
-      <div
-        role="group"
-        aria-labelledby={labelId}
-        aria-describedby={describedBy}
-      >
+      <div role="group" aria-labelledby={labelId} aria-describedby={describedBy}>
         <span id={labelId} className="mb-1 block font-semibold">
           {label}
         </span>
@@ -573,14 +429,7 @@ function Field({
   } else if (field.type === "checkbox") {
     control = (
       <div className="flex items-start gap-3">
-        <input
-          ref={ref}
-          {...common}
-          type="checkbox"
-          className="mt-1 h-5 w-5 shrink-0"
-          checked={value === true}
-          onChange={(e) => change(e.target.checked)}
-        />
+        <input ref={ref} {...common} type="checkbox" className="mt-1 h-5 w-5 shrink-0" checked={value === true} onChange={(e) => change(e.target.checked)} />
         <label htmlFor={id}>{label}</label>
       </div>
     );
@@ -590,15 +439,7 @@ function Field({
         <legend className="mb-1 font-semibold">{label}</legend>
         {field.options?.map((o) => (
           <label key={o.value} className="mr-4 inline-flex items-center gap-2">
-            <input
-              type="radio"
-              name={field.name}
-              value={o.value}
-              checked={value === o.value}
-              onChange={() => change(o.value)}
-              onBlur={blur}
-              aria-invalid={invalid}
-            />
+            <input type="radio" name={field.name} value={o.value} checked={value === o.value} onChange={() => change(o.value)} onBlur={blur} aria-invalid={invalid} />
             {o.label}
           </label>
         ))}
@@ -607,23 +448,9 @@ function Field({
   } else {
     const input =
       field.type === "textarea" ? (
-        <textarea
-          ref={ref}
-          {...common}
-          rows={field.rows ?? 5}
-          className={inputClass}
-          placeholder={field.placeholder}
-          value={String(value ?? "")}
-          onChange={(e) => change(e.target.value)}
-        />
+        <textarea ref={ref} {...common} rows={field.rows ?? 5} className={inputClass} placeholder={field.placeholder} value={String(value ?? "")} onChange={(e) => change(e.target.value)} />
       ) : field.type === "select" ? (
-        <select
-          ref={ref}
-          {...common}
-          className={inputClass}
-          value={String(value ?? "")}
-          onChange={(e) => change(e.target.value)}
-        >
+        <select ref={ref} {...common} className={inputClass} value={String(value ?? "")} onChange={(e) => change(e.target.value)}>
           <option value="">{field.placeholder ?? "–"}</option>
           {field.options?.map((o) => (
             <option key={o.value} value={o.value}>
@@ -661,11 +488,7 @@ function Field({
         </p>
       ) : null}
       {invalid ? (
-        <ul
-          id={messageId}
-          className="mt-1 text-sm font-medium text-red-800"
-          data-messages
-        >
+        <ul id={messageId} className="mt-1 text-sm font-medium text-red-800" data-messages>
           {visible.map((text) => (
             <li key={text}>{text}</li>
           ))}
@@ -676,35 +499,10 @@ function Field({
 }
 
 /** Posts the values as JSON and turns the answer into an outcome: 2xx is success, anything else a message. */
-export async function postJson(
-  url: string,
-  body: Record<string, unknown>,
-  language: FormLanguage,
-  headers: Record<string, string> = {},
-): Promise<SubmitOutcome> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-  const data = (await response.json().catch(() => ({}))) as {
-    message?: string;
-    errors?: Record<string, string[]>;
-  };
+export async function postJson(url: string, body: Record<string, unknown>, language: FormLanguage, headers: Record<string, string> = {}): Promise<SubmitOutcome> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json", ...headers }, body: JSON.stringify(body) });
+  const data = (await response.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]> };
   if (response.ok) return { ok: true, data };
-  const fallback =
-    language === "de"
-      ? "Das hat nicht geklappt. Bitte versuchen Sie es noch einmal."
-      : "That did not work. Please try again.";
-  return {
-    ok: false,
-    problem: {
-      message: data.message ?? fallback,
-      ...(data.errors ? { errors: data.errors } : {}),
-    },
-  };
+  const fallback = language === "de" ? "Das hat nicht geklappt. Bitte versuchen Sie es noch einmal." : "That did not work. Please try again.";
+  return { ok: false, problem: { message: data.message ?? fallback, ...(data.errors ? { errors: data.errors } : {}) } };
 }

@@ -1,10 +1,5 @@
 import type { ContentData, Schema, SchemaField } from "~/content/types";
-import {
-  MAX_FIELD_CHARS,
-  type FormDefinition,
-  type FormField,
-  type FormValues,
-} from "~/forms/definition";
+import { MAX_FIELD_CHARS, type FormDefinition, type FormField, type FormValues } from "~/forms/definition";
 import { formFieldsFromSchema } from "~/forms/from-schema";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "~/i18n/languages";
 
@@ -13,15 +8,14 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "~/i18n/languages";
  * visitors' forms (forms/from-schema.ts), so browser and server check the same rules. Localised
  * fields get one input per language (`<field>__de`, `<field>__en`); only the master language keeps
  * the required rule, as the store requires only that one. Fields the visitors' mapping cannot hold
- * in one input are editable too: a place as latitude and longitude (`<field>__latitude`,
- * `<field>__longitude`), and lists, components, references, assets and JSON as JSON text per
- * language, checked by the store's own validation. Only a JSON value too long for one input
+ * in one input (places, lists, components, references, assets, JSON) hold their value as JSON text,
+ * shown by a control of ours (FormField.control: a map, rows, a picker) and checked by the store's
+ * own validation. Only a JSON value too long for one input
  * (MAX_FIELD_CHARS) is shown read-only, and kept as it is on save.
  */
 
 const SEPARATOR = "__";
-export const inputName = (field: string, language?: Language) =>
-  language ? `${field}${SEPARATOR}${language}` : field;
+export const inputName = (field: string, language?: Language) => (language ? `${field}${SEPARATOR}${language}` : field);
 
 /** What an input writes: a plain value, or a whole value as JSON text (what our controls send). */
 type InputKind = "value" | "json";
@@ -51,30 +45,21 @@ export class ItemInputError extends Error {
 const words = {
   de: {
     json: "JSON; ein leeres Feld entfernt den Wert.",
-    entries: (names: string) =>
-      `JSON-Liste von Einträgen mit: ${names}. Ein leeres Feld entfernt den Wert.`,
+    entries: (names: string) => `JSON-Liste von Einträgen mit: ${names}. Ein leeres Feld entfernt den Wert.`,
     badJson: (why: string) => `Kein gültiges JSON: ${why}`,
-    badPlace:
-      "Bitte einen Ort auf der Karte wählen oder Breitengrad (−90 bis 90) und Längengrad (−180 bis 180) angeben.",
+    badPlace: "Bitte einen Ort auf der Karte wählen oder Breitengrad (−90 bis 90) und Längengrad (−180 bis 180) angeben.",
   },
   en: {
     json: "JSON; an empty field removes the value.",
-    entries: (names: string) =>
-      `JSON list of entries with: ${names}. An empty field removes the value.`,
+    entries: (names: string) => `JSON list of entries with: ${names}. An empty field removes the value.`,
     badJson: (why: string) => `Not valid JSON: ${why}`,
-    badPlace:
-      "Please choose a place on the map or give latitude (−90 to 90) and longitude (−180 to 180).",
+    badPlace: "Please choose a place on the map or give latitude (−90 to 90) and longitude (−180 to 180).",
   },
 } satisfies Record<Language, unknown>;
 
 /** Stored choice values (the schema's `allowedValues`) as editors read them; others as stored. */
-const CHOICES: Readonly<
-  Record<string, Readonly<Record<string, Record<Language, string>>>>
-> = {
-  code: {
-    de: { de: "Deutsch", en: "German" },
-    en: { de: "Englisch", en: "English" },
-  },
+const CHOICES: Readonly<Record<string, Readonly<Record<string, Record<Language, string>>>>> = {
+  code: { de: { de: "Deutsch", en: "German" }, en: { de: "Englisch", en: "English" } },
   type: {
     link: { de: "Link", en: "Link" },
     group: { de: "Gruppe (Untermenü)", en: "Group (submenu)" },
@@ -85,6 +70,18 @@ const CHOICES: Readonly<
     content: { de: "Inhalt", en: "Content" },
     practitioners: { de: "Behandelnde", en: "Practitioners" },
     forms: { de: "Formulare", en: "Forms" },
+    // A third-party script's consent category (global settings).
+    necessary: { de: "Notwendig", en: "Necessary" },
+    functional: { de: "Funktional", en: "Functional" },
+    statistic: { de: "Statistik", en: "Statistics" },
+    marketing: { de: "Marketing", en: "Marketing" },
+    unclassified: { de: "Nicht zugeordnet", en: "Unclassified" },
+  },
+  mission: {
+    main: { de: "Hauptschrift", en: "Main font" },
+    support: { de: "Zweitschrift", en: "Secondary font" },
+    navbar: { de: "Navigation", en: "Navigation" },
+    flowingtext: { de: "Fließtext", en: "Body text" },
   },
   navigation: {
     none: { de: "Nicht im Menü", en: "Not in a menu" },
@@ -94,22 +91,12 @@ const CHOICES: Readonly<
 };
 
 function choiceLabel(field: string, value: string, language: Language): string {
-  const known =
-    Object.hasOwn(CHOICES, field) && Object.hasOwn(CHOICES[field]!, value)
-      ? CHOICES[field]![value]
-      : undefined;
+  const known = Object.hasOwn(CHOICES, field) && Object.hasOwn(CHOICES[field]!, value) ? CHOICES[field]![value] : undefined;
   return known ? known[language] : value;
 }
 
 /** Kinds written as JSON text (the input's text is the value as JSON; a control of ours shows it). */
-const AS_JSON = new Set([
-  "Array",
-  "Component",
-  "Components",
-  "References",
-  "Assets",
-  "Json",
-]);
+const AS_JSON = new Set(["Array", "Component", "Components", "References", "Assets", "Json"]);
 
 /** A nested field of a list's entry, as its control needs it (plain data: it goes through loader data). */
 export interface NestedSpec {
@@ -119,15 +106,15 @@ export interface NestedSpec {
   editor?: string;
   tags?: string[];
   isRequired?: boolean;
-  allowedValues?: string[];
+  /** The allowed values in words (a dropdown). */
+  options?: Array<{ value: string; label: string }>;
   maxLength?: number;
+  minValue?: number;
+  maxValue?: number;
   hints?: string;
 }
 
-const nestedSpec = (f: {
-  name: string;
-  properties: SchemaField["properties"];
-}): NestedSpec => {
+function nestedSpec(f: { name: string; properties: SchemaField["properties"] }, language: Language): NestedSpec {
   const p = f.properties;
   return {
     name: f.name,
@@ -136,48 +123,31 @@ const nestedSpec = (f: {
     ...(p.editor ? { editor: p.editor } : {}),
     ...(p.tags?.length ? { tags: [...p.tags] } : {}),
     ...(p.isRequired ? { isRequired: true } : {}),
-    ...(p.allowedValues?.length
-      ? { allowedValues: p.allowedValues.map(String) }
-      : {}),
+    ...(p.allowedValues?.length ? { options: p.allowedValues.map((v) => ({ value: String(v), label: choiceLabel(f.name, String(v), language) })) } : {}),
     ...(p.maxLength !== undefined ? { maxLength: p.maxLength } : {}),
+    ...(p.minValue !== undefined ? { minValue: p.minValue } : {}),
+    ...(p.maxValue !== undefined ? { maxValue: p.maxValue } : {}),
     ...(p.hints ? { hints: p.hints } : {}),
   };
-};
+}
 
 /**
  * The control a structured field gets in the admin (app/admin/content/controls): editors pick,
  * click and fill rows; nobody types JSON. Only a free JSON field (and, for superusers, the
  * "advanced" switch every control has) shows the JSON itself.
  */
-function controlOf(field: SchemaField): NonNullable<FormField["control"]> {
+function controlOf(field: SchemaField, language: Language): NonNullable<FormField["control"]> {
   const p = field.properties;
+  const max = p.maxItems !== undefined ? { maxItems: p.maxItems } : {};
   switch (p.fieldType) {
     case "Geolocation":
       return { kind: "geo" };
     case "References":
-      return {
-        kind: "reference",
-        props: {
-          schemaIds: p.schemaIds ?? [],
-          ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
-        },
-      };
+      return { kind: "reference", props: { schemaIds: p.schemaIds ?? [], ...max } };
     case "Assets":
-      return {
-        kind: "assets",
-        props: {
-          ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
-        },
-      };
+      return { kind: "assets", props: { ...max } };
     case "Array":
-      return {
-        kind: "list",
-        props: {
-          fields: (field.nested ?? []).map(nestedSpec),
-          ...(p.minItems !== undefined ? { minItems: p.minItems } : {}),
-          ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
-        },
-      };
+      return { kind: "list", props: { fields: (field.nested ?? []).map((n) => nestedSpec(n, language)), ...(p.minItems !== undefined ? { minItems: p.minItems } : {}), ...max } };
     case "Component":
       return { kind: "component", props: { schemaIds: p.schemaIds ?? [] } };
     case "Components":
@@ -188,59 +158,14 @@ function controlOf(field: SchemaField): NonNullable<FormField["control"]> {
 }
 
 /** Languages editors choose from by name (a practitioner's languages): ISO 639-1 codes, stored as such. */
-const LANGUAGE_CODES = [
-  "de",
-  "en",
-  "tr",
-  "ar",
-  "ru",
-  "pl",
-  "uk",
-  "fr",
-  "es",
-  "it",
-  "pt",
-  "el",
-  "hr",
-  "sr",
-  "bs",
-  "ro",
-  "bg",
-  "hu",
-  "cs",
-  "nl",
-  "fa",
-  "ku",
-  "vi",
-  "zh",
-  "ja",
-  "ko",
-  "hi",
-  "ur",
-  "he",
-  "sq",
-  "da",
-  "sv",
-  "no",
-  "fi",
-  "sgn",
-];
+const LANGUAGE_CODES = ["de", "en", "tr", "ar", "ru", "pl", "uk", "fr", "es", "it", "pt", "el", "hr", "sr", "bs", "ro", "bg", "hu", "cs", "nl", "fa", "ku", "vi", "zh", "ja", "ko", "hi", "ur", "he", "sq", "da", "sv", "no", "fi", "sgn"];
 
 const displayNames = new Map<string, Intl.DisplayNames>();
-function named(
-  type: "language" | "region",
-  code: string,
-  language: Language,
-): string {
+function named(type: "language" | "region", code: string, language: Language): string {
+  if (code === "sgn") return language === "de" ? "Gebärdensprache" : "Sign language";
   const key = `${type}:${language}`;
   let names = displayNames.get(key);
-  if (!names)
-    displayNames.set(
-      key,
-      (names = new Intl.DisplayNames([language], { type, fallback: "code" })),
-    );
-  if (code === "sgn")
-    return language === "de" ? "Gebärdensprache" : "Sign language";
+  if (!names) displayNames.set(key, (names = new Intl.DisplayNames([language], { type, fallback: "code" })));
   try {
     return names.of(type === "region" ? code.toUpperCase() : code) ?? code;
   } catch {
@@ -252,70 +177,39 @@ function named(
 let regionCodes: string[] | undefined;
 function countryCodes(): string[] {
   if (regionCodes) return regionCodes;
-  const names = new Intl.DisplayNames(["en"], {
-    type: "region",
-    fallback: "none",
-  });
+  const names = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
   const codes: string[] = [];
   for (let a = 65; a <= 90; a++)
     for (let b = 65; b <= 90; b++) {
       const code = String.fromCharCode(a, b);
       const name = names.of(code);
-      if (name && name !== code && !/^(EU|EZ|UN|QO|XA|XB|ZZ)$/.test(code))
-        codes.push(code);
+      if (name && name !== code && !/^(EU|EZ|UN|QO|XA|XB|ZZ)$/.test(code)) codes.push(code);
     }
   return (regionCodes = codes);
 }
 
 const collators = new Map<Language, Intl.Collator>();
-const sortByLabel = <T extends { label: string }>(
-  list: T[],
-  language: Language,
-): T[] => {
+function sortByLabel<T extends { label: string }>(list: T[], language: Language): T[] {
   let collator = collators.get(language);
-  if (!collator)
-    collators.set(language, (collator = new Intl.Collator(language)));
+  if (!collator) collators.set(language, (collator = new Intl.Collator(language)));
   return list.sort((a, b) => collator.compare(a.label, b.label));
-};
+}
 
 /**
  * Controls of plain-valued fields: a colour with the theme's swatches, languages and countries by
  * name, tags as chips. The stored value stays what it was (a hex code, ISO codes, a list of words).
  */
-function valueControl(
-  field: SchemaField,
-  language: Language,
-): Partial<Pick<FormField, "control" | "type" | "options">> {
+function valueControl(field: SchemaField, language: Language): Partial<Pick<FormField, "control" | "type" | "options">> {
   const p = field.properties;
-  if (
-    p.fieldType === "String" &&
-    (p.editor === "Color" ||
-      p.tags?.includes("color") ||
-      field.name === "hexcode")
-  )
-    return { control: { kind: "color" } };
+  if (p.fieldType === "String" && (p.editor === "Color" || p.tags?.includes("color") || field.name === "hexcode")) return { control: { kind: "color" } };
   if (p.fieldType === "Tags" && field.name === "languages") {
-    const options = LANGUAGE_CODES.map((code) => ({
-      value: code,
-      label: named("language", code, language),
-    }));
-    return {
-      control: {
-        kind: "choices",
-        props: { options: sortByLabel(options, language) },
-      },
-    };
+    const options = LANGUAGE_CODES.map((code) => ({ value: code, label: named("language", code, language) }));
+    return { control: { kind: "choices", props: { options: sortByLabel(options, language) } } };
   }
+  if (p.fieldType === "Tags" && p.allowedValues?.length) return { control: { kind: "choices", props: { options: p.allowedValues.map((v) => ({ value: String(v), label: choiceLabel(field.name, String(v), language) })) } } };
   if (p.fieldType === "Tags") return { control: { kind: "tags" } };
-  if (
-    p.fieldType === "String" &&
-    field.name === "country" &&
-    !p.allowedValues?.length
-  ) {
-    const options = countryCodes().map((code) => ({
-      value: code,
-      label: named("region", code, language),
-    }));
+  if (p.fieldType === "String" && field.name === "country" && !p.allowedValues?.length) {
+    const options = countryCodes().map((code) => ({ value: code, label: named("region", code, language) }));
     return { type: "select", options: sortByLabel(options, language) };
   }
   return {};
@@ -323,15 +217,7 @@ function valueControl(
 
 /** Fields editors set by hand that the visitor mapping hides with the "internal" tag. */
 const unhideInternal = (field: SchemaField): SchemaField =>
-  field.properties.tags?.includes("internal") && !field.isHidden
-    ? {
-        ...field,
-        properties: {
-          ...field.properties,
-          tags: field.properties.tags.filter((t) => t !== "internal"),
-        },
-      }
-    : field;
+  field.properties.tags?.includes("internal") && !field.isHidden ? { ...field, properties: { ...field.properties, tags: field.properties.tags.filter((t) => t !== "internal") } } : field;
 
 const made = new WeakMap<Schema, Map<Language, AdminItemForm>>();
 
@@ -340,10 +226,7 @@ const made = new WeakMap<Schema, Map<Language, AdminItemForm>>();
  * schema's object until it changes), so the server's checking trees are reused (forms/engine.ts
  * finds them by identity).
  */
-export function adminItemForm(
-  schema: Schema,
-  language: Language = DEFAULT_LANGUAGE,
-): AdminItemForm {
+export function adminItemForm(schema: Schema, language: Language = DEFAULT_LANGUAGE): AdminItemForm {
   let forms = made.get(schema);
   if (!forms) made.set(schema, (forms = new Map()));
   let form = forms.get(language);
@@ -352,20 +235,14 @@ export function adminItemForm(
 }
 
 /** The partitions a field's inputs write: the languages of a localised field, else "iv". */
-const partitionsOf = (field: SchemaField): (Language | undefined)[] =>
-  field.partitioning === "language" ? [...LANGUAGES] : [undefined];
+const partitionsOf = (field: SchemaField): (Language | undefined)[] => (field.partitioning === "language" ? [...LANGUAGES] : [undefined]);
 
 function makeForm(schema: Schema, language: Language): AdminItemForm {
   const w = words[language];
   const fields: FormField[] = [];
   const inputs = new Map<string, InputSpec>();
   const readOnly: string[] = [];
-  const add = (
-    field: SchemaField,
-    lang: Language | undefined,
-    kind: InputKind,
-    input: FormField,
-  ) => {
+  const add = (field: SchemaField, lang: Language | undefined, kind: InputKind, input: FormField) => {
     fields.push(input);
     inputs.set(input.name, { field, partition: lang ?? "iv", kind });
   };
@@ -373,35 +250,16 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
     const p = schemaField.properties;
     const label = p.label || schemaField.name;
     const help = p.hints;
-    const withLanguage = (text: string, lang: Language | undefined) =>
-      lang ? `${text} (${lang.toUpperCase()})` : text;
-    const required = (lang: Language | undefined) =>
-      p.isRequired === true &&
-      (lang === undefined || lang === DEFAULT_LANGUAGE);
+    const withLanguage = (text: string, lang: Language | undefined) => (lang ? `${text} (${lang.toUpperCase()})` : text);
+    const required = (lang: Language | undefined) => p.isRequired === true && (lang === undefined || lang === DEFAULT_LANGUAGE);
     if (p.fieldType === "UI") continue; // a separator in Squidex's editor: it holds no value
     const hidden = schemaField.isHidden || p.tags?.includes("isHidden");
-    if (
-      !hidden &&
-      (p.fieldType === "Geolocation" || AS_JSON.has(p.fieldType))
-    ) {
-      const control = controlOf(schemaField);
+    if (!hidden && (p.fieldType === "Geolocation" || AS_JSON.has(p.fieldType))) {
+      const control = controlOf(schemaField, language);
       const nested = schemaField.nested?.map((n) => n.name).join(", ");
-      const jsonHelp =
-        control.kind === "json"
-          ? [help, nested ? w.entries(nested) : w.json]
-              .filter(Boolean)
-              .join(" ")
-          : help;
+      const jsonHelp = control.kind === "json" ? [help, nested ? w.entries(nested) : w.json].filter(Boolean).join(" ") : help;
       for (const lang of partitionsOf(schemaField)) {
-        add(schemaField, lang, "json", {
-          name: inputName(schemaField.name, lang),
-          type: "textarea",
-          label: withLanguage(label, lang),
-          validation: required(lang) ? "required:trim" : "",
-          ...(jsonHelp ? { help: jsonHelp } : {}),
-          rows: 8,
-          control,
-        });
+        add(schemaField, lang, "json", { name: inputName(schemaField.name, lang), type: "textarea", label: withLanguage(label, lang), validation: required(lang) ? "required:trim" : "", ...(jsonHelp ? { help: jsonHelp } : {}), rows: 8, control });
       }
       continue;
     }
@@ -411,38 +269,18 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
       continue;
     }
     // Editors see the schema's hints (visitors never do), and choices in words, not stored values.
-    const options = mapped.options?.map((o) => ({
-      ...o,
-      label: choiceLabel(schemaField.name, o.value, language),
-    }));
-    const base: FormField = {
-      ...mapped,
-      ...(options ? { options } : {}),
-      ...(help ? { help } : {}),
-      ...valueControl(schemaField, language),
-    };
+    const options = mapped.options?.map((o) => ({ ...o, label: choiceLabel(schemaField.name, o.value, language) }));
+    const base: FormField = { ...mapped, ...(options ? { options } : {}), ...(help ? { help } : {}), ...valueControl(schemaField, language) };
     if (schemaField.partitioning !== "language") {
       add(schemaField, undefined, "value", base);
       continue;
     }
     for (const lang of LANGUAGES) {
-      const validation =
-        lang === DEFAULT_LANGUAGE
-          ? base.validation
-          : withoutRequired(base.validation ?? "");
-      add(schemaField, lang, "value", {
-        ...base,
-        name: inputName(schemaField.name, lang),
-        label: withLanguage(base.label, lang),
-        validation,
-      });
+      const validation = lang === DEFAULT_LANGUAGE ? base.validation : withoutRequired(base.validation ?? "");
+      add(schemaField, lang, "value", { ...base, name: inputName(schemaField.name, lang), label: withLanguage(base.label, lang), validation });
     }
   }
-  return {
-    definition: { id: `content-${schema.name}`, fields },
-    inputs,
-    readOnly,
-  };
+  return { definition: { id: `content-${schema.name}`, fields }, inputs, readOnly };
 }
 
 /** A rule string without its required rule (other languages of a localised field may stay empty). */
@@ -453,66 +291,43 @@ export const withoutRequired = (validation: string) =>
     .join("|");
 
 /** A stored value as the JSON text its input shows. */
-const asJsonText = (value: unknown) =>
-  value === undefined || value === null ? "" : JSON.stringify(value, null, 2);
+const asJsonText = (value: unknown) => (value === undefined || value === null ? "" : JSON.stringify(value, null, 2));
 
 /**
  * The form for one item: the schema's form without the JSON inputs whose value is too long for an
  * input (those fields are shown read-only and kept on save). The same object as `adminItemForm`
  * when nothing is too long, which is nearly always.
  */
-export function itemForm(
-  schema: Schema,
-  language: Language,
-  data: ContentData | undefined,
-): AdminItemForm {
+export function itemForm(schema: Schema, language: Language, data: ContentData | undefined): AdminItemForm {
   const form = adminItemForm(schema, language);
   if (!data) return form;
   const tooLong = new Set<string>();
   for (const [name, spec] of form.inputs) {
-    if (
-      spec.kind === "json" &&
-      asJsonText(data[spec.field.name]?.[spec.partition]).length >
-        MAX_FIELD_CHARS
-    )
-      tooLong.add(spec.field.name);
+    if (spec.kind === "json" && asJsonText(data[spec.field.name]?.[spec.partition]).length > MAX_FIELD_CHARS) tooLong.add(spec.field.name);
   }
   if (!tooLong.size) return form;
-  const keep = (name: string) =>
-    !tooLong.has(form.inputs.get(name)!.field.name);
+  const keep = (name: string) => !tooLong.has(form.inputs.get(name)!.field.name);
   return {
-    definition: {
-      ...form.definition,
-      fields: form.definition.fields.filter((f) => keep(f.name)),
-    },
+    definition: { ...form.definition, fields: form.definition.fields.filter((f) => keep(f.name)) },
     inputs: new Map([...form.inputs].filter(([name]) => keep(name))),
     readOnly: [...form.readOnly, ...tooLong],
   };
 }
 
 /** Text an input shows for a stored value. */
-function asInput(
-  spec: InputSpec,
-  value: unknown,
-): string | boolean | undefined {
+function asInput(spec: InputSpec, value: unknown): string | boolean | undefined {
   if (value === undefined || value === null) return undefined;
   const type = spec.field.properties.fieldType;
   if (spec.kind === "json") return asJsonText(value);
   if (type === "Boolean") return value === true;
   if (Array.isArray(value)) return value.join(", ");
-  if (type === "DateTime" && typeof value === "string")
-    return value.slice(0, 10);
-  if (typeof value === "string" || typeof value === "number")
-    return String(value);
+  if (type === "DateTime" && typeof value === "string") return value.slice(0, 10);
+  if (typeof value === "string" || typeof value === "number") return String(value);
   return undefined;
 }
 
 /** The form's starting values from an item's data. */
-export function valuesFromData(
-  schema: Schema,
-  data: ContentData,
-  form: AdminItemForm = adminItemForm(schema),
-): Record<string, string | boolean> {
+export function valuesFromData(schema: Schema, data: ContentData, form: AdminItemForm = adminItemForm(schema)): Record<string, string | boolean> {
   const values: Record<string, string | boolean> = {};
   for (const [name, spec] of form.inputs) {
     const v = asInput(spec, data[spec.field.name]?.[spec.partition]);
@@ -522,11 +337,7 @@ export function valuesFromData(
 }
 
 /** A stored value from checked form text; `undefined` removes the value. `previous` keeps a DateTime's time. */
-function fromInput(
-  field: SchemaField,
-  raw: string | boolean | undefined,
-  previous: unknown,
-): unknown {
+function fromInput(field: SchemaField, raw: string | boolean | undefined, previous: unknown): unknown {
   const type = field.properties.fieldType;
   if (type === "Boolean") return raw === true;
   if (typeof raw !== "string" || raw === "") return undefined;
@@ -536,10 +347,7 @@ function fromInput(
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean);
-  if (type === "DateTime")
-    return typeof previous === "string" && previous.startsWith(raw)
-      ? previous
-      : `${raw}T00:00:00Z`;
+  if (type === "DateTime") return typeof previous === "string" && previous.startsWith(raw) ? previous : `${raw}T00:00:00Z`;
   return raw;
 }
 
@@ -547,12 +355,7 @@ function fromInput(
 function isPlace(value: unknown): boolean {
   if (!value || typeof value !== "object" || Array.isArray(value)) return false;
   const { latitude, longitude } = value as Record<string, unknown>;
-  return (
-    typeof latitude === "number" &&
-    typeof longitude === "number" &&
-    Math.abs(latitude) <= 90 &&
-    Math.abs(longitude) <= 180
-  );
+  return typeof latitude === "number" && typeof longitude === "number" && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180;
 }
 
 /**
@@ -560,13 +363,7 @@ function isPlace(value: unknown): boolean {
  * inputs written over it. An emptied input removes the value. JSON that does not parse and half a
  * place are refused per input (ItemInputError); what the JSON holds is the store's to check.
  */
-export function dataFromValues(
-  schema: Schema,
-  values: FormValues,
-  stored: ContentData = {},
-  form: AdminItemForm = adminItemForm(schema),
-  language: Language = DEFAULT_LANGUAGE,
-): ContentData {
+export function dataFromValues(schema: Schema, values: FormValues, stored: ContentData = {}, form: AdminItemForm = adminItemForm(schema), language: Language = DEFAULT_LANGUAGE): ContentData {
   const w = words[language];
   const cells = new Map<string, Record<string, unknown>>();
   const errors: Record<string, string[]> = {};
@@ -585,10 +382,7 @@ export function dataFromValues(
           errors[name] = [w.badJson((error as Error).message)];
           continue;
         }
-        if (
-          spec.field.properties.fieldType === "Geolocation" &&
-          !isPlace(value)
-        ) {
+        if (spec.field.properties.fieldType === "Geolocation" && !isPlace(value)) {
           errors[name] = [w.badPlace];
           continue;
         }
@@ -613,11 +407,7 @@ export function dataFromValues(
  * messages per form input, so they show beside the field; messages for fields outside the form stay
  * in `rest`.
  */
-export function storeErrorsByField(
-  schema: Schema,
-  details: readonly string[],
-  form: AdminItemForm = adminItemForm(schema),
-): { errors: Record<string, string[]>; rest: string[] } {
+export function storeErrorsByField(schema: Schema, details: readonly string[], form: AdminItemForm = adminItemForm(schema)): { errors: Record<string, string[]>; rest: string[] } {
   const firstInput = new Map<string, string>();
   for (const [name, spec] of form.inputs) {
     const key = `${spec.field.name}.${spec.partition}`;
@@ -626,17 +416,10 @@ export function storeErrorsByField(
   const errors: Record<string, string[]> = {};
   const rest: string[] = [];
   for (const detail of details) {
-    const match = /^([A-Za-z0-9_-]+)(?:\.([A-Za-z-]+))?([^:]*):\s*(.*)$/.exec(
-      detail,
-    );
-    const name = match
-      ? firstInput.get(`${match[1]}.${match[2] ?? "iv"}`)
-      : undefined;
+    const match = /^([A-Za-z0-9_-]+)(?:\.([A-Za-z-]+))?([^:]*):\s*(.*)$/.exec(detail);
+    const name = match ? firstInput.get(`${match[1]}.${match[2] ?? "iv"}`) : undefined;
     // A message about a part of a JSON value keeps its path (`[2].label`), so the editor finds it.
-    if (name)
-      (errors[name] ??= []).push(
-        `${match![3] ? `${match![3].replace(/^\./, "")}: ` : ""}${match![4] || detail}`,
-      );
+    if (name) (errors[name] ??= []).push(`${match![3] ? `${match![3].replace(/^\./, "")}: ` : ""}${match![4] || detail}`);
     else rest.push(detail);
   }
   return { errors, rest };

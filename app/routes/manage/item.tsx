@@ -1,47 +1,14 @@
-import {
-  data,
-  Link,
-  useActionData,
-  useNavigate,
-  type ShouldRevalidateFunctionArgs,
-} from "react-router";
+import { data, Link, useActionData, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/item";
-import {
-  admin,
-  askFirst,
-  done,
-  isConfirmed,
-  mutate,
-  readAdminForm,
-  refused,
-  writer,
-  type AdminResult,
-  type Confirmation,
-} from "~/admin/admin.server";
+import { admin, askFirst, done, isConfirmed, mutate, readAdminForm, refused, writer, type AdminResult, type Confirmation } from "~/admin/admin.server";
 import { keepsDrafts, updateAsDraft } from "~/admin/pages/page-edit";
 import { can, keepsItem, userPrincipal } from "~/content/policy";
-import {
-  dataFromValues,
-  ItemInputError,
-  itemForm,
-  storeErrorsByField,
-  valuesFromData,
-} from "~/admin/content/item-form";
+import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
 import { storeDetail } from "~/admin/store-messages";
 import { peopleNames, personName } from "~/editor/people.server";
-import {
-  requireCollection,
-  titleOf,
-} from "~/admin/content/schema-route.server";
+import { requireCollection, titleOf } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
-import {
-  AdminPage,
-  buttonClass,
-  ConfirmStep,
-  SaveNotice,
-  StatusBadge,
-  useAdmin,
-} from "~/admin/ui";
+import { AdminPage, buttonClass, ConfirmStep, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import { isValidId } from "~/content/ids";
@@ -71,24 +38,20 @@ const texts = {
     modified: "Zuletzt geändert",
     by: "von",
     skippedTitle: "Weitere Felder (nur lesbar)",
-    skippedNote:
-      "Diese Felder lassen sich hier nicht bearbeiten (verborgene Felder, JSON über 10 000 Zeichen); beim Speichern bleiben sie unverändert.",
+    skippedNote: "Diese Felder lassen sich hier nicht bearbeiten (verborgene Felder, JSON über 10 000 Zeichen); beim Speichern bleiben sie unverändert.",
     emptyValue: "(leer)",
     created: "Eintrag angelegt.",
     updated: "Gespeichert.",
-    updatedDraft:
-      "Als Entwurf gespeichert. Die Website zeigt die veröffentlichte Fassung, bis Sie veröffentlichen.",
+    updatedDraft: "Als Entwurf gespeichert. Die Website zeigt die veröffentlichte Fassung, bis Sie veröffentlichen.",
     discard: "Entwurf verwerfen",
     discarded: "Entwurf verworfen; es gilt wieder die veröffentlichte Fassung.",
     published: "Veröffentlicht.",
     unpublished: "Zurückgezogen; der Eintrag ist nicht mehr öffentlich.",
     deleted: "Eintrag gelöscht.",
-    badVersion:
-      "Die Version fehlt oder ist ungültig. Bitte laden Sie die Seite neu.",
+    badVersion: "Die Version fehlt oder ist ungültig. Bitte laden Sie die Seite neu.",
     unknownIntent: "Unbekannte Aktion.",
     gone: "Diesen Eintrag gibt es nicht (mehr).",
-    conflict:
-      "Der Eintrag wurde inzwischen von jemand anderem geändert. Bitte laden Sie die Seite neu; Ihre Eingaben sind noch im Formular.",
+    conflict: "Der Eintrag wurde inzwischen von jemand anderem geändert. Bitte laden Sie die Seite neu; Ihre Eingaben sind noch im Formular.",
     toList: "Zur Liste",
   },
   en: {
@@ -98,13 +61,11 @@ const texts = {
     modified: "Last modified",
     by: "by",
     skippedTitle: "More fields (read only)",
-    skippedNote:
-      "These fields cannot be edited here (hidden fields, JSON over 10,000 characters); saving keeps them as they are.",
+    skippedNote: "These fields cannot be edited here (hidden fields, JSON over 10,000 characters); saving keeps them as they are.",
     emptyValue: "(empty)",
     created: "Item created.",
     updated: "Saved.",
-    updatedDraft:
-      "Saved as a draft. The site shows the published version until you publish.",
+    updatedDraft: "Saved as a draft. The site shows the published version until you publish.",
     discard: "Discard draft",
     discarded: "Draft discarded; the published version applies again.",
     published: "Published.",
@@ -113,8 +74,7 @@ const texts = {
     badVersion: "The version is missing or invalid. Please reload the page.",
     unknownIntent: "Unknown action.",
     gone: "This item does not exist (any more).",
-    conflict:
-      "Someone else changed this item meanwhile. Please reload the page; your input is still in the form.",
+    conflict: "Someone else changed this item meanwhile. Please reload the page; your input is still in the form.",
     toList: "To the list",
   },
 } satisfies Record<Language, unknown>;
@@ -123,15 +83,10 @@ const texts = {
 const MAX_JSON_CHARS = 4000;
 
 /** The item an id names, 400 for an id that cannot be one, 404 for none. */
-async function requireItem(
-  args: Route.LoaderArgs | Route.ActionArgs,
-  schema: Schema,
-): Promise<ContentItem> {
+async function requireItem(args: Route.LoaderArgs | Route.ActionArgs, schema: Schema): Promise<ContentItem> {
   const id = args.params.itemid;
   if (!isValidId(id)) throw data(null, { status: 400 });
-  const item = await args.context.services.store.get(schema.name, id, {
-    unpublished: true,
-  });
+  const item = await args.context.services.store.get(schema.name, id, { unpublished: true });
   if (!item) throw data(null, { status: 404 });
   return item;
 }
@@ -139,8 +94,7 @@ async function requireItem(
 export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const schema = await requireCollection(services.store, args.params.schema);
-  const item =
-    args.params.itemid === "new" ? null : await requireItem(args, schema);
+  const item = args.params.itemid === "new" ? null : await requireItem(args, schema);
   const form = itemForm(schema, language, item?.data);
   const title = item ? titleOf(schema, item) : null;
   return {
@@ -148,48 +102,21 @@ export async function loader(args: Route.LoaderArgs) {
     // The singleton's item (the global settings) is neither deleted nor unpublished: no button for it.
     mayDelete: can(userPrincipal(user), "delete", schema.name),
     mayUnpublish: can(userPrincipal(user), "unpublish", schema.name),
-    schema: {
-      name: schema.name,
-      label: schema.properties.label || schema.name,
-    },
+    schema: { name: schema.name, label: schema.properties.label || schema.name },
     definition: form.definition,
     initial: item ? valuesFromData(schema, item.data, form) : {},
-    controls: await controlsData(services.store, schema, item, {
-      superuser: user.superuser === true,
-      appName: services.env.SQUIDEX_APP_NAME,
-    }),
+    controls: await controlsData(services.store, schema, item, { superuser: user.superuser === true, appName: services.env.SQUIDEX_APP_NAME }),
     skipped: form.readOnly.map((name) => {
       const field = schema.fields.find((f) => f.name === name)!;
-      const json =
-        item?.data[name] === undefined
-          ? null
-          : JSON.stringify(item.data[name], null, 2);
-      return {
-        name,
-        label: field.properties.label || name,
-        json:
-          json && json.length > MAX_JSON_CHARS
-            ? `${json.slice(0, MAX_JSON_CHARS)}\n…`
-            : json,
-      };
+      const json = item?.data[name] === undefined ? null : JSON.stringify(item.data[name], null, 2);
+      return { name, label: field.properties.label || name, json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
     }),
     item: item
-      ? {
-          id: item.id,
-          title,
-          status: item.status,
-          newStatus: item.newStatus ?? null,
-          version: item.version,
-          lastModified: item.lastModified,
-          lastModifiedBy: personName(
-            await peopleNames(args.context),
-            item.lastModifiedBy,
-            language,
-          ),
-        }
+      ? { id: item.id, title, status: item.status, newStatus: item.newStatus ?? null, version: item.version, lastModified: item.lastModified, lastModifiedBy: personName(await peopleNames(args.context), item.lastModifiedBy, language) }
       : null,
   };
 }
+
 
 export async function action(args: Route.ActionArgs) {
   const { user, language, t, services } = admin(args);
@@ -199,45 +126,27 @@ export async function action(args: Route.ActionArgs) {
   const isNew = args.params.itemid === "new";
   if (!isNew && !isValidId(args.params.itemid)) return refused(text.gone, 400);
   // Global settings and the admin menu shape the whole site: superusers change them (the policy).
-  if (!can(userPrincipal(user), "update", schema.name))
-    return refused(t.forbidden, 403);
+  if (!can(userPrincipal(user), "update", schema.name)) return refused(t.forbidden, 403);
   const store = services.store;
   const ctx = { ...args, user };
-  const version =
-    fields.version === undefined || fields.version === ""
-      ? undefined
-      : /^[0-9]{1,9}$/.test(fields.version)
-        ? Number(fields.version)
-        : NaN;
-  if (Number.isNaN(version) || (!isNew && version === undefined))
-    return refused(text.badVersion, 400);
-  const write = {
-    ...writer(user),
-    ...(version !== undefined ? { expectedVersion: version } : {}),
-  };
+  const version = fields.version === undefined || fields.version === "" ? undefined : /^[0-9]{1,9}$/.test(fields.version) ? Number(fields.version) : NaN;
+  if (Number.isNaN(version) || (!isNew && version === undefined)) return refused(text.badVersion, 400);
+  const write = { ...writer(user), ...(version !== undefined ? { expectedVersion: version } : {}) };
 
   if (fields.intent === "save") {
     // The item as the editor saw it decides the form (a JSON value too long for an input is not in it).
-    const stored = isNew
-      ? undefined
-      : await store.get(schema.name, args.params.itemid, { unpublished: true });
+    const stored = isNew ? undefined : await store.get(schema.name, args.params.itemid, { unpublished: true });
     if (!isNew && !stored) return refused(text.gone, 404);
     const form = itemForm(schema, language, stored?.data);
     const { definition } = form;
-    const sent = Object.fromEntries(
-      definition.fields
-        .filter((f) => Object.hasOwn(fields, f.name))
-        .map((f) => [f.name, fields[f.name]!]),
-    );
+    const sent = Object.fromEntries(definition.fields.filter((f) => Object.hasOwn(fields, f.name)).map((f) => [f.name, fields[f.name]!]));
     let data: ContentData;
     try {
       const values = await requireValid(definition, fields, language);
       data = dataFromValues(schema, values, stored?.data, form, language);
     } catch (error) {
-      if (error instanceof FormRejected)
-        return refusedInput(error.message, 400, error.errors, sent);
-      if (error instanceof ItemInputError)
-        return refusedInput(t.saveFailed(400), 400, error.errors, sent);
+      if (error instanceof FormRejected) return refusedInput(error.message, 400, error.errors, sent);
+      if (error instanceof ItemInputError) return refusedInput(t.saveFailed(400), 400, error.errors, sent);
       throw error;
     }
     // The store checks again (its own rules); its messages are placed beside the fields.
@@ -246,12 +155,7 @@ export async function action(args: Route.ActionArgs) {
       try {
         return await run();
       } catch (error) {
-        if (
-          error instanceof ContentError &&
-          error.statusCode === 400 &&
-          error.details?.length
-        )
-          invalid = error.details;
+        if (error instanceof ContentError && error.statusCode === 400 && error.details?.length) invalid = error.details;
         throw error;
       }
     };
@@ -260,20 +164,8 @@ export async function action(args: Route.ActionArgs) {
           ctx,
           null,
           // Pages (and collections tagged "drafts"): a change is a draft until published; the live item stays.
-          () =>
-            checked(() =>
-              keepsDrafts(schema)
-                ? updateAsDraft(store, schema.name, stored.id, data, write)
-                : store.update(schema.name, stored.id, data, write),
-            ),
-          (r) =>
-            done(
-              keepsDrafts(schema) && (r as ContentItem).status === "Published"
-                ? text.updatedDraft
-                : text.updated,
-              200,
-              { id: (r as ContentItem).id },
-            ),
+          () => checked(() => (keepsDrafts(schema) ? updateAsDraft(store, schema.name, stored.id, data, write) : store.update(schema.name, stored.id, data, write))),
+          (r) => done(keepsDrafts(schema) && (r as ContentItem).status === "Published" ? text.updatedDraft : text.updated, 200, { id: (r as ContentItem).id }),
         )
       : await mutate(
           ctx,
@@ -284,20 +176,8 @@ export async function action(args: Route.ActionArgs) {
     if (invalid) {
       const { errors, rest } = storeErrorsByField(schema, invalid, form);
       // The store speaks the Squidex API's English: said here in the editor's language.
-      const said = Object.fromEntries(
-        Object.entries(errors).map(([name, list]) => [
-          name,
-          list.map((m) => storeDetail(m, language)),
-        ]),
-      );
-      return refusedInput(
-        [t.saveFailed(400), ...rest.map((m) => storeDetail(m, language))].join(
-          " ",
-        ),
-        400,
-        said,
-        sent,
-      );
+      const said = Object.fromEntries(Object.entries(errors).map(([name, list]) => [name, list.map((m) => storeDetail(m, language))]));
+      return refusedInput([t.saveFailed(400), ...rest.map((m) => storeDetail(m, language))].join(" "), 400, said, sent);
     }
     return localiseConflict(answer, text.conflict);
   }
@@ -306,19 +186,12 @@ export async function action(args: Route.ActionArgs) {
   const current = await requireItem(args, schema);
   const id = current.id;
   if (fields.intent === "publish" || fields.intent === "unpublish") {
-    if (fields.intent === "unpublish" && keepsItem("unpublish", schema.name))
-      return refused(t.singletonKept, 400);
+    if (fields.intent === "unpublish" && keepsItem("unpublish", schema.name)) return refused(t.singletonKept, 400);
     const publish = fields.intent === "publish";
     return mutate(
       ctx,
       null,
-      () =>
-        store.changeStatus(
-          schema.name,
-          id,
-          publish ? "Published" : "Draft",
-          write,
-        ),
+      () => store.changeStatus(schema.name, id, publish ? "Published" : "Draft", write),
       () => done(publish ? text.published : text.unpublished),
     ).then((answer) => localiseConflict(answer, text.conflict));
   }
@@ -332,24 +205,17 @@ export async function action(args: Route.ActionArgs) {
   }
   if (fields.intent === "delete") {
     if (keepsItem("delete", schema.name)) return refused(t.singletonKept, 400);
-    if (!can(userPrincipal(user), "delete", schema.name))
-      return refused(t.forbidden, 403);
+    if (!can(userPrincipal(user), "delete", schema.name)) return refused(t.forbidden, 403);
     // Asked first, by the server: a delete that was not confirmed changes nothing.
     if (!isConfirmed(fields)) {
       const title = titleOf(schema, current);
-      return askFirst({
-        question: t.confirmDeleteItem(title),
-        detail: t.deleteForGood,
-        confirmLabel: t.yesDelete(title),
-        fields: { intent: "delete", version: fields.version ?? "" },
-      });
+      return askFirst({ question: t.confirmDeleteItem(title), detail: t.deleteForGood, confirmLabel: t.yesDelete(title), fields: { intent: "delete", version: fields.version ?? "" } });
     }
     return mutate(
       ctx,
       null,
       () => store.delete(schema.name, id, write),
-      () =>
-        done(text.deleted, 200, { id, deleted: true } as Partial<AdminResult>),
+      () => done(text.deleted, 200, { id, deleted: true } as Partial<AdminResult>),
     ).then((answer) => localiseConflict(answer, text.conflict));
   }
   return refused(text.unknownIntent);
@@ -359,58 +225,25 @@ export async function action(args: Route.ActionArgs) {
  * A refused save that also hands back what was sent (the form's fields only): without JavaScript
  * the page is rendered anew, and the editor's input must not be lost.
  */
-function refusedInput(
-  message: string,
-  status: number,
-  errors: Record<string, string[]>,
-  sent: Record<string, string>,
-) {
-  return data<AdminResult & { values: Record<string, string> }>(
-    { ok: false, message, errors, values: sent },
-    { status },
-  );
+function refusedInput(message: string, status: number, errors: Record<string, string[]>, sent: Record<string, string>) {
+  return data<AdminResult & { values: Record<string, string> }>({ ok: false, message, errors, values: sent }, { status });
 }
 
 /** The store's version conflict (412, in English) in the editor's words. */
-function localiseConflict(
-  answer: Awaited<ReturnType<typeof mutate>>,
-  message: string,
-) {
+function localiseConflict(answer: Awaited<ReturnType<typeof mutate>>, message: string) {
   return answer.init?.status === 412 ? refused(message, 412) : answer;
 }
 
 /** After a delete the item is gone: keep the page (with its notice) instead of reloading into a 404. */
-export function shouldRevalidate({
-  actionResult,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  if (
-    actionResult &&
-    typeof actionResult === "object" &&
-    (actionResult as { deleted?: boolean }).deleted
-  )
-    return false;
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (actionResult && typeof actionResult === "object" && (actionResult as { deleted?: boolean }).deleted) return false;
   return defaultShouldRevalidate;
 }
 
-type Answer = AdminResult & {
-  deleted?: boolean;
-  values?: Record<string, string>;
-  confirm?: Confirmation;
-};
+type Answer = AdminResult & { deleted?: boolean; values?: Record<string, string>; confirm?: Confirmation };
 
 export default function Item({ loaderData }: Route.ComponentProps) {
-  const {
-    language,
-    mayDelete,
-    mayUnpublish,
-    schema,
-    definition,
-    initial,
-    skipped,
-    item,
-    controls,
-  } = loaderData;
+  const { language, mayDelete, mayUnpublish, schema, definition, initial, skipped, item, controls } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
   const navigate = useNavigate();
@@ -425,21 +258,13 @@ export default function Item({ loaderData }: Route.ComponentProps) {
 
   async function save(values: FormValues) {
     const body: Record<string, string> = { intent: "save", version };
-    for (const [name, value] of Object.entries(values))
-      body[name] = typeof value === "boolean" ? String(value) : value;
+    for (const [name, value] of Object.entries(values)) body[name] = typeof value === "boolean" ? String(value) : value;
     const answer = await call(body);
     if (answer?.ok) {
-      if (!item && answer.id)
-        navigate(`${list}/${encodeURIComponent(answer.id)}`);
+      if (!item && answer.id) navigate(`${list}/${encodeURIComponent(answer.id)}`);
       return { ok: true as const, data: answer };
     }
-    return {
-      ok: false as const,
-      problem: {
-        message: answer?.message ?? t.saveFailed(0),
-        ...(answer?.errors ? { errors: answer.errors } : {}),
-      },
-    };
+    return { ok: false as const, problem: { message: answer?.message ?? t.saveFailed(0), ...(answer?.errors ? { errors: answer.errors } : {}) } };
   }
 
   if (result?.deleted) {
@@ -466,25 +291,11 @@ export default function Item({ loaderData }: Route.ComponentProps) {
       actions={
         item ? (
           <>
-            {item.status === "Published" &&
-            !item.newStatus &&
-            !mayUnpublish ? null : (
+            {item.status === "Published" && !item.newStatus && !mayUnpublish ? null : (
               <fetcher.Form method="post">
                 <input type="hidden" name="version" value={version} />
-                <button
-                  type="submit"
-                  name="intent"
-                  value={
-                    item.status === "Published" && !item.newStatus
-                      ? "unpublish"
-                      : "publish"
-                  }
-                  className={buttonClass("secondary")}
-                  disabled={busy}
-                >
-                  {item.status === "Published" && !item.newStatus
-                    ? t.unpublish
-                    : t.publish}
+                <button type="submit" name="intent" value={item.status === "Published" && !item.newStatus ? "unpublish" : "publish"} className={buttonClass("secondary")} disabled={busy}>
+                  {item.status === "Published" && !item.newStatus ? t.unpublish : t.publish}
                 </button>
               </fetcher.Form>
             )}
@@ -493,30 +304,14 @@ export default function Item({ loaderData }: Route.ComponentProps) {
                 {mayUnpublish ? (
                   <fetcher.Form method="post">
                     <input type="hidden" name="version" value={version} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="unpublish"
-                      className={buttonClass("secondary")}
-                      disabled={busy}
-                    >
+                    <button type="submit" name="intent" value="unpublish" className={buttonClass("secondary")} disabled={busy}>
                       {t.unpublish}
                     </button>
                   </fetcher.Form>
                 ) : null}
-                <fetcher.Form
-                  method="post"
-                  onSubmit={(e) => !confirm(text.discard) && e.preventDefault()}
-                >
+                <fetcher.Form method="post" onSubmit={(e) => !confirm(text.discard) && e.preventDefault()}>
                   <input type="hidden" name="version" value={version} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="discard"
-                    className={buttonClass("secondary")}
-                    disabled={busy}
-                    data-discard-draft
-                  >
+                  <button type="submit" name="intent" value="discard" className={buttonClass("secondary")} disabled={busy} data-discard-draft>
                     {text.discard}
                   </button>
                 </fetcher.Form>
@@ -526,14 +321,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
               // The server asks before it deletes (ConfirmStep below): the same with and without JavaScript.
               <fetcher.Form method="post">
                 <input type="hidden" name="version" value={version} />
-                <button
-                  type="submit"
-                  name="intent"
-                  value="delete"
-                  className={buttonClass("danger")}
-                  disabled={busy}
-                  data-delete-item
-                >
+                <button type="submit" name="intent" value="delete" className={buttonClass("danger")} disabled={busy} data-delete-item>
                   {t.delete}
                 </button>
               </fetcher.Form>
@@ -557,37 +345,23 @@ export default function Item({ loaderData }: Route.ComponentProps) {
           <div>
             <dt className="font-semibold">{text.modified}</dt>
             <dd>
-              {new Date(item.lastModified).toLocaleString(locale, {
-                timeZone: "Europe/Berlin",
-              })}{" "}
-              {text.by} {item.lastModifiedBy}
+              {new Date(item.lastModified).toLocaleString(locale, { timeZone: "Europe/Berlin" })} {text.by} {item.lastModifiedBy}
             </dd>
           </div>
         </dl>
       ) : null}
-      <ConfirmStep
-        confirm={result?.confirm}
-        Form={fetcher.Form}
-        cancelHref={here}
-      />
+      <ConfirmStep confirm={result?.confirm} Form={fetcher.Form} cancelHref={here} />
       <SaveNotice result={result} />
       <div className="max-w-3xl rounded border border-slate-300 bg-white p-4">
         <ControlsDataProvider value={controls}>
           <EngineForm
-            controls={adminControls}
             key={here}
+            controls={adminControls}
             definition={definition}
             language={language}
             action={here}
             initial={actionData?.values ?? initial}
-            problem={
-              actionData && !actionData.ok
-                ? {
-                    message: actionData.message,
-                    ...(actionData.errors ? { errors: actionData.errors } : {}),
-                  }
-                : null
-            }
+            problem={actionData && !actionData.ok ? { message: actionData.message, ...(actionData.errors ? { errors: actionData.errors } : {}) } : null}
             hidden={{ intent: "save", version }}
             submitLabel={item ? t.save : t.create}
             onSubmit={save}
@@ -595,36 +369,16 @@ export default function Item({ loaderData }: Route.ComponentProps) {
         </ControlsDataProvider>
       </div>
       {skipped.length ? (
-        <section
-          aria-labelledby="skipped-fields"
-          className="max-w-3xl space-y-2"
-        >
+        <section aria-labelledby="skipped-fields" className="max-w-3xl space-y-2">
           <h2 id="skipped-fields" className="text-lg font-bold">
             {text.skippedTitle}
           </h2>
           <p className="text-sm text-slate-700">{text.skippedNote}</p>
           <dl className="space-y-2">
             {skipped.map((f) => (
-              <div
-                key={f.name}
-                className="rounded border border-slate-300 bg-white p-3"
-                data-readonly-field={f.name}
-              >
+              <div key={f.name} className="rounded border border-slate-300 bg-white p-3" data-readonly-field={f.name}>
                 <dt className="font-semibold">{f.label}</dt>
-                <dd>
-                  {f.json ? (
-                    <pre
-                      className="mt-1 max-h-60 overflow-auto text-xs whitespace-pre-wrap"
-                      tabIndex={0}
-                    >
-                      {f.json}
-                    </pre>
-                  ) : (
-                    <span className="text-sm text-slate-700">
-                      {text.emptyValue}
-                    </span>
-                  )}
-                </dd>
+                <dd>{f.json ? <pre className="mt-1 max-h-60 overflow-auto text-xs whitespace-pre-wrap" tabIndex={0}>{f.json}</pre> : <span className="text-sm text-slate-700">{text.emptyValue}</span>}</dd>
               </div>
             ))}
           </dl>

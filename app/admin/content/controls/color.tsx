@@ -1,15 +1,7 @@
 import type { CustomControlProps } from "~/forms/react";
 import { controlInput } from "./words";
 
-export function ColorControl({
-  id,
-  value,
-  onChange,
-  onBlur,
-  describedBy,
-  invalid,
-  required,
-}: CustomControlProps) {
+export function ColorControl({ id, value, onChange, onBlur, describedBy, invalid, required }: CustomControlProps) {
   return (
     <input
       id={id}

@@ -14,23 +14,10 @@ export function parseValue<T>(text: string, fallback: T): T {
 }
 
 /** A value as the JSON text the form holds; nothing (removes the value) for undefined/null/empty lists. */
-export const valueText = (value: unknown): string =>
-  value === undefined ||
-  value === null ||
-  (Array.isArray(value) && value.length === 0)
-    ? ""
-    : JSON.stringify(value, null, 2);
+export const valueText = (value: unknown): string => (value === undefined || value === null || (Array.isArray(value) && value.length === 0) ? "" : JSON.stringify(value, null, 2));
 
 /** The JSON itself in a textarea: a free JSON field, or any control's "advanced" view. */
-export function JsonControl({
-  id,
-  value,
-  onChange,
-  onBlur,
-  describedBy,
-  invalid,
-  required,
-}: CustomControlProps) {
+export function JsonControl({ id, value, onChange, onBlur, describedBy, invalid, required }: CustomControlProps) {
   return (
     <textarea
       id={id}
@@ -51,9 +38,7 @@ export function JsonControl({
  * A control with, for superusers, a switch to its JSON ("Erweitert"). Editors never see JSON;
  * superusers see it only on asking, and the same value is edited either way.
  */
-export function WithAdvanced(
-  props: CustomControlProps & { children: ReactNode },
-) {
+export function WithAdvanced(props: CustomControlProps & { children: ReactNode }) {
   const { superuser } = useControlsData();
   const [advanced, setAdvanced] = useState(false);
   const w = controlWords[props.language];
@@ -62,12 +47,7 @@ export function WithAdvanced(
     <div className="space-y-2">
       {advanced ? <JsonControl {...props} /> : props.children}
       <label className="inline-flex items-center gap-2 text-sm text-slate-700">
-        <input
-          type="checkbox"
-          checked={advanced}
-          onChange={(e) => setAdvanced(e.target.checked)}
-          data-advanced-switch
-        />
+        <input type="checkbox" checked={advanced} onChange={(e) => setAdvanced(e.target.checked)} data-advanced-switch />
         {w.advanced}
       </label>
     </div>
