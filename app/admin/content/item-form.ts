@@ -114,7 +114,7 @@ export interface NestedSpec {
   hints?: string;
 }
 
-function nestedSpec(f: { name: string; properties: SchemaField["properties"] }, language: Language): NestedSpec {
+export function nestedSpec(f: { name: string; properties: SchemaField["properties"] }, language: Language): NestedSpec {
   const p = f.properties;
   return {
     name: f.name,

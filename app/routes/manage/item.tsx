@@ -3,7 +3,8 @@ import type { Route } from "./+types/item";
 import { admin, askFirst, done, isConfirmed, mutate, readAdminForm, refused, writer, type AdminResult, type Confirmation } from "~/admin/admin.server";
 import { keepsDrafts, updateAsDraft } from "~/admin/pages/page-edit";
 import { can, keepsItem, userPrincipal } from "~/content/policy";
-import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
+import { dataFromValues, ItemInputError, itemForm, nestedSpec, storeErrorsByField, valuesFromData, type NestedSpec } from "~/admin/content/item-form";
+import { loadSite } from "~/site/site.server";
 import { storeDetail } from "~/admin/store-messages";
 import { peopleNames, personName } from "~/editor/people.server";
 import { requireCollection, titleOf } from "~/admin/content/schema-route.server";
@@ -16,10 +17,10 @@ import type { ContentData, ContentItem, Schema } from "~/content/types";
 import type { FormValues } from "~/forms/definition";
 import { EngineForm } from "~/forms/react";
 import { adminControls } from "~/admin/content/controls";
-import { ControlsDataProvider } from "~/admin/content/controls/context";
+import { ControlsDataProvider, type ControlsData } from "~/admin/content/controls/context";
 import { controlsData } from "~/admin/content/controls/data.server";
 import { FormRejected, requireValid } from "~/forms/submission.server";
-import type { Language } from "~/i18n/languages";
+import { localizedPath, type Language } from "~/i18n/languages";
 
 /**
  * `/manage/content/:schema/:itemid` (`new` creates): the item's form, made from its schema by the
@@ -36,7 +37,7 @@ const texts = {
     newTitle: (label: string) => `Neuer Eintrag in „${label}“`,
     version: "Version",
     modified: "Zuletzt geändert",
-    by: "von",
+    by: "Geändert von",
     skippedTitle: "Weitere Felder (nur lesbar)",
     skippedNote: "Diese Felder lassen sich hier nicht bearbeiten (verborgene Felder, JSON über 10 000 Zeichen); beim Speichern bleiben sie unverändert.",
     emptyValue: "(leer)",
@@ -59,7 +60,7 @@ const texts = {
     newTitle: (label: string) => `New item in “${label}”`,
     version: "Version",
     modified: "Last modified",
-    by: "by",
+    by: "Changed by",
     skippedTitle: "More fields (read only)",
     skippedNote: "These fields cannot be edited here (hidden fields, JSON over 10,000 characters); saving keeps them as they are.",
     emptyValue: "(empty)",
@@ -91,6 +92,27 @@ async function requireItem(args: Route.LoaderArgs | Route.ActionArgs, schema: Sc
   return item;
 }
 
+/**
+ * What the list and component controls need: the component schemas' fields in the admin's words,
+ * icon names for a menu entry's icon, and where a page's blocks are edited (edit mode on the page).
+ */
+async function moreControlsData(args: Route.LoaderArgs, schema: Schema, item: ContentItem | null, language: Language): Promise<Pick<ControlsData, "components" | "iconNames" | "editHref">> {
+  const { store } = args.context.services;
+  const components: Record<string, NestedSpec[]> = {};
+  for (const field of schema.fields) {
+    if (field.properties.fieldType !== "Component") continue;
+    for (const name of field.properties.schemaIds ?? []) {
+      const component = await store.getSchema(name);
+      if (component) components[name] = component.fields.map((f) => nestedSpec(f, language));
+    }
+  }
+  const wantsIcons = schema.fields.some((f) => f.nested?.some((n) => n.properties.tags?.includes("icon")));
+  const iconNames = wantsIcons ? Object.keys((await loadSite(args.context)).theme.icons).sort() : undefined;
+  const slug = item && schema.name === "core-pages" ? (item.data.seo?.de as { slug?: unknown } | undefined)?.slug : undefined;
+  const editHref = typeof slug === "string" ? `${localizedPath("de", slug === "home" ? "/" : `/${slug}`)}?edit=1` : undefined;
+  return { components, ...(iconNames ? { iconNames } : {}), ...(editHref ? { editHref } : {}) };
+}
+
 export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const schema = await requireCollection(services.store, args.params.schema);
@@ -105,7 +127,7 @@ export async function loader(args: Route.LoaderArgs) {
     schema: { name: schema.name, label: schema.properties.label || schema.name },
     definition: form.definition,
     initial: item ? valuesFromData(schema, item.data, form) : {},
-    controls: await controlsData(services.store, schema, item, { superuser: user.superuser === true, appName: services.env.SQUIDEX_APP_NAME }),
+    controls: { ...(await controlsData(services.store, schema, item, { superuser: user.superuser === true, appName: services.env.SQUIDEX_APP_NAME })), ...(await moreControlsData(args, schema, item, language)) },
     skipped: form.readOnly.map((name) => {
       const field = schema.fields.find((f) => f.name === name)!;
       const json = item?.data[name] === undefined ? null : JSON.stringify(item.data[name], null, 2);
@@ -344,9 +366,11 @@ export default function Item({ loaderData }: Route.ComponentProps) {
           </div>
           <div>
             <dt className="font-semibold">{text.modified}</dt>
-            <dd>
-              {new Date(item.lastModified).toLocaleString(locale, { timeZone: "Europe/Berlin" })} {text.by} {item.lastModifiedBy}
-            </dd>
+            <dd>{new Date(item.lastModified).toLocaleString(locale, { timeZone: "Europe/Berlin" })}</dd>
+          </div>
+          <div>
+            <dt className="font-semibold">{text.by}</dt>
+            <dd>{item.lastModifiedBy}</dd>
           </div>
         </dl>
       ) : null}

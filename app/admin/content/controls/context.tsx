@@ -1,4 +1,5 @@
 import { createContext, useContext } from "react";
+import type { NestedSpec } from "../item-form";
 
 /**
  * What the item screen's loader knows that controls need beside their field: names of chosen
@@ -15,6 +16,12 @@ export interface ControlsData {
   titles: Record<string, { title: string; detail?: string }>;
   /** Chosen files by id. */
   assets: Record<string, { fileName: string; url: string; mimeType: string }>;
+  /** The fields of the component schemas the item's Component fields allow, in the admin's words. */
+  components?: Record<string, NestedSpec[]>;
+  /** Icon names (a list entry's icon is chosen by name). */
+  iconNames?: string[];
+  /** Where the item's blocks are edited (a page in edit mode). */
+  editHref?: string;
 }
 
 export const EMPTY_CONTROLS_DATA: ControlsData = {
