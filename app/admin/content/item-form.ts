@@ -402,12 +402,25 @@ export function dataFromValues(schema: Schema, values: FormValues, stored: Conte
   return data;
 }
 
+/** The labels of a schema's nested fields (list entries) by name. */
+export function nestedLabelsOf(schema: Schema, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const labels: Record<string, string> = { ...extra };
+  for (const f of schema.fields) for (const n of f.nested ?? []) labels[n.name] = n.properties.label || n.name;
+  return labels;
+}
+
 /**
  * The store's validation messages (`name.iv: Field is required.`, `children.de[2].label: …`) as
  * messages per form input, so they show beside the field; messages for fields outside the form stay
  * in `rest`.
  */
-export function storeErrorsByField(schema: Schema, details: readonly string[], form: AdminItemForm = adminItemForm(schema)): { errors: Record<string, string[]>; rest: string[] } {
+export function storeErrorsByField(
+  schema: Schema,
+  details: readonly string[],
+  form: AdminItemForm = adminItemForm(schema),
+  /** Labels of nested fields (a list entry's, a component's) by name: the place is said in words. */
+  nestedLabels: Readonly<Record<string, string>> = nestedLabelsOf(schema),
+): { errors: Record<string, string[]>; rest: string[] } {
   const firstInput = new Map<string, string>();
   for (const [name, spec] of form.inputs) {
     const key = `${spec.field.name}.${spec.partition}`;
@@ -419,7 +432,10 @@ export function storeErrorsByField(schema: Schema, details: readonly string[], f
     const match = /^([A-Za-z0-9_-]+)(?:\.([A-Za-z-]+))?([^:]*):\s*(.*)$/.exec(detail);
     const name = match ? firstInput.get(`${match[1]}.${match[2] ?? "iv"}`) : undefined;
     // A message about a part of a JSON value keeps its path (`[2].label`), so the editor finds it.
-    if (name) (errors[name] ??= []).push(`${match![3] ? `${match![3].replace(/^\./, "")}: ` : ""}${match![4] || detail}`);
+    if (name) {
+      const place = match![3]!.replace(/^\./, "").replace(/(^|\.)([A-Za-z0-9_-]+)/g, (all, dot: string, part: string) => (Object.hasOwn(nestedLabels, part) ? `${dot}${nestedLabels[part]}` : all));
+      (errors[name] ??= []).push(`${place ? `${place}: ` : ""}${match![4] || detail}`);
+    }
     else rest.push(detail);
   }
   return { errors, rest };

@@ -3,7 +3,7 @@ import type { Route } from "./+types/item";
 import { admin, askFirst, done, isConfirmed, mutate, readAdminForm, refused, writer, type AdminResult, type Confirmation } from "~/admin/admin.server";
 import { keepsDrafts, updateAsDraft } from "~/admin/pages/page-edit";
 import { can, keepsItem, userPrincipal } from "~/content/policy";
-import { dataFromValues, ItemInputError, itemForm, nestedSpec, storeErrorsByField, valuesFromData, type NestedSpec } from "~/admin/content/item-form";
+import { dataFromValues, ItemInputError, itemForm, nestedLabelsOf, nestedSpec, storeErrorsByField, valuesFromData, type NestedSpec } from "~/admin/content/item-form";
 import { loadSite } from "~/site/site.server";
 import { storeDetail } from "~/admin/store-messages";
 import { peopleNames, personName } from "~/editor/people.server";
@@ -196,7 +196,11 @@ export async function action(args: Route.ActionArgs) {
           (r) => done(text.created, 201, { id: (r as ContentItem).id }),
         );
     if (invalid) {
-      const { errors, rest } = storeErrorsByField(schema, invalid, form);
+      const componentLabels: Record<string, string> = {};
+      for (const f of schema.fields)
+        if (f.properties.fieldType === "Component")
+          for (const name of f.properties.schemaIds ?? []) for (const c of (await store.getSchema(name))?.fields ?? []) componentLabels[c.name] = c.properties.label || c.name;
+      const { errors, rest } = storeErrorsByField(schema, invalid, form, nestedLabelsOf(schema, componentLabels));
       // The store speaks the Squidex API's English: said here in the editor's language.
       const said = Object.fromEntries(Object.entries(errors).map(([name, list]) => [name, list.map((m) => storeDetail(m, language))]));
       return refusedInput([t.saveFailed(400), ...rest.map((m) => storeDetail(m, language))].join(" "), 400, said, sent);
