@@ -819,6 +819,17 @@ migrations["0011_editor_presence"] = {
 };
 
 /**
+ * The audit screen filters by who and by what was done, newest first (its paging is keyset on
+ * `at, id`): without these, a filter on a long log reads the whole table to find one person's rows.
+ */
+migrations["0012_audit_filters"] = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createIndex("audit_log_user").on("audit_log").columns(["user_id", "at", "id"]).execute();
+    await db.schema.createIndex("audit_log_action").on("audit_log").columns(["action", "at", "id"]).execute();
+  },
+};
+
+/**
  * SQL functions queries use, made from the code's own tables at every start (so they always match
  * it). Several app nodes may start at once: a lost race means another node just made the same one.
  */
