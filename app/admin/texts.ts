@@ -59,7 +59,7 @@ const de = {
         ? "Nicht gespeichert: auf dem Server ging etwas schief. Bitte versuchen Sie es gleich noch einmal."
         : "Nicht gespeichert: bitte prüfen Sie die markierten Angaben.",
   forbidden: "Dafür brauchen Sie Administrationsrechte.",
-  singletonKept: "Das ist der eine Einstellungs-Eintrag der Website: Er lässt sich weder löschen noch zurückziehen. Nichts wurde geändert; ändern Sie ihn stattdessen.",
+  singletonKept: "Das ist der eine Einstellungs-Eintrag der Website: Er lässt sich weder löschen noch zurückziehen, und ein zweiter lässt sich nicht anlegen. Nichts wurde geändert; ändern Sie ihn stattdessen.",
   busy: "Gerade wird viel gespeichert. Nichts wurde geändert: bitte versuchen Sie es in einem Moment noch einmal.",
   notFound: "Diese Verwaltungsseite gibt es nicht.",
   errorTitle: "Fehler",
@@ -127,7 +127,7 @@ const en: AdminTexts = {
         ? "Not saved: something went wrong on the server. Please try again in a moment."
         : "Not saved: please check the marked entries.",
   forbidden: "You need administrator rights for this.",
-  singletonKept: "This is the site's one settings item: it can be neither deleted nor unpublished. Nothing was changed; change it instead.",
+  singletonKept: "This is the site's one settings item: it can be neither deleted nor unpublished, and a second one cannot be created. Nothing was changed; change it instead.",
   busy: "A lot is being saved right now. Nothing was changed: please try again in a moment.",
   notFound: "There is no such admin page.",
   errorTitle: "Error",

@@ -137,6 +137,22 @@ function policySuite(label: string, makeBackend: (() => StoreBackend) | undefine
       expect(changed.data.footer).toEqual({ de: "Neu" });
     });
 
+    it("refuses everyone a second global settings item, on one create and in a bulk, creating nothing", async () => {
+      const count = async () => (await store.query("core-global-settings", { take: 0 }, { unpublished: true })).total;
+      expect(await count()).toBe(1);
+      for (const by of [superuser, client]) {
+        const attempts = [
+          () => store.create("core-global-settings", { siteName: { iv: "Zweite" } }, { by }),
+          () => store.create("core-global-settings", { siteName: { iv: "Zweite" } }, { by, publish: true }),
+          () => store.createMany("core-global-settings", [{ data: { siteName: { iv: "Zweite" } } }], { by }),
+        ];
+        for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ statusCode: 400, errorCode: "SINGLETON_KEPT", message: expect.stringMatching(/second one cannot be created/) });
+      }
+      // The app's own writes too (no writer named): the rule is the store's, not a screen's.
+      await expect(store.create("core-global-settings", { siteName: { iv: "Zweite" } })).rejects.toMatchObject({ statusCode: 400 });
+      expect(await count()).toBe(1);
+    });
+
     it("lets an editor write a theme through the design screen only; as a plain item it is refused and nothing written", async () => {
       await store.upsertSchema({ name: "core-theme-settings", fields: [{ name: "name", partitioning: "invariant", properties: { fieldType: "String" } }] });
       await expect(store.create("core-theme-settings", { name: { iv: "Plain" } }, { id: "theme-plain", by: editor })).rejects.toMatchObject({ statusCode: 403 });

@@ -30,7 +30,7 @@ import type {
 } from "./types";
 import { STATUSES } from "./types";
 import { isPlainObject, validateData, type ValidationContext } from "./validate";
-import { actorOf, authorize, type Action } from "./policy";
+import { actorOf, authorize, SINGLETON_COLLECTIONS, SINGLETON_ERROR, type Action } from "./policy";
 import { recordWrites } from "./audit";
 
 export type { ContentChange } from "./types";
@@ -709,6 +709,7 @@ export class ContentStore {
     this.authorizeWrite(opts, "create", schemaName);
     if (opts.publish) this.authorizeWrite(opts, "publish", schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
+    await this.refuseSecondSingleton(schema.name, 1);
     const { row, valid } = await this.freshRow(schema, data, { ...opts, actor: this.actorFor(opts) }, new Date().toISOString());
     const id = row.id;
     const spec = indexSpec(schema);
@@ -733,6 +734,16 @@ export class ContentStore {
     });
   }
 
+  /**
+   * The site's one settings item (SINGLETON_COLLECTIONS) stays one: creating another is refused on
+   * every path (screens, the Squidex API, bulk jobs), as Squidex refuses items of a singleton schema.
+   */
+  private async refuseSecondSingleton(schemaName: string, adding: number): Promise<void> {
+    if (!SINGLETON_COLLECTIONS.has(schemaName)) return;
+    const row = await this.db.selectFrom("contents").select((eb) => eb.fn.countAll<number>().as("n")).where("schema_name", "=", schemaName).executeTakeFirst();
+    if (Number(row?.n ?? 0) + adding > 1) throw new ContentError(400, "This collection holds the site's one settings item: a second one cannot be created. Change the existing one instead.", undefined, SINGLETON_ERROR);
+  }
+
   /** Which of `ids` name an item of the schema (drafts too). */
   async existingIds(schemaName: string, ids: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
@@ -755,6 +766,7 @@ export class ContentStore {
     this.authorizeWrite(opts, "create", schemaName);
     if (items.some((item) => item.publish)) this.authorizeWrite(opts, "publish", schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
+    await this.refuseSecondSingleton(schema.name, items.length);
     const now = new Date().toISOString();
     const spec = indexSpec(schema);
     const actor = this.actorFor(opts);

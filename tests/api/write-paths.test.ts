@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIONS, keepsItem, SCREEN_ONLY_COLLECTIONS, SUPERUSER_COLLECTIONS, type ContentAction } from "~/content/policy";
+import { ACTIONS, keepsItem, SCREEN_ONLY_COLLECTIONS, SINGLETON_COLLECTIONS, SUPERUSER_COLLECTIONS, type ContentAction } from "~/content/policy";
 import { createUser, DEMO_ADMIN, openStore, postForm, signIn } from "../support/auth";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
@@ -98,6 +98,15 @@ function read(schema: string, id: string): { version: number; status: string; da
   }
 }
 
+function pendingDraft(schema: string, id: string): boolean {
+  const db = openStore(server.dataDir);
+  try {
+    return (db.prepare("select new_status from contents where schema_name = ? and id = ?").get(schema, id) as { new_status: string | null } | undefined)?.new_status != null;
+  } finally {
+    db.close();
+  }
+}
+
 function auditOf(id: string): Array<{ user_email: string; action: string; schema_name: string; version: number | null }> {
   const db = openStore(server.dataDir);
   try {
@@ -126,6 +135,13 @@ function dataFor(schema: string, id: string): Record<string, unknown> {
 
 /** A fresh item of the collection in the state the path needs (made with the client token). */
 async function target(schema: string, needs: WritePath["needs"]): Promise<string> {
+  // The global settings hold one item, and a second cannot be made: their writes go to the seeded one.
+  if (SINGLETON_COLLECTIONS.has(schema) && needs !== "none") {
+    const id = "global-settings";
+    if (pendingDraft(schema, id)) expect((await api("client", "DELETE", `${schema}/${id}/draft`)).status).toBe(200);
+    if (needs === "draft" || needs === "published-with-draft") expect((await api("client", "POST", `${schema}/${id}/draft`)).status).toBe(200);
+    return id;
+  }
   const id = `wp-${schema}-${++counter}`;
   if (needs === "none") return id;
   const made = await api("client", "POST", `${schema}/${id}?publish=${needs !== "draft"}`, dataFor(schema, id));
@@ -182,6 +198,13 @@ for (const schema of [...SUPERUSER_COLLECTIONS, ...SCREEN_ONLY_COLLECTIONS]) {
             continue;
           }
           if (path.surface === "screen") expect(body).not.toContain("Administrationsrechte");
+          if (SINGLETON_COLLECTIONS.has(schema) && path.action === "create") {
+            // Allowed to write it, but there is one settings item and it exists: nobody creates a second.
+            expect(res.status, `${role} ${path.name}: ${body.slice(0, 300)}`).toBe(400);
+            expect(body).toContain("SINGLETON_KEPT");
+            if (path.createdId && path.name !== "POST {schema}") expect(read(schema, path.createdId(res, {}, id))).toBeUndefined();
+            continue;
+          }
           if (path.policyOnly) {
             expect(res.status, `${role} ${path.name}`).not.toBe(403);
             continue;

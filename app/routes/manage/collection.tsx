@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/collection";
-import { can, userPrincipal } from "~/content/policy";
+import { can, SINGLETON_COLLECTIONS, userPrincipal } from "~/content/policy";
 import { admin } from "~/admin/admin.server";
 import { listColumns, requireCollection, clientProblem } from "~/admin/content/schema-route.server";
 import {
@@ -91,7 +91,8 @@ export async function loader(args: Route.LoaderArgs) {
     language,
     schema: { name: schema.name, label: schema.properties.label || schema.name },
     // System collections are superusers' (the policy): no "new" button for an editor who may not.
-    mayCreate: can(userPrincipal(user), "create", schema.name),
+    // The site's one settings item stays one (the store refuses a second): no "new" button either.
+    mayCreate: can(userPrincipal(user), "create", schema.name) && !(SINGLETON_COLLECTIONS.has(schema.name) && (await services.store.query(schema.name, { take: 0 }, { unpublished: true })).total > 0),
     columns: columns.map((name) => ({ name, label: schema.fields.find((f) => f.name === name)?.properties.label || name, sortable: sortable.some((s) => s.key === name) })),
     filters,
   };
