@@ -352,7 +352,14 @@ test("the global settings item has no delete or unpublish button, and a forged p
     expect(res.status(), intent).toBe(400);
     expect(await res.text()).toContain("weder löschen noch zurückziehen");
   }
-  await page.reload();
+  // Nor is a second one made: the list offers no "new", and a forged create is refused.
+  const created = await page.request.post("/manage/content/core-global-settings/new", { form: { intent: "save", siteName: "Zweite Website" }, headers });
+  expect(created.status()).toBe(400);
+  expect(await created.text()).toContain("ein zweiter lässt sich nicht anlegen");
+  await page.goto("/manage/content/core-global-settings");
+  await expect(page.locator("[data-content-list] tbody tr")).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "Neuer Eintrag" })).toHaveCount(0);
+  await page.goto(url);
   await expect(page.locator("[data-item-version]")).toHaveText(version);
   await expect(page.locator("[data-item-meta] [data-status]")).toHaveAttribute("data-status", "Published");
 });
