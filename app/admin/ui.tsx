@@ -184,10 +184,19 @@ export function NavigationProgress() {
  * the query kept). With `jump`, also a small form to type a page number; it sends `jump.hidden`
  * (the list's other parameters) along, and the server sends a number past the end to the last page.
  */
+/**
+ * Paging links (first, previous, next, last) and, past two pages, a box to jump to a typed page.
+ * The box posts the list's own query (read off `href`): the same filters and sort, another page,
+ * under whichever parameter name the list pages with.
+ */
 export function Pager({ page, pages, href, jump }: { page: number; pages: number; href: (page: number) => string; jump?: { hidden: [string, string][] } }) {
   const { t, language } = useAdmin();
   const id = useId();
   if (pages <= 1) return null;
+  const query = (n: number) => new URLSearchParams(href(n).split("?")[1] ?? "");
+  const [second, third] = [query(2), query(3)];
+  const param = [...second.keys()].find((key) => second.get(key) === "2" && third.get(key) === "3") ?? "page";
+  const hidden = jump?.hidden ?? [...query(1)].filter(([key]) => key !== param);
   const link = (to: number, label: string, rel?: string) => (
     <Link className={buttonClass("secondary")} to={href(to)} rel={rel} data-pager-link={label}>
       {label}
@@ -208,9 +217,9 @@ export function Pager({ page, pages, href, jump }: { page: number; pages: number
           {page < pages - 1 ? link(pages, t.last) : null}
         </>
       ) : null}
-      {jump && pages > 2 ? (
+      {pages > 2 ? (
         <Form method="get" className="flex items-end gap-2" data-pager-jump>
-          {jump.hidden.map(([name, value]) => (
+          {hidden.map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
           <label htmlFor={`${id}-page`} className="font-semibold">
@@ -218,7 +227,7 @@ export function Pager({ page, pages, href, jump }: { page: number; pages: number
           </label>
           <input
             id={`${id}-page`}
-            name="page"
+            name={param}
             type="number"
             inputMode="numeric"
             min={1}

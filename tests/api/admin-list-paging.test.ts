@@ -159,6 +159,26 @@ describe("the admin collection list with 10 000 practitioners", () => {
     },
   );
 
+  it("every paged admin list has the jump box, and a page past its end goes to its last page", async () => {
+    // A third of the filled practitioners are not shown (display off): registrations to review, many pages.
+    const first = await page("/manage/registrations");
+    const pages = Number(first.match(/Seite 1 von ([\d.]+)/)?.[1]?.replace(/\./g, ""));
+    expect(pages).toBeGreaterThan(100);
+    expect(first).toContain("data-pager-jump");
+    expect(first.match(/<form[^>]*data-pager-jump[^>]*>(.*?)<\/form>/s)?.[1]).toMatch(/<input[^>]*type="number"[^>]*name="page"|<input[^>]*name="page"[^>]*type="number"/);
+    const past = await get("/manage/registrations?page=99999");
+    expect(past.status).toBe(302);
+    expect(new URL(past.headers.get("location")!, server.url).search).toBe(`?page=${pages}`);
+    const pagesList = await get("/manage/pages?q=zzzz-nichts&page=7");
+    expect(pagesList.status).toBe(302);
+    expect(new URL(pagesList.headers.get("location")!, server.url).search).toBe("?q=zzzz-nichts");
+    // The jump box keeps the list's query: search, filters and sort ride along as hidden inputs.
+    const sorted = await page(`${LIST}?sort=city&city=${encodeURIComponent(CITIES[0]!)}`);
+    const jump = sorted.match(/<form[^>]*data-pager-jump[^>]*>(.*?)<\/form>/s)?.[1] ?? "";
+    expect(jump).toMatch(/name="sort" value="city"/);
+    expect(jump).toContain(`name="city" value="${CITIES[0]}"`);
+  });
+
   it("prints the public directory's result count with a thousands separator", async () => {
     const de = await (await fetch(`${server.url}/practitioners`)).text();
     expect(de).toMatch(/\d{1,3}\.\d{3} Behandelnde gefunden/);

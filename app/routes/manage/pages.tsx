@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useNavigation } from "react-router";
+import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/pages";
 import { admin, askFirst, done, isConfirmed, mutate, readAdminForm, refused, writer, type Confirmation } from "~/admin/admin.server";
 import { can, userPrincipal } from "~/content/policy";
@@ -82,6 +82,8 @@ export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const query = orBadRequest(() => pageListQuery(new URL(args.request.url).searchParams, language));
   const { total, pages, items } = await listPages(services.store, query);
+  // Past the end: the last page, never "page 9 of 2".
+  if (query.page > pages) throw redirect(listHref(query, pages));
   return {
     language,
     query,

@@ -1,4 +1,4 @@
-import { data, Form, Link, useActionData, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/registrations";
 import { admin, done, mutate, readAdminForm, refused, writer, type AdminResult } from "~/admin/admin.server";
 import { pageCount, parseListParams } from "~/admin/content/list-query";
@@ -139,6 +139,8 @@ export async function loader(args: Route.LoaderArgs) {
   const stepRow = kind && isValidId(stepId) ? await pendingRegistration(services.store, stepId) : undefined;
   const step: Step | null = kind && stepRow ? { kind, row: stepRow } : null;
   const { total, rows } = await listRegistrations(services.store, page);
+  // Past the end (a stale link after approvals): the last page, never "page 9 of 2".
+  if (page > pageCount(total) && page > 1) throw redirect(pageCount(total) > 1 ? `?page=${pageCount(total)}` : "?");
   return { schema: PRACTITIONERS, language, page, total, rows, problem: null as string | null, step, settled: kind !== null && !step };
 }
 
