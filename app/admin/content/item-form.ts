@@ -2,6 +2,7 @@ import type { ContentData, Schema, SchemaField } from "~/content/types";
 import { MAX_FIELD_CHARS, type FormDefinition, type FormField, type FormValues } from "~/forms/definition";
 import { formFieldsFromSchema } from "~/forms/from-schema";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "~/i18n/languages";
+import { fieldHint, fieldLabel } from "./field-words";
 
 /**
  * The admin editor's form of a content item, made from its schema with the same mapping as the
@@ -123,8 +124,8 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
   };
   for (const schemaField of schema.fields) {
     const p = schemaField.properties;
-    const label = p.label || schemaField.name;
-    const help = p.hints;
+    const label = fieldLabel(schema.name, schemaField, language);
+    const help = fieldHint(schema.name, schemaField, language);
     const withLanguage = (text: string, lang: Language | undefined) => (lang ? `${text} (${lang.toUpperCase()})` : text);
     const required = (lang: Language | undefined) => p.isRequired === true && (lang === undefined || lang === DEFAULT_LANGUAGE);
     if (p.fieldType === "UI") continue; // a separator in Squidex's editor: it holds no value
@@ -152,7 +153,7 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
     }
     // Editors see the schema's hints (visitors never do), and choices in words, not stored values.
     const options = mapped.options?.map((o) => ({ ...o, label: choiceLabel(schemaField.name, o.value, language) }));
-    const base: FormField = { ...mapped, ...(options ? { options } : {}), ...(help ? { help } : {}) };
+    const base: FormField = { ...mapped, label, ...(options ? { options } : {}), ...(help ? { help } : {}) };
     if (schemaField.partitioning !== "language") {
       add(schemaField, undefined, "value", base);
       continue;

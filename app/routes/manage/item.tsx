@@ -5,6 +5,7 @@ import { keepsDrafts, updateAsDraft } from "~/admin/pages/page-edit";
 import { can, keepsItem, userPrincipal } from "~/content/policy";
 import { dataFromValues, ItemInputError, itemForm, storeErrorsByField, valuesFromData } from "~/admin/content/item-form";
 import { storeDetail } from "~/admin/store-messages";
+import { collectionName, fieldLabel } from "~/admin/content/field-words";
 import { peopleNames, personName } from "~/editor/people.server";
 import { requireCollection, titleOf } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
@@ -99,13 +100,13 @@ export async function loader(args: Route.LoaderArgs) {
     // The singleton's item (the global settings) is neither deleted nor unpublished: no button for it.
     mayDelete: can(userPrincipal(user), "delete", schema.name),
     mayUnpublish: can(userPrincipal(user), "unpublish", schema.name),
-    schema: { name: schema.name, label: schema.properties.label || schema.name },
+    schema: { name: schema.name, label: collectionName(schema, language) },
     definition: form.definition,
     initial: item ? valuesFromData(schema, item.data, form) : {},
     skipped: form.readOnly.map((name) => {
       const field = schema.fields.find((f) => f.name === name)!;
       const json = item?.data[name] === undefined ? null : JSON.stringify(item.data[name], null, 2);
-      return { name, label: field.properties.label || name, json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
+      return { name, label: fieldLabel(schema.name, field, language), json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
     }),
     item: item
       ? { id: item.id, title, status: item.status, newStatus: item.newStatus ?? null, version: item.version, lastModified: item.lastModified, lastModifiedBy: personName(await peopleNames(args.context), item.lastModifiedBy, language) }
