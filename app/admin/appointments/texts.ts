@@ -6,7 +6,7 @@ import { MAX_DAYS_AHEAD, MAX_DURATION, MAX_SLOTS_PER_REQUEST, MIN_DURATION, type
 export const appointmentTexts = {
   de: {
     title: "Termine",
-    intro: "Freie und gebuchte Termine einer Behandelnden pflegen. Alle Zeiten in deutscher Zeit (Europe/Berlin).",
+    intro: "Freie und gebuchte Termine einer Behandelnden pflegen. Alle Zeiten in deutscher Zeit.",
     practitioner: "Behandelnde:r",
     search: "Name suchen",
     searchButton: "Suchen",
@@ -79,7 +79,7 @@ export const appointmentTexts = {
   },
   en: {
     title: "Appointments",
-    intro: "Manage a practitioner's free and booked slots. All times are German time (Europe/Berlin).",
+    intro: "Manage a practitioner's free and booked slots. All times are German time.",
     practitioner: "Practitioner",
     search: "Search by name",
     searchButton: "Search",

@@ -139,7 +139,7 @@ const COLLECTIONS: Readonly<Record<string, SchemaWords>> = {
     },
   },
   "core-global-settings": {
-    name: w("Globale Einstellungen", "Site settings"),
+    name: w("Globale Einstellungen", "Global settings"),
     about: w("Einstellungen für die ganze Website.", "Settings for the whole site."),
     fields: {
       siteName: f("Name der Website", "Site name"),

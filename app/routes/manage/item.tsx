@@ -266,7 +266,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
 
   if (result?.deleted) {
     return (
-      <AdminPage title={item?.title ?? schema.label}>
+      <AdminPage title={item?.title ? <span data-content>{item.title}</span> : schema.label}>
         <SaveNotice result={result} />
         <Link to={list} className={buttonClass("secondary")}>
           {text.toList}
@@ -277,7 +277,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
 
   return (
     <AdminPage
-      title={item ? (item.title ?? item.id) : text.newTitle(schema.label)}
+      title={item ? <span data-content>{item.title ?? item.id}</span> : text.newTitle(schema.label)}
       intro={
         <p>
           <Link to={list} className="underline">
