@@ -81,11 +81,20 @@ async function interfaceText(page: Page): Promise<string[]> {
       if (!parent || parent.closest(skip) || !node.textContent?.trim()) continue;
       texts.push(node.textContent.trim());
     }
+    // Names read out often name content too ("Öffnen: <subject>", "Löschen: <colour>"): the content
+    // shown on the page (marked, or in an input) is taken out of them first.
+    const content = [
+      ...[...document.body.querySelectorAll<HTMLElement>("[data-content], [data-content-list] tbody td")].map((el) => el.innerText.trim()),
+      ...[...document.body.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("input:not([type=hidden]), textarea")].map((el) => el.value.trim()),
+    ]
+      .filter((t) => t.length > 1)
+      .sort((a, b) => b.length - a.length);
     for (const el of document.body.querySelectorAll("[aria-label], [placeholder], [title]")) {
       if (el.closest("[data-content]")) continue;
       for (const name of ["aria-label", "placeholder", "title"]) {
-        const value = el.getAttribute(name);
-        if (value) texts.push(value);
+        let value = el.getAttribute(name) ?? "";
+        for (const c of content) value = value.split(c).join(" ");
+        if (value.trim()) texts.push(value);
       }
     }
     return texts;
