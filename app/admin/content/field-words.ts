@@ -151,7 +151,7 @@ const COLLECTIONS: Readonly<Record<string, SchemaWords>> = {
       thirdPartyScripts: f(
         "Dienste von Drittanbietern",
         "Third-party services",
-        w("Werden erst geladen, wenn Besucher:innen ihrer Kategorie zugestimmt haben (außer „Notwendig“).", "Loaded only once visitors have agreed to their category (except “Necessary”)."),
+        w("Werden erst geladen, wenn Besucher:innen ihrer Einwilligungskategorie zugestimmt haben; notwendige Dienste sofort.", "Loaded only once visitors have agreed to their consent category; necessary services at once."),
         {
           name: { label: w("Name", "Name") },
           src: { label: w("Adresse", "Address") },
