@@ -15,7 +15,8 @@ export function useAdmin(): { language: Language; t: AdminTexts; user: AdminShel
   return { language, t: adminTexts[language], user: shell?.user };
 }
 
-export function AdminPage({ title, intro, actions, children }: { title: string; intro?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+/** `title` may be content (an item's title): the screen marks it `data-content`, as every place that shows what editors wrote. */
+export function AdminPage({ title, intro, actions, children }: { title: ReactNode; intro?: ReactNode; actions?: ReactNode; children: ReactNode }) {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">

@@ -80,13 +80,22 @@ function hintFor(hints: string | undefined, language: Language): string | undefi
   return language === "de" ? hints : undefined;
 }
 
+/** A block field's label in `language` (the admin's schema screens read block fields too). */
+export const blockFieldLabel = (label: string, language: Language): string => (language === "de" || !Object.hasOwn(ENGLISH, label) ? label : ENGLISH[label]!);
+
+/** A block field's hint in `language`, or undefined for none. */
+export const blockFieldHint = (hints: string | undefined, language: Language): string | undefined => hintFor(hints, language);
+
+/** Whether a block field's label and hint have their words here (a test checks every block field). */
+export const hasBlockWords = (label: string, hints: string | undefined): boolean => Object.hasOwn(ENGLISH, label) && (!hints || Object.hasOwn(HINTS, hints));
+
 export const optionLabel = (value: string, language: Language): string => (Object.hasOwn(OPTIONS, value) ? OPTIONS[value]![language] : value);
 
 /** A field (and its list entries' fields) labelled and explained in the editor's language. */
 export function labelled(field: EditorField, language: Language): EditorField {
   return {
     ...field,
-    label: language === "de" || !Object.hasOwn(ENGLISH, field.label) ? field.label : ENGLISH[field.label]!,
+    label: blockFieldLabel(field.label, language),
     hints: hintFor(field.hints, language),
     ...(field.nested ? { nested: field.nested.map((f) => labelled(f, language)) } : {}),
   };

@@ -127,7 +127,7 @@ function SlotDays({ slots, t, language, formId, busy, Mutate, practitionerId }: 
                     {slot.booker ? (
                       <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-sm" data-booker>
                         <dt className="font-semibold">{t.name}</dt>
-                        <dd>{slot.booker.name}</dd>
+                        <dd data-content>{slot.booker.name}</dd>
                         <dt className="font-semibold">{t.email}</dt>
                         <dd>
                           <a className="underline" href={`mailto:${slot.booker.email}`}>

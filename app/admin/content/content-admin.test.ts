@@ -65,7 +65,7 @@ describe("list parameters", () => {
 describe("a collection list's parameters", () => {
   // The seed's schema as the store returns it (ids and stamps are not read here).
   const practitioners = demoSchemas.find((s) => s.name === PRACTITIONERS)! as unknown as Schema;
-  const filters = listFilters(practitioners);
+  const filters = listFilters(practitioners, "de");
   const sortable = sortKeys(practitioners, listColumns(practitioners), "de");
   const parse = (q: string, language: "de" | "en" = "de") => parseCollectionParams(params(q), language, sortable, filters);
 
@@ -160,7 +160,7 @@ describe("on a store", () => {
   });
 
   it("sorts and filters a collection list in the database", async () => {
-    const filters = listFilters(schema);
+    const filters = listFilters(schema, "de");
     const sortable = sortKeys(schema, listColumns(schema), "de");
     const cities = ["Zwickau", "Aachen", "Münster", "aalen"];
     for (const [i, city] of cities.entries())

@@ -2,6 +2,7 @@ import type { ContentData, Schema, SchemaField } from "~/content/types";
 import { MAX_FIELD_CHARS, type FormDefinition, type FormField, type FormValues } from "~/forms/definition";
 import { formFieldsFromSchema } from "~/forms/from-schema";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "~/i18n/languages";
+import { fieldHint, fieldLabel, nestedFieldHint, nestedFieldLabel } from "./field-words";
 
 /**
  * The admin editor's form of a content item, made from its schema with the same mapping as the
@@ -114,11 +115,14 @@ export interface NestedSpec {
   hints?: string;
 }
 
-export function nestedSpec(f: { name: string; properties: SchemaField["properties"] }, language: Language): NestedSpec {
+export function nestedSpec(f: { name: string; properties: SchemaField["properties"] }, language: Language, place: { schema: string; field?: string }): NestedSpec {
   const p = f.properties;
+  // A list entry's field is named by its list's words; a component's fields are its schema's own fields.
+  const label = place.field ? nestedFieldLabel(place.schema, place.field, f, language) : fieldLabel(place.schema, f, language);
+  const hints = place.field ? nestedFieldHint(place.schema, place.field, f, language) : fieldHint(place.schema, f, language);
   return {
     name: f.name,
-    label: p.label || f.name,
+    label,
     fieldType: p.fieldType,
     ...(p.editor ? { editor: p.editor } : {}),
     ...(p.tags?.length ? { tags: [...p.tags] } : {}),
@@ -127,7 +131,7 @@ export function nestedSpec(f: { name: string; properties: SchemaField["propertie
     ...(p.maxLength !== undefined ? { maxLength: p.maxLength } : {}),
     ...(p.minValue !== undefined ? { minValue: p.minValue } : {}),
     ...(p.maxValue !== undefined ? { maxValue: p.maxValue } : {}),
-    ...(p.hints ? { hints: p.hints } : {}),
+    ...(hints ? { hints } : {}),
   };
 }
 
@@ -136,7 +140,7 @@ export function nestedSpec(f: { name: string; properties: SchemaField["propertie
  * click and fill rows; nobody types JSON. Only a free JSON field (and, for superusers, the
  * "advanced" switch every control has) shows the JSON itself.
  */
-function controlOf(field: SchemaField, language: Language): NonNullable<FormField["control"]> {
+function controlOf(schemaName: string, field: SchemaField, language: Language): NonNullable<FormField["control"]> {
   const p = field.properties;
   const max = p.maxItems !== undefined ? { maxItems: p.maxItems } : {};
   switch (p.fieldType) {
@@ -147,7 +151,7 @@ function controlOf(field: SchemaField, language: Language): NonNullable<FormFiel
     case "Assets":
       return { kind: "assets", props: { ...max } };
     case "Array":
-      return { kind: "list", props: { fields: (field.nested ?? []).map((n) => nestedSpec(n, language)), ...(p.minItems !== undefined ? { minItems: p.minItems } : {}), ...max } };
+      return { kind: "list", props: { fields: (field.nested ?? []).map((n) => nestedSpec(n, language, { schema: schemaName, field: field.name })), ...(p.minItems !== undefined ? { minItems: p.minItems } : {}), ...max } };
     case "Component":
       return { kind: "component", props: { schemaIds: p.schemaIds ?? [] } };
     case "Components":
@@ -248,14 +252,14 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
   };
   for (const schemaField of schema.fields) {
     const p = schemaField.properties;
-    const label = p.label || schemaField.name;
-    const help = p.hints;
+    const label = fieldLabel(schema.name, schemaField, language);
+    const help = fieldHint(schema.name, schemaField, language);
     const withLanguage = (text: string, lang: Language | undefined) => (lang ? `${text} (${lang.toUpperCase()})` : text);
     const required = (lang: Language | undefined) => p.isRequired === true && (lang === undefined || lang === DEFAULT_LANGUAGE);
     if (p.fieldType === "UI") continue; // a separator in Squidex's editor: it holds no value
     const hidden = schemaField.isHidden || p.tags?.includes("isHidden");
     if (!hidden && (p.fieldType === "Geolocation" || AS_JSON.has(p.fieldType))) {
-      const control = controlOf(schemaField, language);
+      const control = controlOf(schema.name, schemaField, language);
       const nested = schemaField.nested?.map((n) => n.name).join(", ");
       const jsonHelp = control.kind === "json" ? [help, nested ? w.entries(nested) : w.json].filter(Boolean).join(" ") : help;
       for (const lang of partitionsOf(schemaField)) {
@@ -270,7 +274,7 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
     }
     // Editors see the schema's hints (visitors never do), and choices in words, not stored values.
     const options = mapped.options?.map((o) => ({ ...o, label: choiceLabel(schemaField.name, o.value, language) }));
-    const base: FormField = { ...mapped, ...(options ? { options } : {}), ...(help ? { help } : {}), ...valueControl(schemaField, language) };
+    const base: FormField = { ...mapped, label, ...(options ? { options } : {}), ...(help ? { help } : {}), ...valueControl(schemaField, language) };
     if (schemaField.partitioning !== "language") {
       add(schemaField, undefined, "value", base);
       continue;
@@ -403,9 +407,9 @@ export function dataFromValues(schema: Schema, values: FormValues, stored: Conte
 }
 
 /** The labels of a schema's nested fields (list entries) by name. */
-export function nestedLabelsOf(schema: Schema, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function nestedLabelsOf(schema: Schema, extra: Readonly<Record<string, string>> = {}, language: Language = DEFAULT_LANGUAGE): Record<string, string> {
   const labels: Record<string, string> = { ...extra };
-  for (const f of schema.fields) for (const n of f.nested ?? []) labels[n.name] = n.properties.label || n.name;
+  for (const f of schema.fields) for (const n of f.nested ?? []) labels[n.name] = nestedFieldLabel(schema.name, f.name, n, language);
   return labels;
 }
 

@@ -4,6 +4,7 @@ import { searchWords } from "~/content/fold";
 import { MAX_SEARCH_WORDS, MAX_SKIP } from "~/content/limits";
 import type { ContentQuery, FilterNode, Schema } from "~/content/types";
 import type { Language } from "~/i18n/languages";
+import { fieldLabel } from "./field-words";
 
 /**
  * Turns an admin list's URL (`?q=…&status=…&page=…`) into a store query. Everything runs in the
@@ -172,9 +173,9 @@ export const collectionProblems = {
  * its indexed single-language text fields past the first (the first is the title, which the search
  * finds already): place, country. Private fields are never offered.
  */
-export function listFilters(schema: Schema, max = 5): ListFilter[] {
+export function listFilters(schema: Schema, language: Language, max = 5): ListFilter[] {
   const usable = schema.fields.filter((f) => !f.isHidden && f.partitioning !== "language" && !f.properties.tags?.includes("private") && !RESERVED.has(f.name));
-  const label = (f: Schema["fields"][number]) => f.properties.label || f.name;
+  const label = (f: Schema["fields"][number]) => fieldLabel(schema.name, f, language);
   const yesNo = usable.filter((f) => f.properties.fieldType === "Boolean").map((f) => ({ name: f.name, label: label(f), kind: "boolean" as const }));
   const strings = schema.fields.filter((f) => f.properties.fieldType === "String" && !f.isHidden);
   const text = usable

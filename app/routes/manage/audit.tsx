@@ -2,6 +2,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/audit";
 import { admin } from "~/admin/admin.server";
 import { AUDIT_ACTIONS, auditAction } from "~/admin/audit-words";
+import { collectionName } from "~/admin/content/field-words";
 import { titleOf } from "~/admin/content/schema-route.server";
 import { adminHref } from "~/admin/dashboard.server";
 import { AdminPage, buttonClass, EmptyState, inputClass } from "~/admin/ui";
@@ -125,7 +126,10 @@ export async function loader(args: Route.LoaderArgs) {
     for (const item of found.items) titles.set(`${name}/${item.id}`, titleOf(s, item));
   }
   const names = new Map(people.map((p) => [p.id, p.name || p.email]));
-  const label = (name: string) => schemas.find((s) => s.name === name)?.properties.label || name;
+  const label = (name: string) => {
+    const schema = schemas.find((s) => s.name === name);
+    return schema ? collectionName(schema, language) : name;
+  };
   const text = texts[language];
   const rows = entries.map((e) => {
     const title = e.schema && e.itemId ? titles.get(`${e.schema}/${e.itemId}`) : undefined;
@@ -153,7 +157,7 @@ export async function loader(args: Route.LoaderArgs) {
     actions: Object.entries(AUDIT_ACTIONS)
       .map(([value, words]) => ({ value, label: words[language] }))
       .sort((a, b) => (a.label < b.label ? -1 : 1)),
-    collections: schemas.map((s) => ({ value: s.name, label: s.properties.label || s.name })).sort((a, b) => (a.label < b.label ? -1 : 1)),
+    collections: schemas.map((s) => ({ value: s.name, label: collectionName(s, language) })).sort((a, b) => (a.label < b.label ? -1 : 1)),
     next: last ? `?${new URLSearchParams({ ...kept, at: last.at, id: last.id })}` : null,
     first: before ? `?${new URLSearchParams(kept)}` : null,
     filtered: Object.keys(kept).length > 0,

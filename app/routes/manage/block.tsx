@@ -1,13 +1,14 @@
 import { useId } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/block";
+import { collectionName } from "~/admin/content/field-words";
 import { admin, mutate, done, readAdminForm, refused, writer } from "~/admin/admin.server";
 import { FIELD_TYPES, schemaFromForm, type FieldProblem } from "~/admin/pages/block-form";
 import { fieldsWithoutStart, isBlockSchemaName, KNOWN_BLOCK_TAGS } from "~/admin/pages/block-rules";
 import { formVersion } from "~/admin/pages/page-edit";
 import { AdminPage, buttonClass, inputClass, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
-import type { FieldProperties } from "~/content/types";
+import type { FieldProperties, FieldType } from "~/content/types";
 import type { Language } from "~/i18n/languages";
 
 /**
@@ -23,6 +24,22 @@ const texts = {
     back: "Alle Blöcke",
     intro: (tags: string) => `Jedes Feld braucht einen Standardwert (JSON, z. B. "Text", 10, ["asset-placeholder"]) oder eines der bekannten Tags: ${tags}.`,
     fieldType: "Feldtyp",
+    fieldTypes: {
+      String: "Text",
+      Number: "Zahl",
+      Boolean: "Ja/Nein",
+      DateTime: "Datum und Uhrzeit",
+      Json: "Strukturierte Daten (JSON)",
+      Tags: "Schlagwörter",
+      Assets: "Bilder und Dateien",
+      References: "Verweise auf Einträge",
+      Geolocation: "Ort auf der Karte",
+      Array: "Liste von Einträgen",
+      Component: "Baustein",
+      Components: "Bausteine",
+      RichText: "Formatierter Text",
+      UI: "Trennlinie im Formular",
+    } as Record<FieldType, string>,
     label: "Bezeichnung",
     editor: "Editor",
     tags: "Tags (durch Komma getrennt)",
@@ -47,6 +64,22 @@ const texts = {
     back: "All blocks",
     intro: (tags: string) => `Every field needs a default value (JSON, e.g. "Text", 10, ["asset-placeholder"]) or one of the known tags: ${tags}.`,
     fieldType: "Field type",
+    fieldTypes: {
+      String: "Text",
+      Number: "Number",
+      Boolean: "Yes/no",
+      DateTime: "Date and time",
+      Json: "Structured data (JSON)",
+      Tags: "Tags",
+      Assets: "Images and files",
+      References: "References to items",
+      Geolocation: "Place on the map",
+      Array: "List of entries",
+      Component: "Component",
+      Components: "Components",
+      RichText: "Formatted text",
+      UI: "Separator in the form",
+    } as Record<FieldType, string>,
     label: "Label",
     editor: "Editor",
     tags: "Tags (comma-separated)",
@@ -84,6 +117,8 @@ export async function loader(args: Route.LoaderArgs) {
   return { language, schema: {
       name: schema.name,
       label: schema.properties.label ?? "",
+      // The heading names the block in the editor's language; the form edits the stored label.
+      title: collectionName(schema, language),
       version: schema.version,
       fields: schema.fields.map((f) => ({ name: f.name, properties: f.properties, nested: f.nested?.map((n) => ({ name: n.name, properties: n.properties })) ?? [] })),
     },
@@ -163,7 +198,7 @@ function PropertyInputs({ prefix, properties, text, errors }: { prefix: string; 
         <select id={`${id}-fieldType`} name={`${prefix}.fieldType`} defaultValue={properties.fieldType} className={inputClass}>
           {FIELD_TYPES.map((type) => (
             <option key={type} value={type}>
-              {type}
+              {text.fieldTypes[type]}
             </option>
           ))}
         </select>
@@ -229,7 +264,7 @@ export default function BlockSchema({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <AdminPage
-      title={schema.label ? `${schema.label} (${schema.name})` : schema.name}
+      title={`${schema.title} (${schema.name})`}
       intro={
         <>
           <p>{text.intro([...KNOWN_BLOCK_TAGS].join(", "))}</p>

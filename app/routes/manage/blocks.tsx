@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/blocks";
 import { admin } from "~/admin/admin.server";
 import { can, userPrincipal } from "~/content/policy";
+import { collectionName } from "~/admin/content/field-words";
 import { fieldsWithoutStart, isBlockSchemaName, PALETTE_SCHEMA } from "~/admin/pages/block-rules";
 import { AdminPage, DataTable, EmptyState, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
@@ -98,7 +99,7 @@ export async function loader(args: Route.LoaderArgs) {
     language,
     // The palette is a system collection: superusers change it (the policy); editors see it.
     mayEditPalette: can(userPrincipal(user), "create", PALETTE_SCHEMA),
-    schemas: schemas.map((s) => ({ name: s.name, label: s.properties.label ?? "", fields: s.fields.length, broken: fieldsWithoutStart(s), inPalette: s.name === PALETTE_SCHEMA ? null : palette.total > PALETTE_SHOWN ? null : named.has(s.name) })),
+    schemas: schemas.map((s) => ({ name: s.name, label: collectionName(s, language), fields: s.fields.length, broken: fieldsWithoutStart(s), inPalette: s.name === PALETTE_SCHEMA ? null : palette.total > PALETTE_SHOWN ? null : named.has(s.name) })),
     palette: { total: palette.total, entries: entries.map((e) => ({ ...e, known: blockNames.has(e.name) })) },
   };
 }

@@ -16,6 +16,7 @@ import {
   sortKeys,
   type CollectionListParams,
 } from "~/admin/content/list-query";
+import { collectionName, fieldLabel } from "~/admin/content/field-words";
 import { AdminPage, buttonClass, EmptyState, inputClass, Pager, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { flattenItem } from "~/content/flatten";
@@ -80,20 +81,20 @@ export async function loader(args: Route.LoaderArgs) {
   const schema = await requireCollection(services.store, args.params.schema);
   const columns = listColumns(schema);
   const sortable = sortKeys(schema, columns, language);
-  const filters = listFilters(schema);
+  const filters = listFilters(schema, language);
   // A collection with a side table is searched through its search text (every field but private
   // ones), drafts as JSON: fast at 100 000 items. Others are searched in every field.
   const searchFields = await services.store.indexedSearchFields(schema.name);
-  const notSearched = searchFields ? schema.fields.filter((f) => !searchFields.has(f.name)).map((f) => f.properties.label || f.name) : [];
+  const notSearched = searchFields ? schema.fields.filter((f) => !searchFields.has(f.name)).map((f) => fieldLabel(schema.name, f, language)) : [];
   const base = {
     text: texts[language],
     notSearched,
     language,
-    schema: { name: schema.name, label: schema.properties.label || schema.name },
+    schema: { name: schema.name, label: collectionName(schema, language) },
     // System collections are superusers' (the policy): no "new" button for an editor who may not.
     // The site's one settings item stays one (the store refuses a second): no "new" button either.
     mayCreate: can(userPrincipal(user), "create", schema.name) && !(SINGLETON_COLLECTIONS.has(schema.name) && (await services.store.query(schema.name, { take: 0 }, { unpublished: true })).total > 0),
-    columns: columns.map((name) => ({ name, label: schema.fields.find((f) => f.name === name)?.properties.label || name, sortable: sortable.some((s) => s.key === name) })),
+    columns: columns.map((name) => ({ name, label: fieldLabel(schema.name, schema.fields.find((f) => f.name === name) ?? { name, properties: {} }, language), sortable: sortable.some((s) => s.key === name) })),
     filters,
   };
   const url = new URL(args.request.url);

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/content";
 import { admin } from "~/admin/admin.server";
+import { collectionAbout, collectionName } from "~/admin/content/field-words";
 import { AdminPage, EmptyState } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
@@ -53,7 +54,8 @@ export async function loader(args: Route.LoaderArgs) {
   const collections = await Promise.all(
     schemas.map(async (s) => ({
       name: s.name,
-      label: s.properties.label || s.name,
+      label: collectionName(s, language),
+      about: collectionAbout(s, language),
       count: (await services.store.query(s.name, { take: 0 }, { unpublished: true })).total,
     })),
   );
@@ -111,7 +113,7 @@ export default function Content({ loaderData }: Route.ComponentProps) {
                       <Link to={`/manage/content/${encodeURIComponent(c.name)}`} className="font-semibold text-[#0f5e63] underline">
                         {c.label}
                       </Link>
-                      <span className="ml-2 text-xs text-slate-700">{c.name}</span>
+                      <p className="text-xs text-slate-700">{c.about}</p>
                     </td>
                     <td className="p-2 text-right tabular-nums">{formatCount(c.count, language)}</td>
                   </tr>

@@ -161,11 +161,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 <span>
                   <span className="font-semibold">{change.who}</span> {text.actions[change.action] ?? text.changed}{" "}
                   {change.href ? (
-                    <Link to={change.href} className="text-[#0f5e63] underline">
+                    <Link to={change.href} className="text-[#0f5e63] underline" data-content={change.title ? "" : undefined}>
                       {change.title ?? text.untitled}
                     </Link>
                   ) : (
-                    <span>{change.title ?? text.gone}</span>
+                    <span data-content={change.title ? "" : undefined}>{change.title ?? text.gone}</span>
                   )}
                 </span>
               </li>

@@ -6,6 +6,7 @@ import { can, keepsItem, userPrincipal } from "~/content/policy";
 import { dataFromValues, ItemInputError, itemForm, nestedLabelsOf, nestedSpec, storeErrorsByField, valuesFromData, type NestedSpec } from "~/admin/content/item-form";
 import { loadSite } from "~/site/site.server";
 import { storeDetail } from "~/admin/store-messages";
+import { collectionName, fieldLabel } from "~/admin/content/field-words";
 import { peopleNames, personName } from "~/editor/people.server";
 import { requireCollection, titleOf } from "~/admin/content/schema-route.server";
 import { useActionCall } from "~/admin/content/use-action-call";
@@ -103,7 +104,7 @@ async function moreControlsData(args: Route.LoaderArgs, schema: Schema, item: Co
     if (field.properties.fieldType !== "Component") continue;
     for (const name of field.properties.schemaIds ?? []) {
       const component = await store.getSchema(name);
-      if (component) components[name] = component.fields.map((f) => nestedSpec(f, language));
+      if (component) components[name] = component.fields.map((f) => nestedSpec(f, language, { schema: component.name }));
     }
   }
   const wantsIcons = schema.fields.some((f) => f.nested?.some((n) => n.properties.tags?.includes("icon")));
@@ -124,14 +125,14 @@ export async function loader(args: Route.LoaderArgs) {
     // The singleton's item (the global settings) is neither deleted nor unpublished: no button for it.
     mayDelete: can(userPrincipal(user), "delete", schema.name),
     mayUnpublish: can(userPrincipal(user), "unpublish", schema.name),
-    schema: { name: schema.name, label: schema.properties.label || schema.name },
+    schema: { name: schema.name, label: collectionName(schema, language) },
     definition: form.definition,
     initial: item ? valuesFromData(schema, item.data, form) : {},
     controls: { ...(await controlsData(services.store, schema, item, { superuser: user.superuser === true, appName: services.env.SQUIDEX_APP_NAME })), ...(await moreControlsData(args, schema, item, language)) },
     skipped: form.readOnly.map((name) => {
       const field = schema.fields.find((f) => f.name === name)!;
       const json = item?.data[name] === undefined ? null : JSON.stringify(item.data[name], null, 2);
-      return { name, label: field.properties.label || name, json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
+      return { name, label: fieldLabel(schema.name, field, language), json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
     }),
     item: item
       ? { id: item.id, title, status: item.status, newStatus: item.newStatus ?? null, version: item.version, lastModified: item.lastModified, lastModifiedBy: personName(await peopleNames(args.context), item.lastModifiedBy, language) }
@@ -199,8 +200,8 @@ export async function action(args: Route.ActionArgs) {
       const componentLabels: Record<string, string> = {};
       for (const f of schema.fields)
         if (f.properties.fieldType === "Component")
-          for (const name of f.properties.schemaIds ?? []) for (const c of (await store.getSchema(name))?.fields ?? []) componentLabels[c.name] = c.properties.label || c.name;
-      const { errors, rest } = storeErrorsByField(schema, invalid, form, nestedLabelsOf(schema, componentLabels));
+          for (const name of f.properties.schemaIds ?? []) for (const c of (await store.getSchema(name))?.fields ?? []) componentLabels[c.name] = fieldLabel(name, c, language);
+      const { errors, rest } = storeErrorsByField(schema, invalid, form, nestedLabelsOf(schema, componentLabels, language));
       // The store speaks the Squidex API's English: said here in the editor's language.
       const said = Object.fromEntries(Object.entries(errors).map(([name, list]) => [name, list.map((m) => storeDetail(m, language))]));
       return refusedInput([t.saveFailed(400), ...rest.map((m) => storeDetail(m, language))].join(" "), 400, said, sent);
@@ -295,7 +296,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
 
   if (result?.deleted) {
     return (
-      <AdminPage title={item?.title ?? schema.label}>
+      <AdminPage title={item?.title ? <span data-content>{item.title}</span> : schema.label}>
         <SaveNotice result={result} />
         <Link to={list} className={buttonClass("secondary")}>
           {text.toList}
@@ -306,7 +307,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
 
   return (
     <AdminPage
-      title={item ? (item.title ?? item.id) : text.newTitle(schema.label)}
+      title={item ? <span data-content>{item.title ?? item.id}</span> : text.newTitle(schema.label)}
       intro={
         <p>
           <Link to={list} className="underline">

@@ -189,7 +189,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
       {message ? (
         <section aria-labelledby="outbox-message" className="space-y-3 rounded border border-slate-400 bg-white p-4" data-outbox-message={message.id}>
           <h2 id="outbox-message" className="text-lg font-bold">
-            {text.message}: {message.subject}
+            {text.message}: <span data-content>{message.subject}</span>
           </h2>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt className="font-semibold">{text.to}</dt>
@@ -205,7 +205,9 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
             {message.lastError ? (
               <>
                 <dt className="font-semibold">{text.lastError}</dt>
-                <dd className="break-all">{message.lastError}</dd>
+                <dd className="break-all" data-content>
+                  {message.lastError}
+                </dd>
               </>
             ) : null}
           </dl>
@@ -247,10 +249,17 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                   <td className="p-2 whitespace-nowrap">{when(r.created)}</td>
                   <td className="p-2">{mailKind(r.kind, language)}</td>
                   <td className="p-2 break-all">{r.to}</td>
-                  <td className="p-2">{r.subject}</td>
+                  <td className="p-2" data-content>
+                    {r.subject}
+                  </td>
                   <td className="p-2">
                     {text.statuses[r.status]}
-                    {r.lastError ? <span className="block text-xs text-red-800">{r.lastError}</span> : null}
+                    {/* The mail server's words, not ours. */}
+                    {r.lastError ? (
+                      <span className="block text-xs text-red-800" data-content>
+                        {r.lastError}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="p-2 tabular-nums">{r.attempts}</td>
                   <td className="flex flex-wrap gap-2 p-2">

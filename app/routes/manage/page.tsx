@@ -201,7 +201,7 @@ export default function PageSettingsScreen({ loaderData }: Route.ComponentProps)
   );
   return (
     <AdminPage
-      title={page.title[language] || page.id}
+      title={<span data-content>{page.title[language] || page.id}</span>}
       intro={
         <p>
           <Link className="underline" to="/manage/pages">

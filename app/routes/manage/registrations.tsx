@@ -225,10 +225,14 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
                 return (
                   <tr key={r.id} className="border-b border-slate-200 align-top" data-registration={r.id}>
                     <td className="p-2">
-                      <span className="font-semibold">{name}</span>
+                      <span className="font-semibold" data-content={r.name ? "" : undefined}>
+                        {name}
+                      </span>
                       {r.email ? <span className="block break-all text-slate-700">{r.email}</span> : null}
                     </td>
-                    <td className="p-2">{r.city}</td>
+                    <td className="p-2" data-content>
+                      {r.city}
+                    </td>
                     <td className="p-2" data-finished={r.finished}>
                       <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${r.finished ? "bg-slate-200 text-slate-900" : "bg-amber-100 text-amber-900"}`}>
                         {r.finished ? text.finishedYes : text.finishedNo}

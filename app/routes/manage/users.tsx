@@ -34,6 +34,7 @@ const texts = {
     pending: "eingeladen",
     lastSignIn: "Zuletzt angemeldet",
     never: "nie",
+    actions: "Aktionen",
     reset: "Passwort zurücksetzen",
     resetDone: (email: string) => `Link zum Zurücksetzen an ${email} verschickt; die Sitzungen sind beendet.`,
     resetQueued: (email: string) => `Die Sitzungen von ${email} sind beendet. Der Link zum Zurücksetzen liegt im Postausgang: Der E-Mail-Versand ist nicht eingerichtet, er geht nicht hinaus.`,
@@ -65,6 +66,7 @@ const texts = {
     pending: "invited",
     lastSignIn: "Last signed in",
     never: "never",
+    actions: "Actions",
     reset: "Reset password",
     resetDone: (email: string) => `Reset link sent to ${email}; their sessions have ended.`,
     resetQueued: (email: string) => `The sessions of ${email} have ended. The reset link is in the outbox: mail delivery is not set up, so it does not go out.`,
@@ -89,6 +91,7 @@ export async function loader(args: Route.LoaderArgs) {
   const users = await services.auth.users.list();
   return {
     text: texts[language],
+    locale: language === "de" ? "de-DE" : "en-GB",
     mailOn: mailDelivers(args.context),
     me: user.id,
     users: users.map((u) => ({ id: u.id, email: u.email, name: u.name, superuser: u.superuser, pending: u.pending, lastSignIn: u.lastSignIn })),
@@ -166,7 +169,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {
-  const { text, users, me, mailOn } = loaderData;
+  const { text, users, me, mailOn, locale } = loaderData;
   const result = useActionData<typeof action>() as { ok: boolean; message: string; link?: string; errors?: Record<string, string[]> } | undefined;
   const busy = useNavigation().state === "submitting";
   return (
@@ -185,7 +188,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
               <th scope="col" className="p-2">{text.email}</th>
               <th scope="col" className="p-2">{text.name}</th>
               <th scope="col" className="p-2">{text.lastSignIn}</th>
-              <th scope="col" className="p-2"><span className="sr-only">Aktionen</span></th>
+              <th scope="col" className="p-2"><span className="sr-only">{text.actions}</span></th>
             </tr>
           </thead>
           <tbody>
@@ -196,8 +199,10 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                   {u.superuser ? <span className="ml-2 rounded bg-[#0f5e63] px-1.5 py-0.5 text-xs text-white">{text.superuser}</span> : null}
                   {u.pending ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs">{text.pending}</span> : null}
                 </td>
-                <td className="p-2">{u.name}</td>
-                <td className="p-2">{u.lastSignIn ? new Date(u.lastSignIn).toLocaleString("de-DE", { timeZone: "Europe/Berlin" }) : text.never}</td>
+                <td className="p-2" data-content>
+                  {u.name}
+                </td>
+                <td className="p-2">{u.lastSignIn ? new Date(u.lastSignIn).toLocaleString(locale, { timeZone: "Europe/Berlin" }) : text.never}</td>
                 <td className="flex flex-wrap gap-2 p-2">
                   {(
                     [
