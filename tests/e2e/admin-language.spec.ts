@@ -109,6 +109,9 @@ async function setLanguage(page: Page, language: "de" | "en"): Promise<void> {
   await expect(page.locator("[data-save-result=ok]")).toHaveText(language === "de" ? "Sprache gespeichert." : "Language saved.");
 }
 
+/** Names of places that read as the other language's words in both (a country list holds them). */
+const PLACE_NAMES = /\bIsle of Man\b/g;
+
 async function wrongWords(page: Page, screens: string[], words: RegExp): Promise<string[]> {
   const problems: string[] = [];
   for (const path of screens) {
@@ -116,7 +119,7 @@ async function wrongWords(page: Page, screens: string[], words: RegExp): Promise
     expect(response?.status(), path).toBe(200);
     await waitForHydration(page);
     const found = new Map<string, string>();
-    for (const text of await interfaceText(page)) {
+    for (const text of (await interfaceText(page)).map((t) => t.replace(PLACE_NAMES, " "))) {
       for (const pattern of [words, TECHNICAL_WORDS]) {
         for (const m of text.matchAll(new RegExp(pattern.source, `g${pattern.flags}`))) if (!found.has(m[0])) found.set(m[0], text.slice(0, 100));
       }
@@ -133,12 +136,12 @@ test("every admin screen speaks the admin's language: no English in German, no G
   const practitioner = screens.find((s) => /^\/manage\/content\/gm-content-practitioners\/(?!new$)/.test(s))!;
   // The reading itself works: the form's own words are found, in the language in use.
   const labels = async () => (await page.goto(practitioner), (await interfaceText(page)).join(" | "));
-  expect(await labels()).toMatch(/Sichtbar.*Praxisstandort: Breitengrad/);
+  expect(await labels()).toMatch(/Sichtbar.*Praxisstandort.*Sprachen.*Türkisch/);
   const german = await wrongWords(page, screens, ENGLISH_UI_WORDS);
   await setLanguage(page, "en");
   let english: string[];
   try {
-    expect(await labels()).toMatch(/Visible.*Practice location: latitude/);
+    expect(await labels()).toMatch(/Visible.*Practice location.*Languages.*Turkish/);
     english = await wrongWords(page, screens, GERMAN_UI_WORDS);
   } finally {
     // The other specs share this store and sign in as the same admin: leave it German.

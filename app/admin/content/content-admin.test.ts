@@ -255,6 +255,10 @@ describe("on a store", () => {
     expect(country.type).toBe("select");
     expect(country.options).toEqual(expect.arrayContaining([{ value: "DE", label: "Germany" }, { value: "AT", label: "Austria" }]));
     expect(adminItemForm(schema, "de").definition.fields.find((f) => f.name === "country")!.options).toEqual(expect.arrayContaining([{ value: "DE", label: "Deutschland" }]));
+    // Each country once, by its current code (DD, SU and YU name today's countries too).
+    const labels = country.options!.map((o) => o.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(country.options!.map((o) => o.value)).not.toContain("DD");
     const refused = await validateSubmission(definition, { name: "", city: "Köln", zip: "12" }, "en");
     expect(Object.keys(refused.errors).sort()).toEqual(["name", "zip"]);
   });

@@ -187,7 +187,8 @@ function countryCodes(): string[] {
     for (let b = 65; b <= 90; b++) {
       const code = String.fromCharCode(a, b);
       const name = names.of(code);
-      if (name && name !== code && !/^(EU|EZ|UN|QO|XA|XB|ZZ)$/.test(code)) codes.push(code);
+      // Old codes (DD, SU, YU…) name today's countries again: only the current code of each.
+      if (name && name !== code && !/^(EU|EZ|UN|QO|XA|XB|ZZ)$/.test(code) && Intl.getCanonicalLocales(`und-${code}`)[0] === `und-${code}`) codes.push(code);
     }
   return (regionCodes = codes);
 }
