@@ -98,6 +98,26 @@ describe("on a store", () => {
     expect(by("create-content")).toMatchObject({ who: "Erika Prüfer", title: "Anna Approved" });
   });
 
+  it("collapses a run of the same change into one entry with its count, and names an appointment by its practitioner and start", async () => {
+    const slots = [];
+    for (let i = 0; i < 12; i++) {
+      const start = new Date(Date.UTC(2026, 11, 1 + i, 8)).toISOString();
+      slots.push(await store.create("gm-appointments", { practitioner: { iv: ["rejected"] }, start: { iv: start }, durationMinutes: { iv: 30 }, booked: { iv: false } }, { publish: true }));
+    }
+    for (const [i, slot] of slots.entries())
+      await store.db
+        .insertInto("audit_log")
+        .values({ id: `series-${String(i).padStart(2, "0")}`, at: new Date(NOW.getTime() + 60_000 + i).toISOString(), user_id: "u-erika", user_email: "erika@example.org", action: "create-appointment", schema_name: "gm-appointments", item_id: slot.id, version: 1, detail: null })
+        .execute();
+    const { recent } = await load(false);
+    const series = recent.filter((r) => r.action === "create-appointment");
+    expect(series).toHaveLength(1);
+    expect(series[0]).toMatchObject({ who: "Erika Prüfer", count: 12, title: "Rita Rejected", when: slots.at(-1)!.data.start!.iv });
+    // The rest of the list is still there: older changes fill the entries after it.
+    expect(recent.length).toBeGreaterThan(1);
+    expect(recent.filter((r) => r.count === 1).length).toBe(recent.length - 1);
+  });
+
   it("takes a page's title, else a name", () => {
     expect(itemTitle({ data: { title: { de: "Startseite", en: "Home" } } } as never)).toBe("Startseite");
     expect(itemTitle({ data: { name: { iv: " Nina " } } } as never)).toBe("Nina");

@@ -1,6 +1,7 @@
 import { countRegistrations } from "~/admin/content/registrations.server";
 import { statusFilter } from "~/admin/content/list-query";
 import { PAGES_SCHEMA } from "~/admin/pages/page-slug";
+import { APPOINTMENTS, PRACTITIONERS } from "~/admin/appointments/slots.server";
 import { berlinDay, berlinToUtc } from "~/booking/days";
 import type { DB } from "~/content/db";
 import type { ContentStore } from "~/content/store";
@@ -32,10 +33,16 @@ export interface RecentChange {
   title: string | null;
   /** Where to open it in the admin; null when it is gone. */
   href: string | null;
+  /** An appointment's start (ISO): the screen shows it in the reader's words beside the title. */
+  when?: string;
+  /** How many changes in a row this entry stands for (the same person, the same kind, one collection). */
+  count: number;
 }
 
-/** How many changes the dashboard lists. */
-export const RECENT_CHANGES = 6;
+/** How many entries the dashboard lists. */
+export const RECENT_CHANGES = 8;
+/** How many log rows are read to fill them (runs of the same change collapse into one entry). */
+const RECENT_ROWS = 60;
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -88,10 +95,18 @@ export async function loadDashboard(deps: { store: ContentStore; db: DB; mail: O
  * the superusers' audit log.
  */
 async function recentChanges(deps: { store: ContentStore; db: DB; userName: (id: string) => Promise<string | undefined> }): Promise<RecentChange[]> {
-  const rows = await deps.db.selectFrom("audit_log").selectAll().where("schema_name", "is not", null).where("item_id", "is not", null).orderBy("at", "desc").orderBy("id", "desc").limit(RECENT_CHANGES).execute();
+  const rows = await deps.db.selectFrom("audit_log").selectAll().where("schema_name", "is not", null).where("item_id", "is not", null).orderBy("at", "desc").orderBy("id", "desc").limit(RECENT_ROWS).execute();
+  // A run of the same change (a slot series: twelve "created an appointment") is one entry with its count.
+  const runs: Array<{ row: (typeof rows)[number]; count: number }> = [];
+  for (const row of rows) {
+    const last = runs.at(-1);
+    if (last && last.row.user_id === row.user_id && last.row.user_email === row.user_email && last.row.action === row.action && last.row.schema_name === row.schema_name && last.row.item_id !== row.item_id) last.count++;
+    else if (runs.length < RECENT_CHANGES) runs.push({ row, count: 1 });
+    else break;
+  }
   const names = new Map<string, Promise<string | undefined>>();
   return Promise.all(
-    rows.map(async (row) => {
+    runs.map(async ({ row, count }) => {
       const schema = row.schema_name!;
       const itemId = row.item_id!;
       let item: ContentItem | undefined;
@@ -106,14 +121,25 @@ async function recentChanges(deps: { store: ContentStore; db: DB; userName: (id:
         name = names.get(row.user_id);
         if (!name) names.set(row.user_id, (name = deps.userName(row.user_id)));
       }
+      const appointment = item && schema === APPOINTMENTS ? await appointmentTitle(deps.store, item) : undefined;
       return {
         id: row.id,
         at: row.at,
         who: (await name) || row.user_email,
         action: row.action,
-        title: item ? itemTitle(item) : null,
+        title: appointment ? appointment.title : item ? itemTitle(item) : null,
         href: item ? adminHref(schema, itemId) : null,
+        ...(appointment?.when ? { when: appointment.when } : {}),
+        count,
       };
     }),
   );
+}
+
+/** An appointment has no title of its own: its practitioner's name, and its start. */
+async function appointmentTitle(store: ContentStore, item: ContentItem): Promise<{ title: string | null; when?: string }> {
+  const ref = (item.data.practitioner?.iv as unknown[] | undefined)?.[0];
+  const practitioner = typeof ref === "string" ? await store.get(PRACTITIONERS, ref, { unpublished: true }).catch(() => undefined) : undefined;
+  const start = item.data.start?.iv;
+  return { title: practitioner ? itemTitle(practitioner) : null, ...(typeof start === "string" ? { when: start } : {}) };
 }

@@ -56,6 +56,7 @@ const texts = {
       "reject-registration": "hat die Registrierung abgelehnt:",
     } as Record<string, string>,
     changed: "hat geändert:",
+    times: (n: string) => `(${n}-mal)`,
   },
   en: {
     attention: "Needs attention",
@@ -96,6 +97,7 @@ const texts = {
       "reject-registration": "rejected the registration of",
     } as Record<string, string>,
     changed: "changed",
+    times: (n: string) => `(${n} times)`,
   },
 } satisfies Record<Language, unknown>;
 
@@ -159,10 +161,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   {new Date(change.at).toLocaleString(locale, { timeZone: "Europe/Berlin", dateStyle: "short", timeStyle: "short" })}
                 </time>
                 <span>
-                  <span className="font-semibold">{change.who}</span> {text.actions[change.action] ?? text.changed}{" "}
+                  <span className="font-semibold">{change.who}</span> {text.actions[change.action] ?? text.changed} {change.count > 1 ? <>{text.times(fmt(change.count))} </> : null}
                   {change.href ? (
                     <Link to={change.href} className="text-[#0f5e63] underline" data-content={change.title ? "" : undefined}>
                       {change.title ?? text.untitled}
+                      {change.when ? `, ${new Date(change.when).toLocaleString(locale, { timeZone: "Europe/Berlin", dateStyle: "short", timeStyle: "short" })}` : null}
                     </Link>
                   ) : (
                     <span data-content={change.title ? "" : undefined}>{change.title ?? text.gone}</span>
