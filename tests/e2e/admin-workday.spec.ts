@@ -61,7 +61,7 @@ const WORDS = {
     approved: (name: string) => `Approved: ${name} now shows in the directory.`,
     newItem: "New item",
     name: "Name",
-    city: "City",
+    city: "Town",
     country: "Country",
     countryValue: "Austria",
     languages: "Languages",
