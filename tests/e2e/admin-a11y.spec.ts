@@ -36,6 +36,14 @@ const SCREENS = [
   "/manage/users",
   "/manage/audit",
   "/manage/account",
+  // Item screens with the structured controls: rows, a component form, pickers, colours, choices.
+  "/manage/content/gm-content-practitioners/prac-001",
+  "/manage/content/gm-content-practitioners/new",
+  "/manage/content/core-global-settings/global-settings",
+  "/manage/content/core-pages/page-home",
+  "/manage/content/core-font-styles/font-sans",
+  "/manage/content/core-backend-navigation/nav-content",
+  "/manage/content/core-theme-settings/theme-standard",
 ];
 
 /** The first link on `from` whose path matches `pattern`: a page, a block, a collection, an item. */
