@@ -166,6 +166,7 @@ function controlOf(field: SchemaField): NonNullable<FormField["control"]> {
       return {
         kind: "assets",
         props: {
+          ...(p.tags?.includes("image") ? { images: true } : {}),
           ...(p.maxItems !== undefined ? { maxItems: p.maxItems } : {}),
         },
       };

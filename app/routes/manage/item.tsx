@@ -157,6 +157,7 @@ export async function loader(args: Route.LoaderArgs) {
     controls: await controlsData(services.store, schema, item, {
       superuser: user.superuser === true,
       appName: services.env.SQUIDEX_APP_NAME,
+      mapStyleUrl: services.env.MAP_STYLE_URL,
     }),
     skipped: form.readOnly.map((name) => {
       const field = schema.fields.find((f) => f.name === name)!;

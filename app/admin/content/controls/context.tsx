@@ -15,6 +15,8 @@ export interface ControlsData {
   titles: Record<string, { title: string; detail?: string }>;
   /** Chosen files by id. */
   assets: Record<string, { fileName: string; url: string; mimeType: string }>;
+  /** The MapLibre style of the place control's map (MAP_STYLE_URL); a blank map without it. */
+  mapStyleUrl?: string;
 }
 
 export const EMPTY_CONTROLS_DATA: ControlsData = {
