@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { inviteEditor, signIn } from "./admin-helpers";
+import { expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
 import { waitForHydration } from "./helpers";
 
 /**
@@ -68,6 +68,7 @@ test("an editor picks files, a place and a reference without JSON or ids; the su
     // And by a click on the map, right of the marker: further east.
     const map = place.locator("[data-geo-map]");
     await expect(map).toHaveAttribute("data-map-ready", "true", { timeout: 15_000 });
+    await expectNoAxeViolations(editor);
     const before = Number(await longitude.inputValue());
     const box = (await map.boundingBox())!;
     await map.click({ position: { x: box.width / 2 + 80, y: box.height / 2 } });
@@ -93,6 +94,7 @@ test("an editor picks files, a place and a reference without JSON or ids; the su
     // Equal names are told apart by their city; the count is announced.
     await expect(who.getByRole("status")).toHaveText("2 Treffer.");
     await expect(who.getByRole("option")).toHaveText([/Maria Schneider\s*Köln/, /Maria Schneider\s*Leipzig/]);
+    await expectNoAxeViolations(editor);
     await search.press("ArrowDown");
     await search.press("ArrowDown");
     await search.press("Enter");

@@ -68,6 +68,8 @@ export default function GeoMap({ point, onPick, styleUrl, label, words }: GeoMap
         return;
       }
       made.addControl(new maplibregl.NavigationControl({ showCompass: false }));
+      // MapLibre names every canvas "Map" (a region): with two place fields, two equal landmarks.
+      made.getCanvas().setAttribute("aria-label", label);
       // Tiles or glyphs that fail later leave the map clickable; say so once.
       made.on("error", () => setProblem((p) => p ?? words.offline));
       made.on("click", (e) => pick.current(Number(e.lngLat.lat.toFixed(6)), Number(e.lngLat.lng.toFixed(6))));
