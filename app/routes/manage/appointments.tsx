@@ -110,19 +110,19 @@ function PractitionerSearch({ q, label, hint, button }: { q: string; label: stri
     return () => clearTimeout(timer);
   }, [text, q, submit]);
   return (
-    <Form ref={form} method="get" className="flex flex-wrap items-end gap-3" role="search">
-      <div className="grow">
-        <label htmlFor="practitioner-q" className="mb-1 block text-sm font-semibold">
-          {label}
-        </label>
-        <input id="practitioner-q" name="q" type="search" value={text} onChange={(e) => setText(e.target.value)} aria-describedby="practitioner-q-hint" className={`${inputClass} w-full`} />
-        <p id="practitioner-q-hint" className="mt-1 text-sm text-slate-700">
-          {hint}
-        </p>
+    <Form ref={form} method="get" className="space-y-1" role="search">
+      <label htmlFor="practitioner-q" className="block text-sm font-semibold">
+        {label}
+      </label>
+      <div className="flex flex-wrap items-center gap-3">
+        <input id="practitioner-q" name="q" type="search" value={text} onChange={(e) => setText(e.target.value)} aria-describedby="practitioner-q-hint" className={`${inputClass} min-w-0 grow`} />
+        <button type="submit" className={buttonClass("secondary")}>
+          {button}
+        </button>
       </div>
-      <button type="submit" className={buttonClass("secondary")}>
-        {button}
-      </button>
+      <p id="practitioner-q-hint" className="text-sm text-slate-700">
+        {hint}
+      </p>
     </Form>
   );
 }
