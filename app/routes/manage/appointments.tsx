@@ -101,16 +101,33 @@ function PractitionerSearch({ q, label, hint, button }: { q: string; label: stri
   const submit = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const [text, setText] = useState(q);
-  useEffect(() => setText(q), [q]);
+  const sent = useRef(q);
+  // A search from elsewhere (back button, a link) shows in the box; one this box sent does not
+  // overwrite what was typed meanwhile.
   useEffect(() => {
-    if (text.trim() === q.trim()) return;
+    if (q.trim() !== sent.current.trim()) setText(q);
+    sent.current = q;
+  }, [q]);
+  useEffect(() => {
+    if (text.trim() === sent.current.trim()) return;
     const timer = setTimeout(() => {
+      // Sent meanwhile by the button (or Enter): nothing more to do.
+      if (text.trim() === sent.current.trim()) return;
+      sent.current = text;
       if (form.current) void submit(form.current, { replace: true, preventScrollReset: true });
     }, 300);
     return () => clearTimeout(timer);
-  }, [text, q, submit]);
+  }, [text, submit]);
   return (
-    <Form ref={form} method="get" className="space-y-1" role="search">
+    <Form
+      ref={form}
+      method="get"
+      className="space-y-1"
+      role="search"
+      onSubmit={() => {
+        sent.current = text;
+      }}
+    >
       <label htmlFor="practitioner-q" className="block text-sm font-semibold">
         {label}
       </label>

@@ -180,6 +180,10 @@ function ReferencePicker({ id, value, onChange, onBlur, describedBy, invalid, re
         disabled={!schema}
         onChange={(e) => setQ(e.target.value)}
         onKeyDown={onKey}
+        onFocus={() => {
+          // A short collection (themes, colours) is seen without typing: its first page on focus.
+          if (!q.trim() && !found && schema) void search("", 0);
+        }}
         onBlur={onBlur}
         aria-expanded={!!found && items.length > 0}
         aria-controls={listId}
@@ -227,7 +231,7 @@ function ReferencePicker({ id, value, onChange, onBlur, describedBy, invalid, re
         </ul>
       ) : null}
       {found && items.length < found.total ? (
-        <button type="button" className={smallButton} disabled={busy} onClick={() => void search(q.trim(), items.length)}>
+        <button type="button" className={smallButton} disabled={busy} onClick={() => void search(q.trim(), items.length)} data-reference-more>
           {w.pickMore}
         </button>
       ) : null}
