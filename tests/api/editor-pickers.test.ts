@@ -26,7 +26,7 @@ beforeAll(async () => {
     res.end(JSON.stringify([{ display_name: "Glockengasse 3, 50667 Köln, Deutschland", lat: "50.9388", lon: "6.9531" }]));
   });
   await new Promise<void>((resolve) => geocoder.listen(0, "127.0.0.1", resolve));
-  server = await startServer({ env: { GEOCODER_URL: `http://127.0.0.1:${(geocoder.address() as AddressInfo).port}/search` } });
+  server = await startServer({ env: { MAP_STYLE_URL: "https://tiles.example.org/styles/plain", GEOCODER_URL: `http://127.0.0.1:${(geocoder.address() as AddressInfo).port}/search` } });
   const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
   cookie.editor = await createUser(server, admin, { email: "picker-editor@example.com", password: "editor-password-123" });
   cookie.english = await createUser(server, admin, { email: "picker-english@example.com", password: "editor-password-123" });
@@ -110,5 +110,17 @@ describe("/api/editor/geocode", () => {
   it("refuses addresses nobody types", async () => {
     for (const q of ["", "a", "x".repeat(201), "Berlin%00"]) expect((await get(`/api/editor/geocode?q=${q}`, cookie.editor)).status, q).toBe(400);
     expect((await get("/api/editor/geocode?q=a", cookie.english)).body.message).toBe("Please enter an address of 2 to 200 characters.");
+  });
+});
+
+describe("the place control's map", () => {
+  it("may load its style in the admin only; visitors' pages admit the tile service after consent alone", async () => {
+    const admin = await fetch(`${server.url}/manage/content/gm-content-practitioners/prac-002`, { headers: { cookie: cookie.editor } });
+    await admin.arrayBuffer();
+    expect(admin.status).toBe(200);
+    expect(admin.headers.get("content-security-policy")).toMatch(/connect-src 'self' https:\/\/tiles\.example\.org;/);
+    const site = await fetch(`${server.url}/`);
+    await site.arrayBuffer();
+    expect(site.headers.get("content-security-policy")).toMatch(/connect-src 'self';/);
   });
 });
