@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { thumbnailUrl, uploadErrorMessage } from "~/admin/assets/query";
+import { thumbnailUrl } from "~/admin/assets/query";
 import type { CustomControlProps } from "~/forms/react";
 import { useControlsData } from "./context";
 import { valueText, WithAdvanced } from "./json";
@@ -45,11 +45,16 @@ function AssetsPicker({ id, value, onChange, props, language, describedBy }: Cus
   const fileOf = (fileId: string) => known[fileId] ?? data.assets[fileId];
 
   const set = (next: string[]) => onChange(valueText(next));
+  const close = () => {
+    setOpen(false);
+    // Focus back where the library was opened, not lost with the grid.
+    requestAnimationFrame(() => document.getElementById(id)?.focus());
+  };
   const choose = (file: LibraryFile) => {
     setKnown((k) => ({ ...k, [file.id]: { fileName: file.fileName, url: file.url, mimeType: file.mimeType } }));
     if (maxItems === 1) {
       set([file.id]);
-      setOpen(false);
+      if (open) close();
       return;
     }
     if (!ids.includes(file.id) && ids.length < maxItems) set([...ids, file.id]);
@@ -70,7 +75,8 @@ function AssetsPicker({ id, value, onChange, props, language, describedBy }: Cus
       const res = await fetch(`/api/squidex/api/apps/${encodeURIComponent(data.appName)}/assets`, { method: "POST", body: form, credentials: "same-origin", headers: { Accept: "application/json" } });
       const text = await res.text();
       if (res.status !== 200 && res.status !== 201) {
-        setStatus({ text: w.fileUploadFailed(uploadErrorMessage(res.status, text, w.fileUploadStatus)), failed: true });
+        // Our own words: the API's message is English and technical.
+        setStatus({ text: w.fileUploadFailed(w.fileUploadStatus(res.status)), failed: true });
         return;
       }
       const a = JSON.parse(text) as { id: string; slug: string; fileName: string; mimeType: string };
@@ -153,7 +159,7 @@ function AssetsPicker({ id, value, onChange, props, language, describedBy }: Cus
       <p role={status?.failed ? "alert" : "status"} className={`text-sm ${status?.failed ? "text-red-800" : "text-slate-700"}`} data-upload-status>
         {status?.text ?? ""}
       </p>
-      {open ? <Library language={language} imagesOnly={imagesOnly} chosen={ids} onChoose={choose} onClose={() => setOpen(false)} /> : null}
+      {open ? <Library language={language} imagesOnly={imagesOnly} chosen={ids} onChoose={choose} onClose={close} /> : null}
     </div>
   );
 }

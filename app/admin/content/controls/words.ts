@@ -52,7 +52,16 @@ export const controlWords = {
     fileUploading: "Wird hochgeladen …",
     fileUploaded: (name: string) => `„${name}“ hochgeladen und ausgewählt.`,
     fileUploadFailed: (why: string) => `Hochladen fehlgeschlagen: ${why}`,
-    fileUploadStatus: (status: number) => (status === 0 ? "Keine Verbindung zum Server." : status === 413 ? "Die Datei ist zu groß." : `Der Server hat mit ${status} geantwortet.`),
+    fileUploadStatus: (status: number) =>
+      status === 0
+        ? "Keine Verbindung zum Server."
+        : status === 413
+          ? "Die Datei ist zu groß."
+          : status === 400 || status === 415
+            ? "Diese Datei wird nicht angenommen (Dateityp oder Inhalt)."
+            : status === 401 || status === 403
+              ? "Sie sind nicht (mehr) angemeldet oder dürfen keine Dateien hochladen."
+              : `Der Server hat mit Fehler ${status} geantwortet. Bitte versuchen Sie es noch einmal.`,
     fileSearch: "Dateiname suchen",
     fileClose: "Mediathek schließen",
     fileChoose: (name: string) => `„${name}“ wählen`,
@@ -119,7 +128,16 @@ export const controlWords = {
     fileUploading: "Uploading …",
     fileUploaded: (name: string) => `“${name}” uploaded and chosen.`,
     fileUploadFailed: (why: string) => `Upload failed: ${why}`,
-    fileUploadStatus: (status: number) => (status === 0 ? "No connection to the server." : status === 413 ? "The file is too large." : `The server answered ${status}.`),
+    fileUploadStatus: (status: number) =>
+      status === 0
+        ? "No connection to the server."
+        : status === 413
+          ? "The file is too large."
+          : status === 400 || status === 415
+            ? "This file is not accepted (its type or content)."
+            : status === 401 || status === 403
+              ? "You are not signed in (any more) or may not upload files."
+              : `The server answered with error ${status}. Please try again.`,
     fileSearch: "Search file names",
     fileClose: "Close the library",
     fileChoose: (name: string) => `Choose “${name}”`,
