@@ -22,6 +22,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
+    // The address search's geocoder is unreachable on purpose: its answers come from the directory.
+    env: { PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", GEOCODER_URL: "http://127.0.0.1:9/search" },
   },
 });

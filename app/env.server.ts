@@ -61,6 +61,7 @@ const schema = z.object({
   SEED_DEMO: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   SQUIDEX_APP_NAME: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be a lower-case app name like praxisnetz").default("praxisnetz"),
   SQUIDEX_CLIENT_SECRET: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
+  GEOCODER_URL: z.string().url("must be the search URL of a Nominatim-compatible geocoder").default("https://nominatim.openstreetmap.org/search"),
   MAP_STYLE_URL: z.string().url("must be a URL of a MapLibre style").default("https://tiles.openfreemap.org/styles/positron"),
   TEST_ROUTES: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   HSTS_INCLUDE_SUBDOMAINS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),

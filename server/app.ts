@@ -138,9 +138,11 @@ export async function createApp(opts: AppOptions = {}) {
   // streams), static files, the page cache and React Router.
   app.use(SQUIDEX_MOUNT, squidexMiddleware(services));
 
-  // The map's tile service may be contacted only by visitors who allowed functional cookies.
+  // The map's tile service may be contacted only by visitors who allowed functional cookies, and by
+  // the admin's place control (a tool of the people signed in there, never shown to visitors).
   const mapOrigin = new URL(env.MAP_STYLE_URL).origin;
-  const mapSource = (res: express.Response) => (parseConsent(res.req.headers.cookie).functional ? mapOrigin : "'self'");
+  const isAdmin = (path: string) => path === "/manage" || path.startsWith("/manage/");
+  const mapSource = (res: express.Response) => (isAdmin(res.req.path) || parseConsent(res.req.headers.cookie).functional ? mapOrigin : "'self'");
   // Pages set their own policy (with their inline scripts' hashes); everything else gets this one.
   if (!dev) app.use(defaultContentSecurityPolicy(mapSource));
   app.use(

@@ -25,6 +25,8 @@ export interface PractitionerSummary {
   coords?: Geo;
   coords2?: Geo;
   finishedPractitioner: boolean;
+  /** The asset id of the profile's photo. */
+  photo?: string;
 }
 
 export interface DirectoryQuery {

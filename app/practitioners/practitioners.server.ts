@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "react-router";
 import type { ReadScope } from "~/content/client";
+import { assetUrl } from "~/content/public-api";
 import type { ContentQuery, FilterNode, FlatItem } from "~/content/types";
 import type { Language } from "~/i18n/languages";
 import { PAGE_SIZE, type DirectoryQuery, type DirectoryResult, type Facets, type PractitionerSummary } from "./directory";
@@ -33,6 +34,7 @@ function toSummary(i: FlatItem): PractitionerSummary {
     coords: (d.coords as PractitionerSummary["coords"]) ?? undefined,
     coords2: (d.coords2 as PractitionerSummary["coords2"]) ?? undefined,
     finishedPractitioner: d.finishedPractitioner === true,
+    ...(Array.isArray(d.photo) && typeof d.photo[0] === "string" ? { photo: d.photo[0] } : {}),
   };
 }
 
@@ -192,4 +194,11 @@ async function nextFreeSlotOf(context: AppLoadContext, ids: readonly string[]): 
     context.services.logger.error({ err: error, requestId: context.requestId }, "Error Fetching Appointments");
   }
   return next;
+}
+
+/** A profile photo's file as the page shows it (dimensions for width/height), or null for none or a missing file. */
+export async function practitionerPhoto(context: AppLoadContext, photo: string | undefined): Promise<{ url: string; width?: number; height?: number; mimeType: string } | null> {
+  if (!photo) return null;
+  const a = (await context.services.content.assets([photo])).items[0];
+  return a ? { url: assetUrl(a), width: a.pixelWidth ?? undefined, height: a.pixelHeight ?? undefined, mimeType: a.mimeType } : null;
 }

@@ -6,7 +6,7 @@ import { notFound } from "~/site/page.server";
 import { FreeAppointments, PractitionerMap } from "~/practitioners/components";
 import { profilePath } from "~/practitioners/paths";
 import { practitionerJsonLd } from "~/practitioners/json-ld";
-import { loadFreeSlots, practitionerBySlug, practitionerNeighbours } from "~/practitioners/practitioners.server";
+import { loadFreeSlots, practitionerBySlug, practitionerNeighbours, practitionerPhoto } from "~/practitioners/practitioners.server";
 import { SLUG_PATTERN } from "~/content/slug";
 import { originOf, seoMeta } from "~/site/seo";
 import { useSite } from "~/site/site-context";
@@ -19,9 +19,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!SLUG_PATTERN.test(slug)) notFound(url.pathname);
   const practitioner = await practitionerBySlug(context, language, slug);
   if (!practitioner) notFound(url.pathname);
-  const [neighbours, appointments] = await Promise.all([
+  const [neighbours, appointments, photo] = await Promise.all([
     practitionerNeighbours(context, language, practitioner.id),
     context.services.env.SITE_VARIANT === "booking" ? loadFreeSlots(context, { practitioners: [practitioner.id], limit: 8 }) : [],
+    practitionerPhoto(context, practitioner.photo),
   ]);
   const around = neighbours ?? { previous: practitioner, next: practitioner };
   const origin = originOf(request, context);
@@ -32,6 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     previous: { name: around.previous.name, href: profilePath(language, around.previous.slug) },
     next: { name: around.next.name, href: profilePath(language, around.next.slug) },
     appointments,
+    photo,
     alternates,
     canonical: alternates[language],
     origin,
@@ -52,7 +54,7 @@ export const meta: Route.MetaFunction = ({ loaderData: d }) =>
     : [];
 
 export default function PractitionerProfile({ loaderData }: Route.ComponentProps) {
-  const { practitioner: p, previous, next, appointments, jsonLd } = loaderData;
+  const { practitioner: p, previous, next, appointments, jsonLd, photo } = loaderData;
   const { language } = useSite();
   const t = messages(language);
   return (
@@ -66,6 +68,7 @@ export default function PractitionerProfile({ loaderData }: Route.ComponentProps
           {t.nextPractitioner}: {next.name} →
         </Link>
       </nav>
+      {photo ? <ProfilePhoto photo={photo} name={p.name} /> : null}
       <h1 className="text-4xl font-bold tracking-tight">{p.name}</h1>
       {p.speciality ? <p className="mt-2 text-lg">{p.speciality}</p> : null}
       <div className="mt-8 grid gap-8 md:grid-cols-2">
@@ -107,5 +110,29 @@ export default function PractitionerProfile({ loaderData }: Route.ComponentProps
         </Link>
       </p>
     </article>
+  );
+}
+
+/** Raster images the server scales (`?width=`, one of the asset variant widths); anything else is shown as it is. */
+const SCALABLE = /^image\/(png|jpeg|webp|avif)$/;
+const PHOTO_WIDTH = 320;
+
+/** The profile's photo, 320 px wide (640 px for sharp screens), its height from the file's proportions. */
+function ProfilePhoto({ photo, name }: { photo: { url: string; width?: number; height?: number; mimeType: string }; name: string }) {
+  const width = PHOTO_WIDTH;
+  const height = photo.width && photo.height ? Math.round((photo.height / photo.width) * width) : width;
+  const scalable = SCALABLE.test(photo.mimeType) && !!photo.width && photo.width > width;
+  const sharp = scalable && photo.width! > width * 2 ? `${photo.url}?width=${width * 2}` : photo.url;
+  return (
+    <img
+      src={scalable ? `${photo.url}?width=${width}` : photo.url}
+      srcSet={scalable ? `${photo.url}?width=${width} 1x, ${sharp} 2x` : undefined}
+      alt={name}
+      width={width}
+      height={height}
+      decoding="async"
+      className="mb-6 h-auto w-80 max-w-full rounded object-cover"
+      data-profile-photo
+    />
   );
 }

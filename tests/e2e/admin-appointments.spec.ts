@@ -22,8 +22,14 @@ test("create a weekly series, book a new slot publicly, see the booker and cance
   await signIn(page, "/manage/appointments");
   await expect(page.getByRole("heading", { level: 1, name: "Termine" })).toBeVisible();
 
-  // Choose the practitioner through the search.
-  await page.getByLabel("Name suchen").fill("Jürgen");
+  // Nobody is listed before a search (there are thousands); the practitioner is found by name.
+  await expect(page.locator("[data-practitioner-results]")).toHaveCount(0);
+  await expect(page.locator("[data-practitioner-count]")).toHaveText("Geben Sie einen Namen oder Ort ein, um Behandelnde zu finden.");
+  // Without JavaScript the search is a GET form: the server's page lists the matches by city too.
+  const plain = await (await page.request.get("/manage/appointments?q=K%C3%B6ln")).text();
+  expect(plain).toContain('data-practitioner="prac-004"');
+  expect(plain).toContain("Behandelnde gefunden.");
+  await page.getByLabel("Name oder Ort suchen").fill("Jürgen");
   await page.getByRole("button", { name: "Suchen" }).click();
   await page.locator(`[data-practitioner-results] a[data-practitioner="${PRACTITIONER.id}"]`).click();
   await expect(page.locator(`[data-slot-manager="${PRACTITIONER.id}"]`)).toBeVisible();

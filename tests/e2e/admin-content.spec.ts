@@ -67,21 +67,24 @@ test("the item editor saves, checks on the server, publishes and unpublishes", a
   const url = page.url();
   const version = Number(await page.locator("[data-item-version]").innerText());
   await expect(field(page, "name")).toHaveValue("Sören Müller");
-  // Localised fields: one input per language; a place as latitude and longitude.
+  // Localised fields: one input per language; a place as latitude and longitude (one value, its control).
   await expect(field(page, "speciality__de")).toBeVisible();
   await expect(field(page, "speciality__en")).toBeVisible();
-  await expect(field(page, "coords__latitude")).toHaveValue(/^\d+\.\d+$/);
+  const place = page.locator('form[data-form] [data-field="coords"]');
+  const placeLatitude = place.getByLabel("Breitengrad");
+  const placeLongitude = place.getByLabel("Längengrad");
+  await expect(placeLatitude).toHaveValue(/^\d+\.\d+$/);
   await expect(page.locator("[data-readonly-field]")).toHaveCount(0);
   await expectNoAxeViolations(page);
 
-  const latitude = await field(page, "coords__latitude").inputValue();
-  const longitude = await field(page, "coords__longitude").inputValue();
-  // Half a place is refused beside its input; nothing is written.
-  await field(page, "coords__latitude").fill("");
+  const latitude = await placeLatitude.inputValue();
+  const longitude = await placeLongitude.inputValue();
+  // Half a place is refused beside its inputs; nothing is written.
+  await placeLatitude.fill("");
   await page.getByRole("button", { name: "Speichern" }).click();
-  await expect(page.locator('[data-field="coords__latitude"]')).toContainText("Bitte Breiten- und Längengrad angeben");
+  await expect(place).toContainText("Breitengrad (−90 bis 90) und Längengrad (−180 bis 180) angeben");
   await expect(page.locator("[data-item-version]")).toHaveText(String(version));
-  await field(page, "coords__latitude").fill(String(Number(latitude) + 0.001));
+  await placeLatitude.fill(String(Number(latitude) + 0.001));
   await field(page, "adress2").fill("Hinterhaus, 2. OG");
   await page.getByRole("button", { name: "Speichern" }).click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
@@ -89,11 +92,11 @@ test("the item editor saves, checks on the server, publishes and unpublishes", a
   await expect(page.locator("[data-item-version]")).toHaveText(String(version + 1));
   await page.reload();
   await expect(field(page, "adress2")).toHaveValue("Hinterhaus, 2. OG");
-  await expect(field(page, "coords__latitude")).toHaveValue(String(Number(latitude) + 0.001));
-  await expect(field(page, "coords__longitude")).toHaveValue(longitude);
+  await expect(placeLatitude).toHaveValue(String(Number(latitude) + 0.001));
+  await expect(placeLongitude).toHaveValue(longitude);
 
   // The server checks with the same rules: an empty name and a bad postcode come back per field.
-  const refused = await page.request.post(url, { form: { intent: "save", version: String(version + 1), name: "", city: "Hamburg", zip: "12", coords__latitude: latitude, coords__longitude: longitude }, headers: { Origin: new URL(url).origin } });
+  const refused = await page.request.post(url, { form: { intent: "save", version: String(version + 1), name: "", city: "Hamburg", zip: "12", coords: JSON.stringify({ latitude: Number(latitude), longitude: Number(longitude) }) }, headers: { Origin: new URL(url).origin } });
   expect(refused.status()).toBe(400);
   const refusedPage = await refused.text();
   expect(refusedPage).toContain("Name ist erforderlich");

@@ -37,6 +37,7 @@ beforeAll(async () => {
   await store.createMany(PRACTITIONERS, [
     ...Array.from({ length: 45 }, (_, i) => ({ id: `prac-${i}`, publish: true, data: practitioner(`Zora Muster ${String(i).padStart(2, "0")}`) })),
     { id: "prac-anna", publish: true, data: practitioner("Anna Ärztin") },
+    { id: "prac-koeln", publish: true, data: { ...practitioner("Karl Muster"), city: { iv: "Köln" } } },
   ]);
 });
 
@@ -53,12 +54,16 @@ const series = (from: string, to: string, weekdays = [1, 3]) => {
 const june = { fromMs: berlinToUtc(dayNumber("2030-06-01")!, 0)!, toMs: berlinToUtc(dayNumber("2030-07-01")!, 0)! };
 
 describe("practitioners", () => {
-  it("are searched by name in the database, paged by name", async () => {
+  it("are searched by name or city in the database, paged by name; an empty search lists nobody", async () => {
     const first = await searchPractitioners(store, "muster", 1);
-    expect(first).toMatchObject({ total: 45, pages: 3, page: 1 });
-    expect(first.items[0]).toMatchObject({ id: "prac-0", name: "Zora Muster 00" });
+    expect(first).toMatchObject({ total: 46, pages: 3, page: 1 });
+    expect(first.items[0]).toMatchObject({ id: "prac-koeln", name: "Karl Muster", city: "Köln" });
+    expect(first.items[1]).toMatchObject({ id: "prac-0", name: "Zora Muster 00", city: "Berlin" });
     const last = await searchPractitioners(store, "muster", 3);
-    expect(last.items.map((p) => p.id)).toEqual(["prac-40", "prac-41", "prac-42", "prac-43", "prac-44"]);
+    expect(last.items.map((p) => p.id)).toEqual(["prac-39", "prac-40", "prac-41", "prac-42", "prac-43", "prac-44"]);
+    expect((await searchPractitioners(store, "koeln", 1)).items.map((p) => p.id)).toEqual(["prac-koeln"]);
+    expect((await searchPractitioners(store, "muster berlin", 1)).total).toBe(45);
+    expect(await searchPractitioners(store, "  ", 1)).toEqual({ items: [], page: 1, pages: 1, total: 0 });
     expect((await searchPractitioners(store, "ärztin", 1)).items.map((p) => p.id)).toEqual(["prac-anna"]);
     expect(await findPractitioner(store, "prac-nobody")).toBeUndefined();
     expect(await findPractitioner(store, "../x")).toBeUndefined();

@@ -149,7 +149,7 @@ function controlOf(schemaName: string, field: SchemaField, language: Language): 
     case "References":
       return { kind: "reference", props: { schemaIds: p.schemaIds ?? [], ...max } };
     case "Assets":
-      return { kind: "assets", props: { ...max } };
+      return { kind: "assets", props: { ...(p.tags?.includes("image") ? { images: true } : {}), ...max } };
     case "Array":
       return { kind: "list", props: { fields: (field.nested ?? []).map((n) => nestedSpec(n, language, { schema: schemaName, field: field.name })), ...(p.minItems !== undefined ? { minItems: p.minItems } : {}), ...max } };
     case "Component":

@@ -151,6 +151,7 @@ const practitioners = schema(
   "Verzeichnis der Behandelnden. Felder mit Tag „private“ werden Besucher:innen nie gezeigt.",
   [
     field("name", "String", "Name", { isRequired: true, maxLength: 100, isIndexed: true }),
+    field("photo", "Assets", "Foto", { maxItems: 1, tags: ["image"], hints: "Ein Porträt oder ein Bild der Praxis; erscheint auf der Profilseite." }),
     field("display", "Boolean", "Sichtbar", { tags: ["internal"], defaultValue: false }),
     field("websites", "Tags", "Websites", {
       tags: ["internal"],

@@ -128,7 +128,10 @@ export async function loader(args: Route.LoaderArgs) {
     schema: { name: schema.name, label: collectionName(schema, language) },
     definition: form.definition,
     initial: item ? valuesFromData(schema, item.data, form) : {},
-    controls: { ...(await controlsData(services.store, schema, item, { superuser: user.superuser === true, appName: services.env.SQUIDEX_APP_NAME })), ...(await moreControlsData(args, schema, item, language)) },
+    controls: {
+      ...(await controlsData(services.store, schema, item, { superuser: user.superuser === true, appName: services.env.SQUIDEX_APP_NAME, mapStyleUrl: services.env.MAP_STYLE_URL })),
+      ...(await moreControlsData(args, schema, item, language)),
+    },
     skipped: form.readOnly.map((name) => {
       const field = schema.fields.find((f) => f.name === name)!;
       const json = item?.data[name] === undefined ? null : JSON.stringify(item.data[name], null, 2);

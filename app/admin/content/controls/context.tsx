@@ -22,6 +22,8 @@ export interface ControlsData {
   iconNames?: string[];
   /** Where the item's blocks are edited (a page in edit mode). */
   editHref?: string;
+  /** The MapLibre style of the place control's map (MAP_STYLE_URL); a blank map without it. */
+  mapStyleUrl?: string;
 }
 
 export const EMPTY_CONTROLS_DATA: ControlsData = {
