@@ -167,6 +167,7 @@ const COLLECTIONS: Readonly<Record<string, SchemaWords>> = {
     about: w("Das Verzeichnis der Behandelnden.", "The directory of practitioners."),
     fields: {
       name: NAME,
+      photo: f("Foto", "Photo", w("Ein Porträt oder ein Bild der Praxis; erscheint auf der Profilseite.", "A portrait or a picture of the practice; shown on the profile page.")),
       display: f("Sichtbar", "Visible"),
       websites: f("Websites", "Websites", w("Auf welchen Websites der Eintrag erscheint, in Großbuchstaben, z. B. PRAXISNETZ.", "Which websites show the entry, in capitals, e.g. PRAXISNETZ.")),
       coords: f("Praxisstandort", "Practice location"),
