@@ -3,7 +3,7 @@
  * labelled colour input with its picker, the ±6/12/18 % shade strip of a colour and the delete button.
  */
 import { useEffect, useId, useState } from "react";
-import { useFetcher } from "react-router";
+import { useFetcher, useNavigate } from "react-router";
 import { buttonClass, ConfirmStep, inputClass, SaveNotice } from "~/admin/ui";
 import type { AdminResult, Confirmation } from "~/admin/admin.server";
 import type { FormDefinition } from "~/forms/definition";
@@ -149,7 +149,7 @@ export function ShadeStrip({ label, hex, badHex }: { label: string; hex: string;
   );
 }
 
-/** The fetcher every delete on a design screen shares, so the screen can say "Gelöscht." after the panel closes. */
+/** The fetcher every delete on a design screen shares: the screen, not the panel that goes, acts on its answer. */
 export const DELETE_FETCHER = "design-delete";
 
 /**
@@ -175,9 +175,15 @@ export function DeleteForm({ id, intent, label, name, cancelHref }: { id: string
   );
 }
 
-/** The answer of the last delete on this screen, once it is done (the deleted item's panel is gone by then). */
-export function DeleteNotice() {
+/**
+ * Once a delete is done the panel closes: the screen goes to `closeHref` (the grid without a
+ * selection) and the answer goes along as the notice (grid.tsx, useCarriedNotice).
+ */
+export function useCloseAfterDelete(closeHref: string) {
   const fetcher = useFetcher<AdminResult & { confirm?: Confirmation }>({ key: DELETE_FETCHER });
+  const navigate = useNavigate();
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
-  return answer?.ok && !answer.confirm ? <SaveNotice result={answer} /> : null;
+  useEffect(() => {
+    if (answer?.ok && !answer.confirm) void navigate(closeHref, { replace: true, state: { notice: answer } });
+  }, [answer]);
 }

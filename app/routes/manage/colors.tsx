@@ -6,7 +6,7 @@ import { deleteItem, saveChecked } from "~/admin/design/actions.server";
 import { checkColor, checkTheme, COLORS, getDesignItem, listDesignPage, pageParam, searchParam, THEMES } from "~/admin/design/design.server";
 import { colorForm, designLabels, THEME_COLOR_FIELDS, themeForm } from "~/admin/design/forms";
 import { GridLayout, GridSearch, matchesSearch, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
-import { DeleteForm, DeleteNotice, HexField, LiveTextField, ShadeStrip, Swatch, useFormErrors } from "~/admin/design/ui";
+import { DeleteForm, useCloseAfterDelete, HexField, LiveTextField, ShadeStrip, Swatch, useFormErrors } from "~/admin/design/ui";
 import { AdminPage, buttonClass, ConfirmStep, Pager, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
@@ -230,6 +230,7 @@ export default function Colors({ loaderData }: Route.ComponentProps) {
   const [search, setSearch] = useState(q);
   const labels = designLabels(language);
   const href = (params: Record<string, string | number | null>) => screenHref(path, { q, page: colors.page, themes: themes.page, ...params });
+  useCloseAfterDelete(href({}));
   const open = (id: string) => href({ selected: id });
   const visibleColors = colors.items.filter((c) => matchesSearch([c.data.name, c.data.hexcode], search));
   const visibleThemes = themes.items.filter((th) => matchesSearch([th.data.name], search));
@@ -284,7 +285,6 @@ export default function Colors({ loaderData }: Route.ComponentProps) {
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
       <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref={href({ selected: selectedId })} />
       <SaveNotice result={result ?? carried} />
-      <DeleteNotice />
       <GridLayout search={<GridSearch label={text.search} value={search} onChange={setSearch} keep={{ selected: selectedId }} />} panel={panel}>
         <TileSection
           id="palette"

@@ -5,7 +5,7 @@ import { admin, type AdminResult, type Confirmation, readAdminForm, refused } fr
 import { deleteItem, saveChecked } from "~/admin/design/actions.server";
 import { checkIcon, getDesignItem, ICONS, listDesignPage, pageParam, searchParam } from "~/admin/design/design.server";
 import { GridLayout, GridSearch, matchesSearch, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
-import { DeleteForm, DeleteNotice, LiveTextField } from "~/admin/design/ui";
+import { DeleteForm, useCloseAfterDelete, LiveTextField } from "~/admin/design/ui";
 import { AdminPage, buttonClass, ConfirmStep, inputClass, Pager, SaveNotice } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
@@ -195,12 +195,12 @@ export default function Icons({ loaderData }: Route.ComponentProps) {
   const carried = useCarriedNotice();
   const [search, setSearch] = useState(q);
   const href = (params: Record<string, string | number | null>) => screenHref(path, { q, page: icons.page, ...params });
+  useCloseAfterDelete(href({}));
   const visible = icons.items.filter((icon) => matchesSearch([icon.name], search));
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
       <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref={href({ selected: selectedId })} />
       <SaveNotice result={result ?? carried} />
-      <DeleteNotice />
       <GridLayout
         search={<GridSearch label={text.search} value={search} onChange={setSearch} keep={{ selected: selectedId }} />}
         panel={

@@ -5,7 +5,7 @@ import { admin, type AdminResult, type Confirmation, readAdminForm, refused } fr
 import { deleteItem, saveChecked } from "~/admin/design/actions.server";
 import { checkTextStyle, defaultThemeVariables, getDesignItem, listDesignPage, pageParam, searchParam, TEXT_STYLES, tokensWithCss } from "~/admin/design/design.server";
 import { GridLayout, GridSearch, matchesSearch, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
-import { LiveTextField, DeleteForm, DeleteNotice } from "~/admin/design/ui";
+import { LiveTextField, DeleteForm, useCloseAfterDelete } from "~/admin/design/ui";
 import { AdminPage, buttonClass, ConfirmStep, Pager, SaveNotice } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
@@ -175,6 +175,7 @@ export default function TextStyles({ loaderData }: Route.ComponentProps) {
   const known = new Set(compiled);
   const [search, setSearch] = useState(q);
   const href = (params: Record<string, string | number | null>) => screenHref(path, { q, page: styles.page, ...params });
+  useCloseAfterDelete(href({}));
   const created = (id: string) => href({ selected: id });
   const visible = styles.items.filter((style) => matchesSearch([style.data.name, style.data.twclasses], search));
   return (
@@ -183,7 +184,6 @@ export default function TextStyles({ loaderData }: Route.ComponentProps) {
       <style dangerouslySetInnerHTML={{ __html: css }} />
       <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref={href({ selected: selectedId })} />
       <SaveNotice result={result ?? carried} />
-      <DeleteNotice />
       <GridLayout
         search={<GridSearch label={text.search} value={search} onChange={setSearch} keep={{ selected: selectedId }} />}
         panel={
