@@ -237,6 +237,8 @@ describe("a delete on a screen asks first: without confirmed=yes nothing changes
     for (const send of [
       (id: string) => screen("superuser", "core-pages", id, { intent: "delete" }),
       (id: string) => postForm(server, "/manage/pages", { intent: "delete", id, version: String(read("core-pages", id)!.version) }, cookies.superuser),
+      // The page's own screen, where its delete button now is (issue 22, point 4).
+      (id: string) => postForm(server, `/manage/pages/${id}`, { intent: "delete", version: String(read("core-pages", id)!.version) }, cookies.superuser),
     ]) {
       const id = await target("core-pages", "published");
       const before = read("core-pages", id);
