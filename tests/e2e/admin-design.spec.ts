@@ -153,6 +153,10 @@ test("a pasted SVG with a script is stored and previewed sanitised", async ({ pa
   await waitForHydration(page);
   const form = page.locator("[data-new-icon]");
   await form.getByLabel("Name", { exact: true }).fill("e2e-box");
+  // A file is read into the code field (the file button in the admin's language, not the browser's).
+  await form.getByLabel(/^(SVG-Datei hochladen …|Upload an SVG file …)$/).setInputFiles({ name: "box.svg", mimeType: "image/svg+xml", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><path d="M1 1h2v2H1z"/></svg>') });
+  await expect(form.getByLabel(/^(SVG-Code|SVG code)$/)).toHaveValue(/M1 1h2v2H1z/);
+  await expect(form).toContainText("box.svg");
   await form
     .getByLabel(/^(SVG-Code|SVG code)$/)
     .fill('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><script>window.__iconScript = 1</script><path d="M2 2h20v20H2z" onload="window.__iconScript = 2"/></svg>');

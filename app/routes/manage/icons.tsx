@@ -26,8 +26,9 @@ const texts = {
     intro: "SVG-Icons der Website. Beim Speichern wird jedes SVG bereinigt: Skripte, Stile, Links nach außen und alles, was nicht zeichnet, fallen weg.",
     name: "Name",
     svg: "SVG-Code",
-    file: "SVG-Datei hochladen",
+    file: "SVG-Datei hochladen …",
     fileHelp: "Der Inhalt der Datei erscheint im Feld SVG-Code.",
+    fileRead: (name: string) => `„${name}“ gelesen: ihr Inhalt steht im Feld SVG-Code.`,
     critical: "Kritisch (direkt ins HTML eingebettet)",
     loading: "Ladeanzeige (Spinner)",
     preview: "Vorschau (bereinigt)",
@@ -56,8 +57,9 @@ const texts = {
     intro: "The site's SVG icons. Every SVG is cleaned when saved: scripts, styles, outside links and anything that does not draw are removed.",
     name: "Name",
     svg: "SVG code",
-    file: "Upload an SVG file",
+    file: "Upload an SVG file …",
     fileHelp: "The file's content appears in the SVG code field.",
+    fileRead: (name: string) => `Read “${name}”: its content is in the SVG code field.`,
     critical: "Critical (embedded in the HTML)",
     loading: "Loading indicator (spinner)",
     preview: "Preview (cleaned)",
@@ -131,8 +133,9 @@ function IconEditor({ text, item, created }: { text: Texts; item?: Icon; created
     if (item) (setName(item.data.name ?? ""), setSvg(item.data.svg ?? ""));
   }, [item?.version]);
   const errors = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.errors : undefined;
+  const [fileName, setFileName] = useState("");
   async function readFile(file: File | undefined) {
-    if (file) setSvg(await file.text());
+    if (file) (setSvg(await file.text()), setFileName(file.name));
   }
   return (
     <fetcher.Form method="post" className="space-y-3">
@@ -143,12 +146,13 @@ function IconEditor({ text, item, created }: { text: Texts; item?: Icon; created
         <LiveTextField label={text.name} name="name" value={name} onChange={setName} error={errors?.name?.[0]} />
       </div>
       <div>
-        <label htmlFor={`${id}-file`} className="mb-1 block font-semibold">
+        {/* The browser's own file button speaks the browser's language: this one speaks the admin's. */}
+        <label className={`${buttonClass("secondary")} cursor-pointer focus-within:outline-3 focus-within:outline-offset-2 focus-within:outline-[#0f5e63]`}>
           {text.file}
+          <input type="file" accept=".svg,image/svg+xml" aria-describedby={`${id}-file-help`} onChange={(e) => void readFile(e.target.files?.[0])} className="sr-only" data-svg-file />
         </label>
-        <input id={`${id}-file`} type="file" accept=".svg,image/svg+xml" aria-describedby={`${id}-file-help`} onChange={(e) => void readFile(e.target.files?.[0])} className="block text-sm" />
         <p id={`${id}-file-help`} className="mt-1 text-sm text-slate-700">
-          {text.fileHelp}
+          {fileName ? text.fileRead(fileName) : text.fileHelp}
         </p>
       </div>
       <div>
