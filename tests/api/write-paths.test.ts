@@ -253,6 +253,22 @@ describe("a delete on a screen asks first: without confirmed=yes nothing changes
   });
 });
 
+describe("discarding a draft on the item screen asks first (issue 22, point 4)", () => {
+  it("answers with the question and keeps the draft; the confirmed post discards it", async () => {
+    const id = await target("core-pages", "published-with-draft");
+    const before = read("core-pages", id);
+    const asked = await screen("superuser", "core-pages", id, { intent: "discard" });
+    const body = await asked.text();
+    expect(asked.status, body.slice(0, 200)).toBe(200);
+    expect(body).toMatch(/wirklich verwerfen\?/);
+    expect(body).toContain("data-confirm-step");
+    expect(read("core-pages", id)).toEqual(before);
+    const confirmed = await screen("superuser", "core-pages", id, { intent: "discard", confirmed: "yes" });
+    expect(confirmed.status).toBe(200);
+    expect(read("core-pages", id)!.version).toBeGreaterThan(before!.version);
+  });
+});
+
 describe("core-pages: editors change pages but do not delete them (the home page too)", () => {
   for (const path of PATHS.filter((p) => p.action === "delete")) {
     it(path.name, async () => {
