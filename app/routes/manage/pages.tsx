@@ -5,7 +5,7 @@ import { deletePage } from "~/admin/pages/page-delete.server";
 import { orBadRequest } from "~/admin/content/list-query";
 import { listPages, PAGE_STATES, pageListQuery, type PageListQuery } from "~/admin/pages/page-list";
 import { newPageData, pageSettings } from "~/admin/pages/page-data";
-import { formVersion, getPage, patchPage } from "~/admin/pages/page-edit";
+import { formVersion, getPage } from "~/admin/pages/page-edit";
 import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem, SLUG_PROBLEM_TEXTS } from "~/admin/pages/page-slug";
 import { AdminPage, ConfirmStep, DataTable, EmptyState, Pager, SaveNotice, StatusBadge, TextField, buttonClass, inputClass, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
