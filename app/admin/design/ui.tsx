@@ -128,14 +128,15 @@ export function ShadeStrip({ label, hex, badHex }: { label: string; hex: string;
     <div data-shades={label}>
       <p className="text-sm font-semibold">{label}</p>
       {isHexColor(value) ? (
-        <ul className="mt-1 flex flex-wrap gap-1">
+        // One row of seven in the detail panel (it was two rows there, and a long page).
+        <ul className="mt-1 grid grid-cols-7 gap-1">
           {steps.map((step) => {
             const color = step === 0 ? value : shade(value, step);
             return (
-              <li key={step} className="w-16 text-center text-xs">
+              <li key={step} className="min-w-0 text-center text-[0.6875rem] leading-tight">
                 <span aria-hidden="true" className="block h-8 rounded border border-slate-300" style={{ backgroundColor: color }} />
                 <span className="block">{step > 0 ? `+${step} %` : step < 0 ? `${step} %` : "0"}</span>
-                <span className="block font-mono" data-shade={step}>
+                <span className="block font-mono break-all" data-shade={step}>
                   {color}
                 </span>
               </li>

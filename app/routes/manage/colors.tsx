@@ -214,6 +214,7 @@ function ThemeEditor({ text, language, item, created, closeHref, deleteForm }: {
       {deleteForm}
       <div className="space-y-3" aria-label={`${text.preview}: ${values.name ?? ""}`} role="group">
         <h3 className="font-semibold">{text.preview}</h3>
+        <p className="text-sm text-slate-700">{text.themesIntro}</p>
         {THEME_COLOR_FIELDS.map((field) => (
           <ShadeStrip key={field} label={labels[field]} hex={values[field] ?? ""} badHex={BAD_HEX} />
         ))}
@@ -331,7 +332,6 @@ export default function Colors({ loaderData }: Route.ComponentProps) {
             </Tile>
           ))}
         </TileSection>
-        <p className="text-sm text-slate-700">{text.themesIntro}</p>
         <Pager page={themes.page} pages={themes.pages} href={(page) => screenHref(path, { q, page: colors.page, themes: page })} />
       </GridLayout>
     </AdminPage>

@@ -40,6 +40,7 @@ const texts = {
     grant: "Zu Administrator:in machen",
     revoke: "Administrationsrechte entziehen",
     changed: "Rechte geändert.",
+    actions: "Aktionen",
     remove: "Entfernen",
     removed: "Entfernt.",
     confirmRemove: (email: string) => `${email} wirklich entfernen?`,
@@ -74,6 +75,7 @@ const texts = {
     grant: "Make administrator",
     revoke: "Remove administrator rights",
     changed: "Rights changed.",
+    actions: "Actions",
     remove: "Remove",
     removed: "Removed.",
     confirmRemove: (email: string) => `Really remove ${email}?`,
@@ -194,7 +196,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
               <th scope="col" className="p-2">{text.email}</th>
               <th scope="col" className="p-2">{text.name}</th>
               <th scope="col" className="p-2">{text.lastSignIn}</th>
-              <th scope="col" className="p-2"><span className="sr-only">Aktionen</span></th>
+              <th scope="col" className="p-2"><span className="sr-only">{text.actions}</span></th>
             </tr>
           </thead>
           <tbody>
