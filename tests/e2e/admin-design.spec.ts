@@ -191,6 +191,18 @@ test("a delete without the confirmation (a script, no JavaScript) only gets the 
   expect(auditOf("core-text-styles", "text-small")).toEqual([]);
   await page.goto("/manage/text-styles");
   await expect(page.locator('[data-text-style="small"]')).toBeVisible();
+
+  // The question's button posts the same again with confirmed=yes: then it is gone (a document post, as without JavaScript).
+  expect((await postForm(page, "/manage/colors", { intent: "save-color", name: "E2E Weg", hexcode: "#123" })).status()).toBe(201);
+  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  const { id } = db.prepare("select id from contents where schema_name = 'core-theme-colors' and data like '%E2E Weg%'").get() as { id: string };
+  db.close();
+  const question = await postForm(page, `/manage/colors?selected=${id}`, { intent: "delete-color", id });
+  expect(await question.text()).toContain("„E2E Weg“ wirklich löschen?");
+  const gone = await postForm(page, "/manage/colors", { intent: "delete-color", id, confirmed: "yes" });
+  expect(gone.status()).toBe(200);
+  expect(await gone.text()).toContain("Gelöscht.");
+  expect(auditOf("core-theme-colors", id).map((a) => a.action)).toEqual(["create-content", "delete-content"]);
 });
 
 /** The grids, at a laptop's width and a tablet's: short pages, search, a panel per entry. */
