@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ComponentType, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ComponentType, type ReactNode } from "react";
 import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import type { Language } from "~/i18n/languages";
 import { adminTexts, type AdminTexts } from "./texts";
@@ -129,9 +129,15 @@ export function ConfirmStep({
   const id = useId();
   // With JavaScript a fetcher keeps its answer across the way back: the question is put away here.
   const [dismissed, setDismissed] = useState<unknown>(null);
-  if (!confirm || dismissed === confirm) return null;
+  const shown = !!confirm && dismissed !== confirm;
+  // The button that asked may be far down a list, the question is at the top: bring it into view.
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (shown) ref.current?.scrollIntoView({ block: "nearest" });
+  }, [shown, confirm]);
+  if (!confirm || !shown) return null;
   return (
-    <section aria-labelledby={`${id}-q`} className="max-w-3xl space-y-3 rounded border-l-4 border-red-700 bg-red-50 p-4 text-red-950" data-confirm-step>
+    <section ref={ref} aria-labelledby={`${id}-q`} className="max-w-3xl space-y-3 rounded border-l-4 border-red-700 bg-red-50 p-4 text-red-950" data-confirm-step>
       {/* Announced when it appears (after a fetcher's post the page does not reload). */}
       <p id={`${id}-q`} role="alert" className="font-semibold">
         {confirm.question}

@@ -260,6 +260,8 @@ describe("a delete on a screen asks first: without confirmed=yes nothing changes
     for (const send of [
       (id: string) => screen("superuser", "core-pages", id, { intent: "delete" }),
       (id: string) => postForm(server, "/manage/pages", { intent: "delete", id, version: String(read("core-pages", id)!.version) }, cookies.superuser),
+      // The page's own screen, where its delete button now is (issue 22, point 4).
+      (id: string) => postForm(server, `/manage/pages/${id}`, { intent: "delete", version: String(read("core-pages", id)!.version) }, cookies.superuser),
     ]) {
       const id = await target("core-pages", "published");
       const before = read("core-pages", id);
@@ -271,6 +273,22 @@ describe("a delete on a screen asks first: without confirmed=yes nothing changes
       expect(read("core-pages", id)).toEqual(before);
       expect(auditOf(id).length).toBe(1);
     }
+  });
+});
+
+describe("discarding a draft on the item screen asks first (issue 22, point 4)", () => {
+  it("answers with the question and keeps the draft; the confirmed post discards it", async () => {
+    const id = await target("core-pages", "published-with-draft");
+    const before = read("core-pages", id);
+    const asked = await screen("superuser", "core-pages", id, { intent: "discard" });
+    const body = await asked.text();
+    expect(asked.status, body.slice(0, 200)).toBe(200);
+    expect(body).toMatch(/wirklich verwerfen\?/);
+    expect(body).toContain("data-confirm-step");
+    expect(read("core-pages", id)).toEqual(before);
+    const confirmed = await screen("superuser", "core-pages", id, { intent: "discard", confirmed: "yes" });
+    expect(confirmed.status).toBe(200);
+    expect(read("core-pages", id)!.version).toBeGreaterThan(before!.version);
   });
 });
 

@@ -26,6 +26,13 @@ const SCREENS = [
   "/manage/squidex/colors",
   "/manage/colors",
   "/manage/text-styles",
+  // The design screens' detail panels, open on one entry and on a new one.
+  "/manage/squidex/icons?selected=icon-loader",
+  "/manage/squidex/icons?selected=new",
+  "/manage/colors?selected=color-petrol",
+  "/manage/colors?selected=theme-standard",
+  "/manage/colors?selected=new-theme",
+  "/manage/text-styles?selected=text-heading-1",
   "/manage/content",
   "/manage/registrations",
   "/manage/appointments",

@@ -18,7 +18,9 @@ function berlinDate(days: number): string {
 const bookingInput = (page: Page, name: string) => page.locator(`[data-field="${name}"]`).locator("input, textarea");
 
 test("create a weekly series, book a new slot publicly, see the booker and cancel the booking", async ({ page }) => {
-  page.on("dialog", (dialog) => void dialog.accept());
+  // No browser dialogs any more: the server asks (ConfirmStep).
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => (dialogs.push(dialog.message()), void dialog.dismiss()));
   await signIn(page, "/manage/appointments");
   await expect(page.getByRole("heading", { level: 1, name: "Termine" })).toBeVisible();
 
@@ -83,7 +85,12 @@ test("create a weekly series, book a new slot publicly, see the booker and cance
   await expectNoAxeViolations(page);
 
   // A booked slot cannot be deleted; cancel the booking instead.
+  // The server asks first, naming the slot's time; the booker is mailed only after the confirmed post.
   await booked.getByRole("button", { name: /Buchung absagen/ }).click();
+  const step = page.locator("[data-confirm-step]");
+  await expect(step).toContainText("wirklich absagen?");
+  await expect(booked).toHaveAttribute("data-booked", "true");
+  await step.getByRole("button", { name: "Ja, Buchung absagen" }).click();
   await expect(page.locator("[data-save-result=ok]")).toHaveText(`Buchung abgesagt; ${email} wurde benachrichtigt.`);
   await expect(booked).not.toHaveAttribute("data-booked", "true");
   await expect(booked.locator("[data-booker]")).toHaveCount(0);
@@ -96,8 +103,12 @@ test("create a weekly series, book a new slot publicly, see the booker and cance
   await page.goto(`/manage/appointments?practitioner=${PRACTITIONER.id}`);
   await page.locator(`[data-admin-slot="${id}"] input[type=checkbox]`).check();
   await page.locator("[data-remove-selected]").click();
+  await expect(step).toContainText("Den ausgewählten freien Termin wirklich löschen?");
+  await expect(page.locator(`[data-admin-slot="${id}"]`)).toBeVisible();
+  await step.getByRole("button", { name: "Ja, Termin löschen" }).click();
   await expect(page.locator("[data-save-result=ok]")).toHaveText("1 Termin gelöscht.");
   await expect(page.locator(`[data-admin-slot="${id}"]`)).toHaveCount(0);
+  expect(dialogs).toEqual([]);
 });
 
 test("bad requests for slots are refused with 4xx and a message, never 5xx", async ({ page }) => {

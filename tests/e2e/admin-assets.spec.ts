@@ -55,9 +55,12 @@ test("upload a PNG, see it with a preview, rename, search and delete it", async 
   await expect(page.locator("[data-asset-list] li[data-asset]")).toHaveCount(1);
   await expect(card(page, renamed)).toBeVisible();
 
-  // Delete, after confirming.
-  page.once("dialog", (dialog) => void dialog.accept());
+  // Delete: the server asks first, naming the file; nothing is gone before the confirmed post.
   await card(page, renamed).getByRole("button", { name: /Löschen|Delete/ }).click();
+  const step = page.locator("[data-confirm-step]");
+  await expect(step).toContainText(renamed);
+  await expect(card(page, renamed)).toBeVisible();
+  await step.locator("[data-confirm]").click();
   await expect(page.locator("[data-save-result=ok]")).toContainText(renamed);
   await expect(card(page, renamed)).toHaveCount(0);
   await expect(page.locator("[data-empty-state]")).toBeVisible();

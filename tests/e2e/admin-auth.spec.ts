@@ -138,3 +138,23 @@ test("signing out everywhere asks first, without JavaScript too", async ({ page,
   await context.close();
   await elsewhere.close();
 });
+
+// Issue 22, point 4: removing a person was a window.confirm(); now the server asks, naming them.
+test("removing a person asks first, naming them; only the confirmed post removes", async ({ page, browser, baseURL }) => {
+  await signIn(page, "/manage/users");
+  const { context, email } = await inviteEditor(page, browser, baseURL, "removed");
+  await context.close();
+  await page.goto("/manage/users");
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => (dialogs.push(dialog.message()), void dialog.dismiss()));
+  const row = page.locator(`tr[data-user="${email}"]`);
+  await row.getByRole("button", { name: /^(Entfernen|Remove)$/ }).click();
+  const step = page.locator("[data-confirm-step]");
+  await expect(step).toContainText(email);
+  await expect(row).toBeVisible();
+  await expectNoAxeViolations(page);
+  await step.getByRole("button", { name: new RegExp(`(Ja, ${email} entfernen|Yes, remove ${email})`.replace(/\./g, "\\.")) }).click();
+  await expect(page.locator("[data-save-result=ok]")).toContainText(/Entfernt|Removed/);
+  await expect(page.locator(`tr[data-user="${email}"]`)).toHaveCount(0);
+  expect(dialogs).toEqual([]);
+});

@@ -114,22 +114,34 @@ test("the stored page shows every language, status and version as text", async (
   }
 });
 
-test("the page list renames and deletes a page", async ({ page }) => {
+test("a page is renamed and deleted on its own screen; the list's rows carry neither", async ({ page }) => {
   await signIn(page, "/manage/pages?q=Prüfseite");
   const row = page.locator("tbody tr").first();
-  await row.getByRole("textbox").fill("E2E Umbenannt");
-  await row.getByRole("button", { name: /Umbenennen|Rename/ }).click();
+  // Issue 22, point 4: no rename field or delete button in every row, only the link to the page's screen.
+  await expect(row.getByRole("textbox")).toHaveCount(0);
+  await expect(row.getByRole("button")).toHaveCount(0);
+  await row.getByRole("link").click();
+  await page.waitForURL(/\/manage\/pages\/page-e2e/);
+  await page.getByLabel(/^(Titel|Title) \(de\)$/).fill("E2E Umbenannt");
+  await page.getByRole("button", { name: /^(Speichern|Save)$/ }).click();
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
   await page.goto("/manage/pages?q=Umbenannt");
   await expect(page.getByRole("link", { name: "E2E Umbenannt" })).toBeVisible();
 
-  // Deleting asks first, naming the page; only the confirmed post deletes.
-  await page.locator("tbody tr").first().getByRole("button", { name: /Löschen|Delete/ }).click();
+  // Deleting asks first, naming the page; only the confirmed post deletes, then the list says so.
+  await page.getByRole("link", { name: "E2E Umbenannt" }).click();
+  await page.locator("[data-page-delete]").getByRole("button", { name: /Seite löschen|Delete page/ }).click();
   const step = page.locator("[data-confirm-step]");
   await expect(step).toContainText("Seite „E2E Umbenannt“");
-  await expect(page.getByRole("link", { name: "E2E Umbenannt" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await step.getByRole("link", { name: /Abbrechen|Cancel/ }).click();
+  await expect(step).toHaveCount(0);
+  await page.locator("[data-page-delete]").getByRole("button", { name: /Seite löschen|Delete page/ }).click();
   await step.getByRole("button", { name: "Ja, Seite „E2E Umbenannt“ löschen" }).click();
+  await page.waitForURL(/\/manage\/pages\?deleted=1$/);
   await expect(notice(page)).toHaveAttribute("data-save-result", "ok");
+  await expect(notice(page)).toContainText(/Seite gelöscht|Page deleted/);
+  await page.goto("/manage/pages?q=Umbenannt");
   await expect(page.locator("[data-empty-state]")).toBeVisible();
 });
 
@@ -188,6 +200,11 @@ test("an editor who is no superuser cannot delete pages (403)", async ({ page, b
   await expect(editor.getByRole("button", { name: /Löschen|Delete/ })).toHaveCount(0);
   const status = await editor.evaluate(async () => (await fetch("/manage/pages", { method: "POST", body: new URLSearchParams({ intent: "delete", id: "page-about", version: "0" }) })).status);
   expect(status).toBe(403);
+  // Nor on the page's own screen: no delete section, and its post is refused too.
+  await editor.goto("/manage/pages/page-about");
+  await expect(editor.locator("[data-page-delete]")).toHaveCount(0);
+  const onScreen = await editor.evaluate(async () => (await fetch("/manage/pages/page-about", { method: "POST", body: new URLSearchParams({ intent: "delete", version: "0", confirmed: "yes" }) })).status);
+  expect(onScreen).toBe(403);
   // The page is still there.
   expect((await visitorStatus(browser, baseURL, "/ueber-uns")).status).toBe(200);
   await context.close();

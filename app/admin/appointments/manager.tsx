@@ -1,6 +1,7 @@
-import { useId, useState, type ComponentType } from "react";
-import { useFetcher, type FormProps } from "react-router";
-import { buttonClass, inputClass, SaveNotice } from "~/admin/ui";
+import { useId, useMemo, useState, type ComponentType } from "react";
+import { useFetcher, useLocation, type FormProps } from "react-router";
+import type { Confirmation } from "~/admin/admin.server";
+import { buttonClass, ConfirmStep, inputClass, SaveNotice } from "~/admin/ui";
 import { groupByBerlinDay } from "~/booking/days";
 import { appointmentTexts, type AppointmentTexts } from "./texts";
 import { APPOINTMENTS_PATH, type AdminSlot, type SlotView } from "./view";
@@ -9,6 +10,8 @@ interface Result {
   ok: boolean;
   message: string;
   errors?: Record<string, string[]>;
+  /** The server's question before a delete or a cancellation (issue 22, point 4). */
+  confirm?: Confirmation;
 }
 
 /**
@@ -26,8 +29,12 @@ export function SlotManager({ view, GetForm, hidden = {}, fallback }: { view: Sl
   const Mutate = fetcher.Form;
   const keep = { practitioner: view.practitioner.id, ...hidden };
   const removeFormId = useId();
+  const location = useLocation();
+  // The question's button posts through the same fetcher to the screen's action (also from a page's edit mode).
+  const ConfirmForm = useMemo(() => (props: FormProps) => <Mutate {...props} action={APPOINTMENTS_PATH} />, [Mutate]);
   return (
     <div className="space-y-6" data-slot-manager={view.practitioner.id}>
+      <ConfirmStep confirm={busy ? undefined : result?.confirm} Form={ConfirmForm} cancelHref={`${location.pathname}${location.search}`} />
       <SaveNotice result={result} />
       <GetForm method="get" action={APPOINTMENTS_PATH} className="flex flex-wrap items-end gap-3 rounded border border-slate-300 bg-white p-4">
         {Object.entries(keep).map(([name, value]) => (
@@ -54,11 +61,12 @@ export function SlotManager({ view, GetForm, hidden = {}, fallback }: { view: Sl
             {t.noSlots}
           </p>
         )}
-        <Mutate method="post" action={APPOINTMENTS_PATH} id={removeFormId} onSubmit={(e) => !confirm(t.confirmRemove) && e.preventDefault()}>
+        <Mutate method="post" action={APPOINTMENTS_PATH} id={removeFormId}>
           <input type="hidden" name="intent" value="remove" />
           <input type="hidden" name="practitioner" value={view.practitioner.id} />
           {view.slots.items.some((s) => !s.booked) ? (
-            <button type="submit" className={buttonClass("danger")} disabled={busy} data-remove-selected>
+            // Not red here: the server asks first (ConfirmStep), where the button that deletes is.
+            <button type="submit" className={buttonClass("secondary")} disabled={busy} data-remove-selected>
               {t.removeSelected}
             </button>
           ) : null}
@@ -150,7 +158,7 @@ function SlotDays({ slots, t, language, formId, busy, Mutate, practitionerId }: 
                     ) : (
                       <p className="text-sm text-slate-700">{t.noBooker}</p>
                     )}
-                    <Mutate method="post" action={APPOINTMENTS_PATH} onSubmit={(e) => !confirm(t.confirmCancel) && e.preventDefault()}>
+                    <Mutate method="post" action={APPOINTMENTS_PATH}>
                       <input type="hidden" name="intent" value="cancel" />
                       <input type="hidden" name="practitioner" value={practitionerId} />
                       <input type="hidden" name="slot" value={slot.id} />

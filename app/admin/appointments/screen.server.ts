@@ -1,5 +1,5 @@
 import { orBadRequest, parsePage, parseSearch } from "~/admin/content/list-query";
-import { done, refused, writer, ADMIN_FORM_LIMIT, type AdminArgs } from "~/admin/admin.server";
+import { askFirst, done, refused, writer, ADMIN_FORM_LIMIT, type AdminArgs } from "~/admin/admin.server";
 import type { User } from "~/auth/users.server";
 import { formatSlot } from "~/booking/days";
 import { BatchItemError } from "~/content/store";
@@ -89,8 +89,12 @@ export async function handleAction(args: AdminArgs, user: User, now = new Date()
         return done(t.created(outcome.ids.length), 201);
       }
       case "remove": {
-        const ids = form.getAll("slot").filter(Boolean);
+        // The question's button sends the chosen slots back as one list (ConfirmStep posts single values).
+        const ids = [...form.getAll("slot"), ...(form.get("slots") ?? "").split(",")].filter(Boolean);
         if (!ids.length) return refused(t.noneSelected, 400);
+        // Asked first, by the server (issue 22, point 4): nothing is deleted before confirmed=yes.
+        if (form.get("confirmed") !== "yes")
+          return askFirst({ question: t.confirmRemove(ids.length), detail: t.removeDetail, confirmLabel: t.yesRemove(ids.length), fields: { intent: "remove", practitioner: practitioner.id, slots: ids.join(",") } });
         const outcome = await removeFreeSlots(services.store, practitioner.id, ids, writer(user, { action: "delete-appointment", detail: practitioner.id }));
         if (!outcome.ok) return outcome.reason === "booked" ? refused(t.removeBooked, 409) : refused(t.unknownSlot, 404);
         return done(t.removed(outcome.removed.length));
@@ -100,6 +104,10 @@ export async function handleAction(args: AdminArgs, user: User, now = new Date()
         const slot = slotId ? await services.store.get(APPOINTMENTS, slotId, { unpublished: true }) : undefined;
         const owner = slot?.data.practitioner?.iv;
         if (!slot || !Array.isArray(owner) || owner[0] !== practitioner.id) return refused(t.unknownSlot, 404);
+        if (form.get("confirmed") !== "yes") {
+          const time = formatSlot(user.language, String(slot.data.start?.iv), "full");
+          return askFirst({ question: t.confirmCancel(time), detail: t.cancelDetail, confirmLabel: t.yesCancel, fields: { intent: "cancel", practitioner: practitioner.id, slot: slot.id } });
+        }
         const outcome = await services.bookings.cancelBySlot(slot.id, { now });
         if (!outcome.ok) return outcome.reason === "past" ? refused(t.cancelPast, 409) : refused(t.cancelGone, 404);
         // The audit names the slot, never the booker.

@@ -4,7 +4,7 @@ import type { ContentStore } from "~/content/store";
 import { compileContentCss } from "~/theme/tailwind.server";
 import { isHexColor } from "~/theme/shades";
 import { sqliteStoreBackend, type StoreBackend } from "../../../tests/support/store-backends";
-import { checkColor, checkIcon, checkTextStyle, checkTheme, classSelector, COLORS, expectedVersion, ICONS, listDesignPage, pageParam, tokensWithCss, writeDesignItem } from "./design.server";
+import { checkColor, checkIcon, checkTextStyle, checkTheme, classSelector, COLORS, expectedVersion, getDesignItem, ICONS, listDesignPage, pageParam, tokensWithCss, writeDesignItem } from "./design.server";
 import { colorForm, formErrors } from "./forms";
 
 const SCRIPTED_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><script>alert(1)</script><path d="M0 0h24v24H0z" onclick="alert(2)"/></svg>';
@@ -116,6 +116,19 @@ describe("design items in a real store", () => {
     const second = await listDesignPage<{ name: string }>(store, COLORS, 2, "de", 2);
     expect(first.pages).toBe(2);
     expect([...first.items, ...second.items].map((i) => i.data.name)).toEqual(["A", "Beta", "Gamma", "Zeta"]);
+  });
+
+  it("finds items by name or another field, ignoring case and accents, and reads one for the panel", async () => {
+    const by = { kind: "user" as const, userId: "t", email: "editor@example.org", superuser: false };
+    const moos = await writeDesignItem(store, COLORS, undefined, { name: { iv: "Moosgrün" }, hexcode: { iv: "#4a7a3c" } }, { by });
+    await writeDesignItem(store, COLORS, undefined, { name: { iv: "Sand" }, hexcode: { iv: "#e0d2a8" } }, { by });
+    const byName = await listDesignPage<{ name: string }>(store, COLORS, 1, "de", 10, "GRUN", ["name", "hexcode"]);
+    expect(byName.items.map((i) => i.data.name)).toEqual(["Moosgrün"]);
+    const byHex = await listDesignPage<{ name: string }>(store, COLORS, 1, "de", 10, "e0d2", ["name", "hexcode"]);
+    expect(byHex.items.map((i) => i.data.name)).toEqual(["Sand"]);
+    expect((await getDesignItem<{ name: string }>(store, COLORS, moos.id, "de"))?.data.name).toBe("Moosgrün");
+    expect(await getDesignItem(store, COLORS, "no-such-colour", "de")).toBeNull();
+    expect(await getDesignItem(store, COLORS, "../bad id", "de")).toBeNull();
   });
 });
 

@@ -5,10 +5,11 @@
  * tokens with the allow-list, SVG through the sanitiser.
  */
 import type { AppLoadContext } from "react-router";
-import { orBadRequest, parsePage } from "~/admin/content/list-query";
+import { orBadRequest, parsePage, parseSearch } from "~/admin/content/list-query";
 import type { ContentStore } from "~/content/store";
 import { formVersion } from "~/admin/pages/page-edit";
 import { flattenItem } from "~/content/flatten";
+import { isValidId } from "~/content/ids";
 import type { ContentData, ContentItem } from "~/content/types";
 import type { Principal } from "~/content/policy";
 import type { Language } from "~/i18n/languages";
@@ -23,8 +24,8 @@ export const THEMES = "core-theme-settings";
 export const TEXT_STYLES = "core-text-styles";
 export const ICONS = "core-theme-icons";
 
-/** Items per page on the design screens. */
-export const PAGE_SIZE = 20;
+/** Tiles per page on the design screens (a grid of small tiles: a page fills about one screen). */
+export const PAGE_SIZE = 48;
 
 const texts = {
   de: {
@@ -122,18 +123,37 @@ export function pageParam(url: URL, name = "page", language: Language = "de"): n
   return orBadRequest(() => parsePage(url.searchParams.get(name), language, PAGE_SIZE));
 }
 
-/** One page of a design collection (drafts included), sorted by name, flattened for the screen. */
-export async function listDesignPage<T>(store: ContentStore, schema: string, page: number, language: Language, size = PAGE_SIZE) {
-  const { total, items } = await store.query(schema, { sort: [{ path: "data.name.iv", order: "ascending" }, { path: "id" }], skip: (page - 1) * size, take: size }, { unpublished: true });
+/** The search text of a design screen (`q`); a 400 with a message for text no one types. */
+export function searchParam(url: URL, language: Language = "de"): string {
+  return orBadRequest(() => parseSearch(url.searchParams.get("q"), language));
+}
+
+/**
+ * One page of a design collection (drafts included), sorted by name, flattened for the screen.
+ * `search` keeps the items whose `searchIn` fields (the name by default) contain it, ignoring case
+ * and accents, the same test the screen's live filter makes in the browser (grid.tsx, matchesSearch).
+ */
+export async function listDesignPage<T>(store: ContentStore, schema: string, page: number, language: Language, size = PAGE_SIZE, search = "", searchIn: readonly string[] = ["name"]) {
+  const filter = search ? { or: searchIn.map((field) => ({ path: `data.${field}.iv`, op: "contains" as const, value: search })) } : undefined;
+  const { total, items } = await store.query(schema, { ...(filter ? { filter } : {}), sort: [{ path: "data.name.iv", order: "ascending" }, { path: "id" }], skip: (page - 1) * size, take: size }, { unpublished: true });
   return {
     page,
     pages: Math.max(1, Math.ceil(total / size)),
     total,
-    items: items.map((item) => {
-      const flat = flattenItem<T>(item, language);
-      return { id: flat.id, version: flat.version, status: flat.status, newStatus: flat.newStatus ?? null, data: flat.data };
-    }),
+    items: items.map((item) => designEntry<T>(item, language)),
   };
+}
+
+const designEntry = <T>(item: ContentItem, language: Language) => {
+  const flat = flattenItem<T>(item, language);
+  return { id: flat.id, version: flat.version, status: flat.status, newStatus: flat.newStatus ?? null, data: flat.data };
+};
+
+/** One item of a design collection for the detail panel (whatever page it is on), or null when there is none. */
+export async function getDesignItem<T>(store: ContentStore, schema: string, id: string | null, language: Language) {
+  if (!id || !isValidId(id)) return null;
+  const item = await store.get(schema, id, { unpublished: true });
+  return item ? designEntry<T>(item, language) : null;
 }
 
 /** A class token as it appears in a CSS selector (`md:p-0.5` -> `md\:p-0\.5`, `2xl:x` -> `\32 xl\:x`). */

@@ -1,11 +1,11 @@
 /**
  * Pieces the design screens share in the browser: live checking with the shared form rules, a
- * labelled colour input with its swatch, and the ±6/12/18 % shade strip of a colour.
+ * labelled colour input with its picker, the ±6/12/18 % shade strip of a colour and the delete button.
  */
 import { useEffect, useId, useState } from "react";
-import { useFetcher } from "react-router";
-import { buttonClass, inputClass, SaveNotice } from "~/admin/ui";
-import type { AdminResult } from "~/admin/admin.server";
+import { useFetcher, useNavigate } from "react-router";
+import { buttonClass, ConfirmStep, inputClass, SaveNotice } from "~/admin/ui";
+import type { AdminResult, Confirmation } from "~/admin/admin.server";
 import type { FormDefinition } from "~/forms/definition";
 import type { Language } from "~/i18n/languages";
 import { isHexColor, SHADE_STEPS, shade } from "~/theme/shades";
@@ -37,16 +37,34 @@ export function Swatch({ hex, size = "h-8 w-8" }: { hex: string; size?: string }
   );
 }
 
-/** A labelled text input for a hex code, its swatch and the live "Bad Hex" message. */
-export function HexField(props: { label: string; name: string; value: string; onChange(value: string): void; error?: string }) {
+/** "#abc" and "#aabbcc" as the six-digit lower-case form a colour picker takes; null for anything else. */
+export function pickerValue(hex: string): string | null {
+  const value = hex.trim().toLowerCase();
+  if (!isHexColor(value)) return null;
+  return value.length === 4 ? `#${[...value.slice(1)].map((c) => c + c).join("")}` : value;
+}
+
+/**
+ * A labelled text input for a hex code with a colour picker beside it and the live "Bad Hex"
+ * message. The picker has no name: the hex field is what is posted (and what works without JavaScript).
+ */
+export function HexField(props: { label: string; name: string; value: string; onChange(value: string): void; error?: string; pickerLabel: string }) {
   const id = useId();
+  const picked = pickerValue(props.value);
   return (
     <div>
       <label htmlFor={id} className="mb-1 block font-semibold">
         {props.label}
       </label>
       <div className="flex items-center gap-2">
-        <Swatch hex={props.value} />
+        <input
+          type="color"
+          value={picked ?? "#000000"}
+          onChange={(e) => props.onChange(e.target.value)}
+          aria-label={`${props.pickerLabel}: ${props.label}`}
+          className={`h-10 w-12 shrink-0 cursor-pointer rounded border bg-white p-0.5 ${picked ? "border-slate-500" : "border-dashed border-slate-500"}`}
+          data-color-picker={props.name}
+        />
         <input
           id={id}
           name={props.name}
@@ -110,14 +128,15 @@ export function ShadeStrip({ label, hex, badHex }: { label: string; hex: string;
     <div data-shades={label}>
       <p className="text-sm font-semibold">{label}</p>
       {isHexColor(value) ? (
-        <ul className="mt-1 flex flex-wrap gap-1">
+        // One row of seven in the detail panel (it was two rows there, and a long page).
+        <ul className="mt-1 grid grid-cols-7 gap-1">
           {steps.map((step) => {
             const color = step === 0 ? value : shade(value, step);
             return (
-              <li key={step} className="w-16 text-center text-xs">
+              <li key={step} className="min-w-0 text-center text-[0.6875rem] leading-tight">
                 <span aria-hidden="true" className="block h-8 rounded border border-slate-300" style={{ backgroundColor: color }} />
                 <span className="block">{step > 0 ? `+${step} %` : step < 0 ? `${step} %` : "0"}</span>
-                <span className="block font-mono" data-shade={step}>
+                <span className="block font-mono break-all" data-shade={step}>
                   {color}
                 </span>
               </li>
@@ -131,17 +150,41 @@ export function ShadeStrip({ label, hex, badHex }: { label: string; hex: string;
   );
 }
 
-/** A superuser's delete button for one item, asking before it posts. */
-export function DeleteForm({ id, intent, label, name }: { id: string; intent: string; label: string; name: string }) {
-  const fetcher = useFetcher<AdminResult>();
+/** The fetcher every delete on a design screen shares: the screen, not the panel that goes, acts on its answer. */
+export const DELETE_FETCHER = "design-delete";
+
+/**
+ * A superuser's delete button for one item. The server asks first (actions.server, deleteItem): its
+ * question appears here with the button that deletes; without JavaScript the page shows it.
+ */
+export function DeleteForm({ id, intent, label, name, cancelHref }: { id: string; intent: string; label: string; name: string; cancelHref: string }) {
+  const fetcher = useFetcher<AdminResult & { confirm?: Confirmation }>({ key: DELETE_FETCHER });
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
   return (
-    <fetcher.Form method="post" className="space-y-2" onSubmit={(e) => !confirm(`${label}: ${name}?`) && e.preventDefault()}>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={id} />
-      <button type="submit" className={buttonClass("danger")} disabled={fetcher.state !== "idle"} aria-label={`${label}: ${name}`}>
-        {label}
-      </button>
-      {fetcher.data && !fetcher.data.ok ? <SaveNotice result={fetcher.data} /> : null}
-    </fetcher.Form>
+    <div className="space-y-2">
+      <fetcher.Form method="post">
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="id" value={id} />
+        {/* Not red: this only asks; the red button is in the question (ConfirmStep). */}
+        <button type="submit" className={buttonClass("secondary")} disabled={fetcher.state !== "idle"} aria-label={`${label}: ${name}`}>
+          {label}
+        </button>
+      </fetcher.Form>
+      <ConfirmStep confirm={answer?.confirm?.fields.id === id ? answer.confirm : undefined} Form={fetcher.Form} cancelHref={cancelHref} />
+      {answer && !answer.ok ? <SaveNotice result={answer} /> : null}
+    </div>
   );
+}
+
+/**
+ * Once a delete is done the panel closes: the screen goes to `closeHref` (the grid without a
+ * selection) and the answer goes along as the notice (grid.tsx, useCarriedNotice).
+ */
+export function useCloseAfterDelete(closeHref: string) {
+  const fetcher = useFetcher<AdminResult & { confirm?: Confirmation }>({ key: DELETE_FETCHER });
+  const navigate = useNavigate();
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  useEffect(() => {
+    if (answer?.ok && !answer.confirm) void navigate(closeHref, { replace: true, state: { notice: answer } });
+  }, [answer]);
 }

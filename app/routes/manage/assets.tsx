@@ -1,6 +1,6 @@
 import { data, Form, Link, useActionData, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/assets";
-import { admin, done, mutate, readAdminForm, refused, writer } from "~/admin/admin.server";
+import { admin, askFirst, type Confirmation, done, isConfirmed, mutate, readAdminForm, refused, writer } from "~/admin/admin.server";
 import { can, userPrincipal } from "~/content/policy";
 import { folderPath, folderTargets, listFolders, listLibrary, renameAsset } from "~/admin/assets/library.server";
 import {
@@ -18,7 +18,7 @@ import {
   typeLabel,
 } from "~/admin/assets/query";
 import { UploadPanel } from "~/admin/assets/upload-panel";
-import { AdminPage, buttonClass, EmptyState, inputClass, Pager, SaveNotice, useAdmin } from "~/admin/ui";
+import { AdminPage, buttonClass, ConfirmStep, EmptyState, inputClass, Pager, SaveNotice, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { ContentError } from "~/content/errors";
 import { isValidId } from "~/content/ids";
@@ -82,6 +82,8 @@ const texts = {
     renamed: (name: string) => `Umbenannt in „${name}“.`,
     remove: "Löschen",
     confirmRemove: (name: string) => `„${name}“ wirklich löschen? Seiten, die die Datei zeigen, verlieren sie.`,
+    removeDetail: "Gelöschte Dateien lassen sich nicht wiederherstellen.",
+    yesRemove: (name: string) => `Ja, „${name}“ löschen`,
     removed: (name: string) => `„${name}“ gelöscht.`,
     open: "Öffnen",
     nameEmpty: "Bitte einen Dateinamen angeben.",
@@ -139,6 +141,8 @@ const texts = {
     renamed: (name: string) => `Renamed to “${name}”.`,
     remove: "Delete",
     confirmRemove: (name: string) => `Really delete “${name}”? Pages showing the file will lose it.`,
+    removeDetail: "Deleted files cannot be brought back.",
+    yesRemove: (name: string) => `Yes, delete “${name}”`,
     removed: (name: string) => `“${name}” deleted.`,
     open: "Open",
     nameEmpty: "Please enter a file name.",
@@ -261,6 +265,8 @@ export async function action(args: Route.ActionArgs) {
   }
   if (fields.intent === "delete") {
     if (!can(userPrincipal(user), "deleteAsset")) return refused(t.forbidden, 403);
+    // Asked first, by the server (issue 22, point 4): a post without confirmed=yes deletes nothing.
+    if (!isConfirmed(fields)) return askFirst({ question: text.confirmRemove(asset.fileName), detail: text.removeDetail, confirmLabel: text.yesRemove(asset.fileName), fields: { intent: "delete", id } });
     return mutate(
       run,
       null,
@@ -275,7 +281,7 @@ export default function Assets({ loaderData }: Route.ComponentProps) {
   const { query, library, path, folders, targets, superuser, appName, maxBytes } = loaderData;
   const { language } = useAdmin();
   const text = texts[language];
-  const result = useActionData<typeof action>();
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]>; confirm?: Confirmation } | undefined;
   const navigation = useNavigation();
   const location = useLocation();
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
@@ -285,6 +291,7 @@ export default function Assets({ loaderData }: Route.ComponentProps) {
 
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
+      <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref={href({})} />
       <SaveNotice result={result} />
       <UploadPanel appName={appName} folder={query.folder} maxBytes={maxBytes} language={language} text={text} />
 
@@ -451,10 +458,11 @@ function AssetCard({ asset, targets, superuser, language, busy }: { asset: Libra
           </Form>
         ) : null}
         {superuser ? (
-          <Form method="post" className="mt-auto" onSubmit={(event) => !confirm(text.confirmRemove(asset.fileName)) && event.preventDefault()}>
+          // Not red here: the server asks first (ConfirmStep), where the button that deletes is.
+          <Form method="post" className="mt-auto">
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="id" value={asset.id} />
-            <button type="submit" className={buttonClass("danger")} disabled={busy}>
+            <button type="submit" className={buttonClass("secondary")} disabled={busy}>
               {text.remove}<span className="sr-only">: {asset.fileName}</span>
             </button>
           </Form>

@@ -1,19 +1,21 @@
 import { useEffect, useId, useState } from "react";
-import { useActionData, useFetcher } from "react-router";
+import { Form, Link, useActionData, useFetcher } from "react-router";
 import type { Route } from "./+types/icons";
-import { admin, type AdminResult, readAdminForm, refused } from "~/admin/admin.server";
+import { admin, type AdminResult, type Confirmation, readAdminForm, refused } from "~/admin/admin.server";
 import { deleteItem, saveChecked } from "~/admin/design/actions.server";
-import { checkIcon, ICONS, listDesignPage, pageParam } from "~/admin/design/design.server";
-import { DeleteForm, LiveTextField } from "~/admin/design/ui";
-import { AdminPage, buttonClass, EmptyState, inputClass, Pager, SaveNotice } from "~/admin/ui";
+import { checkIcon, getDesignItem, ICONS, listDesignPage, pageParam, searchParam } from "~/admin/design/design.server";
+import { GridLayout, GridSearch, matchesSearch, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
+import { DeleteForm, useCloseAfterDelete, LiveTextField } from "~/admin/design/ui";
+import { AdminPage, buttonClass, ConfirmStep, inputClass, Pager, SaveNotice } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { Language } from "~/i18n/languages";
 import { sanitizeSvg } from "~/theme/icons.server";
 
 /**
- * `/manage/squidex/icons`: the site's SVG icons (core-theme-icons). An icon is uploaded as an .svg
- * file (read in the browser) or pasted; the server stores only what its sanitiser lets through
- * and the preview shows exactly that.
+ * `/manage/squidex/icons`: the site's SVG icons (core-theme-icons) as a searchable grid; a tile opens
+ * the icon in the panel beside it (`?selected=id`, `?selected=new` for a new one), the only place
+ * its SVG code is shown. An icon is uploaded as an .svg file (read in the browser) or pasted; the
+ * server stores only what its sanitiser lets through and the preview shows exactly that.
  */
 export const handle = routeAccess("auth");
 export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
@@ -24,8 +26,9 @@ const texts = {
     intro: "SVG-Icons der Website. Beim Speichern wird jedes SVG bereinigt: Skripte, Stile, Links nach außen und alles, was nicht zeichnet, fallen weg.",
     name: "Name",
     svg: "SVG-Code",
-    file: "SVG-Datei hochladen",
+    file: "SVG-Datei hochladen …",
     fileHelp: "Der Inhalt der Datei erscheint im Feld SVG-Code.",
+    fileRead: (name: string) => `„${name}“ gelesen: ihr Inhalt steht im Feld SVG-Code.`,
     critical: "Kritisch (direkt ins HTML eingebettet)",
     loading: "Ladeanzeige (Spinner)",
     preview: "Vorschau (bereinigt)",
@@ -42,14 +45,21 @@ const texts = {
     empty: "Noch keine Icons angelegt.",
     invalidStored: "Dieses gespeicherte SVG ist ungültig und wird auf der Website nicht gezeigt.",
     unknownIntent: "Unbekannte Aktion.",
+    search: "Icons durchsuchen",
+    all: "Alle Icons",
+    pick: "Wählen Sie ein Icon aus, um es zu bearbeiten, oder legen Sie ein neues an.",
+    edit: "Icon bearbeiten",
+    gone: "Dieses Icon gibt es nicht (mehr).",
+    open: "Öffnen",
   },
   en: {
     title: "Icons",
     intro: "The site's SVG icons. Every SVG is cleaned when saved: scripts, styles, outside links and anything that does not draw are removed.",
     name: "Name",
     svg: "SVG code",
-    file: "Upload an SVG file",
+    file: "Upload an SVG file …",
     fileHelp: "The file's content appears in the SVG code field.",
+    fileRead: (name: string) => `Read “${name}”: its content is in the SVG code field.`,
     critical: "Critical (embedded in the HTML)",
     loading: "Loading indicator (spinner)",
     preview: "Preview (cleaned)",
@@ -66,19 +76,35 @@ const texts = {
     empty: "No icons yet.",
     invalidStored: "This stored SVG is invalid and is not shown on the site.",
     unknownIntent: "Unknown action.",
+    search: "Search icons",
+    all: "All icons",
+    pick: "Choose an icon to edit it, or add a new one.",
+    edit: "Edit icon",
+    gone: "This icon does not exist (any more).",
+    open: "Open",
   },
 } satisfies Record<Language, unknown>;
 type Texts = (typeof texts)[Language];
 
 type IconData = { name?: string; svg?: string; critical?: boolean; loading?: boolean };
 
+type Icon = { id: string; version: number; data: IconData; preview: string | null };
+
+// Sanitised again for the preview: items may have been stored through the API or before these rules.
+const withPreview = <T extends { data: IconData }>(item: T) => ({ ...item, preview: typeof item.data.svg === "string" ? sanitizeSvg(item.data.svg) : null });
+
 export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const url = new URL(args.request.url);
-  const icons = await listDesignPage<IconData>(services.store, ICONS, pageParam(url, "page", language), language);
-  // Sanitised again for the preview: items may have been stored through the API or before these rules.
-  const items = icons.items.map((item) => ({ ...item, preview: typeof item.data.svg === "string" ? sanitizeSvg(item.data.svg) : null }));
-  return { language, superuser: user.superuser, icons: { ...icons, items }, path: url.pathname };
+  const q = searchParam(url, language);
+  const selectedId = url.searchParams.get("selected");
+  const [icons, selected] = await Promise.all([
+    listDesignPage<IconData>(services.store, ICONS, pageParam(url, "page", language), language, undefined, q),
+    getDesignItem<IconData>(services.store, ICONS, selectedId === "new" ? null : selectedId, language),
+  ]);
+  // The tiles need no SVG source: only the cleaned drawing goes to the browser.
+  const items = icons.items.map((item) => ({ id: item.id, name: item.data.name ?? item.id, preview: withPreview(item).preview }));
+  return { language, superuser: user.superuser, icons: { ...icons, items }, q, selectedId, selected: selected ? withPreview(selected) : null, path: url.pathname };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -96,8 +122,9 @@ export async function action(args: Route.ActionArgs) {
 }
 
 /** The form of one icon (or a new one): file or pasted code, flags; the server answers with what it stored. */
-function IconEditor({ text, item }: { text: Texts; item?: { id: string; version: number; data: IconData } }) {
+function IconEditor({ text, item, created }: { text: Texts; item?: Icon; created: (id: string) => string }) {
   const fetcher = useFetcher<AdminResult>();
+  useOpenCreated(item ? undefined : fetcher.data, fetcher.state === "idle", created);
   const id = useId();
   const [name, setName] = useState(item?.data.name ?? "");
   const [svg, setSvg] = useState(item?.data.svg ?? "");
@@ -105,13 +132,10 @@ function IconEditor({ text, item }: { text: Texts; item?: { id: string; version:
   useEffect(() => {
     if (item) (setName(item.data.name ?? ""), setSvg(item.data.svg ?? ""));
   }, [item?.version]);
-  // The new-icon form starts empty again once its icon is stored.
-  useEffect(() => {
-    if (!item && fetcher.state === "idle" && fetcher.data?.ok) (setName(""), setSvg(""));
-  }, [item, fetcher.state, fetcher.data]);
   const errors = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.errors : undefined;
+  const [fileName, setFileName] = useState("");
   async function readFile(file: File | undefined) {
-    if (file) setSvg(await file.text());
+    if (file) (setSvg(await file.text()), setFileName(file.name));
   }
   return (
     <fetcher.Form method="post" className="space-y-3">
@@ -122,12 +146,13 @@ function IconEditor({ text, item }: { text: Texts; item?: { id: string; version:
         <LiveTextField label={text.name} name="name" value={name} onChange={setName} error={errors?.name?.[0]} />
       </div>
       <div>
-        <label htmlFor={`${id}-file`} className="mb-1 block font-semibold">
+        {/* The browser's own file button speaks the browser's language: this one speaks the admin's. */}
+        <label className={`${buttonClass("secondary")} cursor-pointer focus-within:outline-3 focus-within:outline-offset-2 focus-within:outline-[#0f5e63]`}>
           {text.file}
+          <input type="file" accept=".svg,image/svg+xml" aria-describedby={`${id}-file-help`} onChange={(e) => void readFile(e.target.files?.[0])} className="sr-only" data-svg-file />
         </label>
-        <input id={`${id}-file`} type="file" accept=".svg,image/svg+xml" aria-describedby={`${id}-file-help`} onChange={(e) => void readFile(e.target.files?.[0])} className="block text-sm" />
         <p id={`${id}-file-help`} className="mt-1 text-sm text-slate-700">
-          {text.fileHelp}
+          {fileName ? text.fileRead(fileName) : text.fileHelp}
         </p>
       </div>
       <div>
@@ -137,7 +162,7 @@ function IconEditor({ text, item }: { text: Texts; item?: { id: string; version:
         <textarea
           id={`${id}-svg`}
           name="svg"
-          rows={4}
+          rows={8}
           value={svg}
           onChange={(e) => setSvg(e.target.value)}
           spellCheck={false}
@@ -168,39 +193,82 @@ function IconEditor({ text, item }: { text: Texts; item?: { id: string; version:
 }
 
 export default function Icons({ loaderData }: Route.ComponentProps) {
-  const { language, superuser, icons, path } = loaderData;
+  const { language, superuser, icons, q, selectedId, selected, path } = loaderData;
   const text = texts[language];
-  const result = useActionData<typeof action>();
+  const result = useActionData<typeof action>() as (AdminResult & { confirm?: Confirmation }) | undefined;
+  const carried = useCarriedNotice();
+  const [search, setSearch] = useState(q);
+  const href = (params: Record<string, string | number | null>) => screenHref(path, { q, page: icons.page, ...params });
+  useCloseAfterDelete(href({}));
+  const visible = icons.items.filter((icon) => matchesSearch([icon.name], search));
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
-      <SaveNotice result={result} />
-      {icons.items.length === 0 ? <EmptyState>{text.empty}</EmptyState> : null}
-      <ul className="space-y-4">
-        {icons.items.map((item) => (
-          <li key={item.id} className="grid gap-4 rounded border border-slate-300 bg-white p-4 md:grid-cols-[8rem_1fr]" data-icon={item.data.name}>
-            <figure className="text-center">
-              {item.preview ? (
-                // Sanitised by sanitizeSvg (allow-listed drawing elements and attributes only).
-                <div className="mx-auto h-16 w-16 text-slate-900 [&>svg]:h-full [&>svg]:w-full" data-icon-preview dangerouslySetInnerHTML={{ __html: item.preview }} />
-              ) : (
-                <p className="text-sm text-red-800">{text.invalidStored}</p>
-              )}
-              <figcaption className="mt-1 text-xs text-slate-700">{text.preview}</figcaption>
-            </figure>
-            <div className="space-y-3">
-              <IconEditor text={text} item={item} />
-              {superuser ? <DeleteForm id={item.id} intent="delete-icon" label={text.remove} name={item.data.name ?? item.id} /> : null}
+      <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref={href({ selected: selectedId })} />
+      <SaveNotice result={result ?? carried} />
+      <GridLayout
+        search={<GridSearch label={text.search} value={search} onChange={setSearch} keep={{ selected: selectedId }} />}
+        panel={
+          selectedId === "new" ? (
+            <div data-new-icon>
+              <PanelHeading title={text.newIcon} closeHref={href({})} />
+              <IconEditor text={text} created={(id) => href({ selected: id })} />
+              {result?.ok && result.id ? (
+                <Link className="mt-3 inline-block font-semibold text-[#0f5e63] underline" to={href({ selected: result.id })}>
+                  {text.open}
+                </Link>
+              ) : null}
             </div>
-          </li>
-        ))}
-      </ul>
-      <Pager page={icons.page} pages={icons.pages} href={(page) => `${path}?page=${page}`} />
-      <section aria-labelledby="new-icon" className="rounded border border-slate-300 bg-white p-4" data-new-icon>
-        <h2 id="new-icon" className="mb-2 text-lg font-bold">
-          {text.newIcon}
-        </h2>
-        <IconEditor text={text} />
-      </section>
+          ) : selected ? (
+            <div className="space-y-4" data-icon-panel={selected.data.name ?? selected.id}>
+              <PanelHeading title={selected.data.name || selected.id} closeHref={href({})} />
+              <figure className="text-center">
+                {selected.preview ? (
+                  // Sanitised by sanitizeSvg (allow-listed drawing elements and attributes only).
+                  <div className="mx-auto h-24 w-24 text-slate-900 [&>svg]:h-full [&>svg]:w-full" data-icon-preview dangerouslySetInnerHTML={{ __html: selected.preview }} />
+                ) : (
+                  <p className="text-sm text-red-800">{text.invalidStored}</p>
+                )}
+                <figcaption className="mt-1 text-xs text-slate-700">{text.preview}</figcaption>
+              </figure>
+              <IconEditor key={selected.id} text={text} item={selected} created={(id) => href({ selected: id })} />
+              {superuser ? <DeleteForm id={selected.id} intent="delete-icon" label={text.remove} name={selected.data.name ?? selected.id} cancelHref={href({ selected: selected.id })} /> : null}
+            </div>
+          ) : (
+            <div>
+              <PanelHeading title={text.edit} />
+              <p className="mb-3 text-slate-700">{selectedId ? text.gone : text.pick}</p>
+              <Link to={href({ selected: "new" })} className={buttonClass()}>
+                {text.newIcon}
+              </Link>
+            </div>
+          )
+        }
+      >
+        <TileSection
+          id="icon-grid"
+          title={text.all}
+          shown={visible.length}
+          total={icons.total}
+          searching={!!search}
+          action={
+            <Link to={href({ selected: "new" })} className={buttonClass("secondary")}>
+              {text.newIcon}
+            </Link>
+          }
+        >
+          {visible.map((icon) => (
+            <Tile key={icon.id} href={href({ selected: icon.id })} selected={icon.id === selected?.id} label={icon.name} data={{ "data-icon": icon.name }}>
+              {icon.preview ? (
+                // Sanitised by sanitizeSvg, as in the panel.
+                <span aria-hidden="true" className="block h-12 w-12 text-slate-900 [&>svg]:h-full [&>svg]:w-full" data-icon-preview dangerouslySetInnerHTML={{ __html: icon.preview }} />
+              ) : (
+                <span className="text-xs text-red-800">{text.invalidStored}</span>
+              )}
+            </Tile>
+          ))}
+        </TileSection>
+        <Pager page={icons.page} pages={icons.pages} href={(page) => screenHref(path, { q, page })} />
+      </GridLayout>
     </AdminPage>
   );
 }

@@ -47,6 +47,9 @@ const texts = {
     updatedDraft: "Als Entwurf gespeichert. Die Website zeigt die veröffentlichte Fassung, bis Sie veröffentlichen.",
     discard: "Entwurf verwerfen",
     discarded: "Entwurf verworfen; es gilt wieder die veröffentlichte Fassung.",
+    confirmDiscard: (title: string) => `Den Entwurf von „${title}“ wirklich verwerfen?`,
+    discardDetail: "Die Änderungen seit der letzten Veröffentlichung gehen verloren; es gilt wieder die veröffentlichte Fassung.",
+    yesDiscard: "Ja, Entwurf verwerfen",
     published: "Veröffentlicht.",
     unpublished: "Zurückgezogen; der Eintrag ist nicht mehr öffentlich.",
     deleted: "Eintrag gelöscht.",
@@ -70,6 +73,9 @@ const texts = {
     updatedDraft: "Saved as a draft. The site shows the published version until you publish.",
     discard: "Discard draft",
     discarded: "Draft discarded; the published version applies again.",
+    confirmDiscard: (title: string) => `Really discard the draft of “${title}”?`,
+    discardDetail: "The changes since it was last published are lost; the published version applies again.",
+    yesDiscard: "Yes, discard the draft",
     published: "Published.",
     unpublished: "Unpublished; the item is no longer public.",
     deleted: "Item deleted.",
@@ -226,6 +232,11 @@ export async function action(args: Route.ActionArgs) {
     ).then((answer) => localiseConflict(answer, text.conflict));
   }
   if (fields.intent === "discard") {
+    // Asked first, by the server (issue 22, point 4): the draft's changes would be gone for good.
+    if (!isConfirmed(fields)) {
+      const title = titleOf(schema, current);
+      return askFirst({ question: text.confirmDiscard(title), detail: text.discardDetail, confirmLabel: text.yesDiscard, fields: { intent: "discard", version: fields.version ?? "" } });
+    }
     return mutate(
       ctx,
       null,
@@ -339,7 +350,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
                     </button>
                   </fetcher.Form>
                 ) : null}
-                <fetcher.Form method="post" onSubmit={(e) => !confirm(text.discard) && e.preventDefault()}>
+                <fetcher.Form method="post">
                   <input type="hidden" name="version" value={version} />
                   <button type="submit" name="intent" value="discard" className={buttonClass("secondary")} disabled={busy} data-discard-draft>
                     {text.discard}

@@ -3,11 +3,12 @@ import { peopleNames, personName } from "~/editor/people.server";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/page";
 import { isValidId } from "~/content/ids";
-import { admin, done, mutate, readAdminForm, refused, writer } from "~/admin/admin.server";
+import { admin, type Confirmation, done, isConfirmed, mutate, readAdminForm, refused, writer } from "~/admin/admin.server";
+import { deletePage } from "~/admin/pages/page-delete.server";
 import { pageSettings, pageState, settingsPatch, type PageSettings } from "~/admin/pages/page-data";
 import { formVersion, pageByName, patchPage } from "~/admin/pages/page-edit";
 import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem, SLUG_PROBLEM_TEXTS } from "~/admin/pages/page-slug";
-import { AdminPage, buttonClass, inputClass, SaveNotice, StatusBadge, TextField, useAdmin } from "~/admin/ui";
+import { AdminPage, buttonClass, ConfirmStep, inputClass, SaveNotice, StatusBadge, TextField, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import type { ContentStore } from "~/content/store";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
@@ -15,7 +16,7 @@ import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
 /**
  * `/manage/pages/{pagename}` (pagename: the page's id, see pages.tsx; a German slug redirects to
  * it): a page's settings per language (title, slug, SEO title), critical flag, theme and
- * background colour; publishing and unpublishing. Saving a published page keeps the live page as
+ * background colour; publishing and unpublishing; deleting (superusers, asked first). Saving a published page keeps the live page as
  * it is (state Changed) until it is published again.
  */
 export const handle = routeAccess("auth");
@@ -27,6 +28,8 @@ const SEOTITLE_MAX = 70;
 const texts = {
   de: {
     back: "Alle Seiten",
+    deleteTitle: "Seite löschen",
+    deleteHint: "Sie werden vorher gefragt. Soll die Seite nur nicht mehr öffentlich sein, ziehen Sie sie oben zurück.",
     languageName: { de: "Deutsch", en: "Englisch" } as Record<Language, string>,
     pageTitle: "Titel",
     slug: "Slug",
@@ -57,6 +60,8 @@ const texts = {
   },
   en: {
     back: "All pages",
+    deleteTitle: "Delete page",
+    deleteHint: "You will be asked first. If the page should only stop being public, unpublish it above instead.",
     languageName: { de: "German", en: "English" } as Record<Language, string>,
     pageTitle: "Title",
     slug: "Slug",
@@ -107,11 +112,12 @@ async function requirePage(store: ContentStore, name: string) {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { language, services } = admin(args);
+  const { user, language, services } = admin(args);
   const item = await requirePage(services.store, args.params.pagename);
   if (item.id !== args.params.pagename) throw redirect(`/manage/pages/${encodeURIComponent(item.id)}`);
   return {
     language,
+    superuser: user.superuser,
     page: pageSettings(item),
     lastModified: item.lastModified,
     lastModifiedBy: personName(await peopleNames(args.context), item.lastModifiedBy, language),
@@ -173,6 +179,12 @@ export async function action(args: Route.ActionArgs) {
       () => done(publish ? text.published : text.unpublished),
     );
   }
+  if (fields.intent === "delete") {
+    const answer = await deletePage(args, user, item, fields, expectedVersion);
+    // Gone: back to the list, which says so (its own screen would be a 404 now).
+    if (isConfirmed(fields) && answer.data.ok) return redirect("/manage/pages?deleted=1");
+    return answer;
+  }
   if (fields.intent === "discard") {
     return mutate({ ...args, user }, null, () => store.discardDraft(PAGES_SCHEMA, item.id, { ...by("discard-page-draft"), expectedVersion }), () => done(text.discarded));
   }
@@ -183,10 +195,10 @@ export async function action(args: Route.ActionArgs) {
 const publicPath = (page: PageSettings) => localizedPath("de", page.slug.de === "home" ? "/" : `/${page.slug.de}`);
 
 export default function PageSettingsScreen({ loaderData }: Route.ComponentProps) {
-  const { language, page, themes, colors, lastModified, lastModifiedBy } = loaderData;
+  const { language, superuser, page, themes, colors, lastModified, lastModifiedBy } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
-  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]> } | undefined;
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]>; confirm?: Confirmation } | undefined;
   const busy = useNavigation().state === "submitting";
   const [color, setColor] = useState(page.backgroundColor);
   const swatchId = useId();
@@ -220,6 +232,7 @@ export default function PageSettingsScreen({ loaderData }: Route.ComponentProps)
         </>
       }
     >
+      <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref={`/manage/pages/${encodeURIComponent(page.id)}`} />
       <SaveNotice result={result} />
       <section aria-labelledby="page-state" className="flex flex-wrap items-center gap-4 rounded border border-slate-300 bg-white p-4">
         <h2 id="page-state" className="text-lg font-bold">
@@ -321,6 +334,21 @@ export default function PageSettingsScreen({ loaderData }: Route.ComponentProps)
           {t.save}
         </button>
       </Form>
+      {superuser ? (
+        <section aria-labelledby="page-delete" className="space-y-2 rounded border border-slate-300 bg-white p-4" data-page-delete>
+          <h2 id="page-delete" className="text-lg font-bold">
+            {text.deleteTitle}
+          </h2>
+          <p className="text-slate-700">{text.deleteHint}</p>
+          {/* Not red here: the server asks first (ConfirmStep), where the button that deletes is. */}
+          <Form method="post">
+            {hidden("delete")}
+            <button type="submit" className={buttonClass("secondary")} disabled={busy}>
+              {text.deleteTitle}
+            </button>
+          </Form>
+        </section>
+      ) : null}
     </AdminPage>
   );
 }

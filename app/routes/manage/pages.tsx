@@ -1,11 +1,11 @@
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/pages";
-import { admin, askFirst, done, isConfirmed, mutate, readAdminForm, refused, writer, type Confirmation } from "~/admin/admin.server";
-import { can, userPrincipal } from "~/content/policy";
+import { admin, done, mutate, readAdminForm, refused, writer, type Confirmation } from "~/admin/admin.server";
+import { deletePage } from "~/admin/pages/page-delete.server";
 import { orBadRequest } from "~/admin/content/list-query";
 import { listPages, PAGE_STATES, pageListQuery, type PageListQuery } from "~/admin/pages/page-list";
 import { newPageData, pageSettings } from "~/admin/pages/page-data";
-import { formVersion, getPage, patchPage } from "~/admin/pages/page-edit";
+import { formVersion, getPage } from "~/admin/pages/page-edit";
 import { checkPageSlugs, normalizePageSlug, PAGES_SCHEMA, type SlugProblem, SLUG_PROBLEM_TEXTS } from "~/admin/pages/page-slug";
 import { AdminPage, ConfirmStep, DataTable, EmptyState, Pager, SaveNotice, StatusBadge, TextField, buttonClass, inputClass, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
@@ -14,7 +14,8 @@ import type { Language } from "~/i18n/languages";
 
 /**
  * `/manage/pages`: the site's pages, a page at a time (search and state filter run in the
- * database), creating a page (as a draft), renaming, deleting (superusers). A page's own screen is
+ * database), and creating a page (as a draft). Renaming and deleting happen on a page's own screen
+ * (issue 22, point 4: no rename field and delete button in every row). A page's own screen is
  * `/manage/pages/{pagename}`, where pagename is the page's id: it stays the same when the slugs
  * change and is one path segment even for nested slugs like "ratgeber/rueckenschmerzen".
  */
@@ -33,17 +34,10 @@ const texts = {
     pageTitle: "Titel",
     slug: "Slug",
     state: "Status",
-    actions: "Aktionen",
-    newTitle: (title: string) => `Neuer Titel für „${title}“`,
-    rename: "Umbenennen",
-    renamed: "Umbenannt.",
     createTitle: "Neue Seite",
+    deleted: "Seite gelöscht.",
     slugHelp: "Pfad ohne führenden Schrägstrich, z. B. „ueber-uns“ oder „ratgeber/ruecken“. Leer: aus dem Titel.",
     created: (title: string) => `Seite „${title}“ als Entwurf angelegt.`,
-    deleted: "Seite gelöscht.",
-    confirmDelete: (title: string, slug: string) => `Seite „${title}“ (/${slug}) wirklich löschen?`,
-    deleteDetail: "Die Seite verschwindet von der Website, und ihre Adresse führt dann ins Leere. Gelöschte Seiten lassen sich nicht wiederherstellen. Soll sie nur nicht mehr öffentlich sein, ziehen Sie sie auf ihrer Seite zurück.",
-    yesDelete: (title: string) => `Ja, Seite „${title}“ löschen`,
     noTitle: "Bitte einen Titel angeben (höchstens 200 Zeichen).",
     badVersion: "Die Seite wurde inzwischen geändert. Bitte neu laden.",
     unknownPage: "Diese Seite gibt es nicht (mehr).",
@@ -59,17 +53,10 @@ const texts = {
     pageTitle: "Title",
     slug: "Slug",
     state: "State",
-    actions: "Actions",
-    newTitle: (title: string) => `New title for “${title}”`,
-    rename: "Rename",
-    renamed: "Renamed.",
     createTitle: "New page",
+    deleted: "Page deleted.",
     slugHelp: "Path without a leading slash, e.g. “about-us” or “guide/back-pain”. Empty: from the title.",
     created: (title: string) => `Page “${title}” created as a draft.`,
-    deleted: "Page deleted.",
-    confirmDelete: (title: string, slug: string) => `Really delete the page “${title}” (/${slug})?`,
-    deleteDetail: "The page disappears from the site, and its address then leads nowhere. Deleted pages cannot be brought back. If it should only stop being public, unpublish it on its own screen instead.",
-    yesDelete: (title: string) => `Yes, delete the page “${title}”`,
     noTitle: "Please enter a title (at most 200 characters).",
     badVersion: "The page has changed in the meantime. Please reload.",
     unknownPage: "This page does not exist (any more).",
@@ -79,7 +66,7 @@ const texts = {
 } satisfies Record<Language, unknown>;
 
 export async function loader(args: Route.LoaderArgs) {
-  const { user, language, services } = admin(args);
+  const { language, services } = admin(args);
   const query = orBadRequest(() => pageListQuery(new URL(args.request.url).searchParams, language));
   const { total, pages, items } = await listPages(services.store, query);
   // Past the end: the last page, never "page 9 of 2".
@@ -89,7 +76,8 @@ export async function loader(args: Route.LoaderArgs) {
     query,
     total,
     pages,
-    superuser: user.superuser,
+    // A page deleted on its own screen comes back here to say so.
+    deleted: new URL(args.request.url).searchParams.get("deleted") === "1",
     items: items.map((item) => {
       const page = pageSettings(item);
       return { id: page.id, title: page.title[language], slug: page.slug[language], status: page.status, newStatus: page.newStatus, version: page.version };
@@ -98,7 +86,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { user, language, t, services } = admin(args);
+  const { user, language, services } = admin(args);
   const text = texts[language];
   const store = services.store;
   const fields = await readAdminForm(args.request);
@@ -122,30 +110,8 @@ export async function action(args: Route.ActionArgs) {
   if (!page) return refused(text.unknownPage, 404);
   const expectedVersion = formVersion(fields.version);
   if (expectedVersion === undefined) return refused(text.badVersion, 400);
-  if (fields.intent === "rename") {
-    if (!title || title.length > TITLE_MAX) return refused(text.noTitle, 400, { title: [text.noTitle] });
-    return mutate(
-      { ...args, user },
-      null,
-      () => patchPage(store, page.id, { title: { [language]: title } }, { ...writer(user, { action: "rename-page", detail: `${language}: ${title}` }), expectedVersion }),
-      () => done(text.renamed),
-    );
-  }
-  if (fields.intent === "delete") {
-    if (!can(userPrincipal(user), "delete", PAGES_SCHEMA)) return refused(t.forbidden, 403);
-    // Asked first, by the server: a delete that was not confirmed changes nothing.
-    if (!isConfirmed(fields)) {
-      const settings = pageSettings(page);
-      const name = settings.title[language] || page.id;
-      return askFirst({ question: text.confirmDelete(name, settings.slug[language]), detail: text.deleteDetail, confirmLabel: text.yesDelete(name), fields: { intent: "delete", id: page.id, version: String(expectedVersion) } });
-    }
-    return mutate(
-      { ...args, user },
-      null,
-      () => store.delete(PAGES_SCHEMA, page.id, { ...writer(user, { action: "delete-page", detail: pageSettings(page).slug.de }), expectedVersion }),
-      () => done(text.deleted),
-    );
-  }
+  // The list shows no delete button any more (a page is deleted on its own screen); a post here still works the same way.
+  if (fields.intent === "delete") return deletePage(args, user, page, fields, expectedVersion);
   return refused(text.unknownIntent);
 }
 
@@ -160,7 +126,7 @@ function listHref(query: PageListQuery, page: number): string {
 }
 
 export default function Pages({ loaderData }: Route.ComponentProps) {
-  const { language, query, total, pages, items, superuser } = loaderData;
+  const { language, query, total, pages, items, deleted } = loaderData;
   const text = texts[language];
   const { t } = useAdmin();
   const result = useActionData<typeof action>() as { ok: boolean; message: string; errors?: Record<string, string[]>; id?: string; confirm?: Confirmation } | undefined;
@@ -169,7 +135,7 @@ export default function Pages({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
       <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref={listHref(query, query.page)} />
-      <SaveNotice result={result} />
+      <SaveNotice result={result ?? (deleted ? { ok: true, message: text.deleted } : undefined)} />
       {result?.ok && result.id ? (
         <p>
           <Link className="font-semibold text-[#0f5e63] underline" to={`/manage/pages/${encodeURIComponent(result.id)}`}>
@@ -207,7 +173,7 @@ export default function Pages({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <EmptyState>{query.search || query.state ? t.noMatches : t.empty}</EmptyState>
       ) : (
-        <DataTable headings={[text.pageTitle, text.slug, text.state, text.actions]}>
+        <DataTable headings={[text.pageTitle, text.slug, text.state]}>
           {items.map((p) => (
             <tr key={p.id} className="border-b border-slate-200 align-top" data-page={p.id}>
               <td className="p-2">
@@ -220,28 +186,6 @@ export default function Pages({ loaderData }: Route.ComponentProps) {
               </td>
               <td className="p-2">
                 <StatusBadge status={p.status} newStatus={p.newStatus} />
-              </td>
-              <td className="flex flex-wrap gap-2 p-2">
-                <Form method="post" className="flex gap-2">
-                  <input type="hidden" name="intent" value="rename" />
-                  <input type="hidden" name="id" value={p.id} />
-                  <input type="hidden" name="version" value={p.version} />
-                  <input name="title" aria-label={text.newTitle(p.title)} defaultValue={p.title} required maxLength={TITLE_MAX} className={`${inputClass} min-w-40`} />
-                  <button type="submit" className={buttonClass("secondary")} disabled={busy}>
-                    {text.rename}
-                  </button>
-                </Form>
-                {superuser ? (
-                  // Not red here: the server asks first (ConfirmStep), where the button that deletes is.
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="delete" />
-                    <input type="hidden" name="id" value={p.id} />
-                    <input type="hidden" name="version" value={p.version} />
-                    <button type="submit" className={buttonClass("secondary")} disabled={busy} aria-label={`${t.delete}: ${p.title}`}>
-                      {t.delete}
-                    </button>
-                  </Form>
-                ) : null}
               </td>
             </tr>
           ))}

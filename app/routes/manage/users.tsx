@@ -1,7 +1,7 @@
 import { Form, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/users";
-import { admin, done, mailDelivers, readAdminForm, refused } from "~/admin/admin.server";
-import { AdminPage, buttonClass, MailOffNotice, SaveNotice, TextField } from "~/admin/ui";
+import { admin, askFirst, type Confirmation, done, isConfirmed, mailDelivers, readAdminForm, refused } from "~/admin/admin.server";
+import { AdminPage, buttonClass, ConfirmStep, MailOffNotice, SaveNotice, TextField } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
 import { inviteForm } from "~/auth/login-form";
 import type { User } from "~/auth/users.server";
@@ -43,6 +43,9 @@ const texts = {
     changed: "Rechte geändert.",
     remove: "Entfernen",
     removed: "Entfernt.",
+    confirmRemove: (email: string) => `${email} wirklich entfernen?`,
+    removeDetail: "Die Person kann sich danach nicht mehr anmelden, ihre Sitzungen enden. Was sie geändert hat, bleibt im Änderungsprotokoll. Später lässt sie sich neu einladen.",
+    yesRemove: (email: string) => `Ja, ${email} entfernen`,
     notSelf: "Das eigene Konto lässt sich hier nicht entfernen oder herabstufen.",
     lastSuperuser: "Die letzte Administrator:in bleibt.",
     unknownUser: "Diese Person gibt es nicht (mehr).",
@@ -75,6 +78,9 @@ const texts = {
     changed: "Rights changed.",
     remove: "Remove",
     removed: "Removed.",
+    confirmRemove: (email: string) => `Really remove ${email}?`,
+    removeDetail: "They can no longer sign in and their sessions end. What they changed stays in the audit log. They can be invited again later.",
+    yesRemove: (email: string) => `Yes, remove ${email}`,
     notSelf: "Your own account cannot be removed or demoted here.",
     lastSuperuser: "The last administrator stays.",
     unknownUser: "This user does not exist (any more).",
@@ -151,6 +157,8 @@ export async function action(args: Route.ActionArgs) {
     if (target.id === me.id) return refused(text.notSelf, 409);
     if (target.superuser && (await users.superuserCount()) <= 1) return refused(text.lastSuperuser, 409);
     if (fields.intent === "remove") {
+      // Asked first, by the server (issue 22, point 4): a post without confirmed=yes removes nobody.
+      if (!isConfirmed(fields)) return askFirst({ question: text.confirmRemove(target.email), detail: text.removeDetail, confirmLabel: text.yesRemove(target.email), fields: { intent: "remove", id: target.id } });
       await users.remove(target.id);
       await audit.record(me, { action: "remove-user", itemId: target.id, detail: target.email });
       return done(text.removed);
@@ -170,11 +178,12 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Users({ loaderData }: Route.ComponentProps) {
   const { text, users, me, mailOn, locale } = loaderData;
-  const result = useActionData<typeof action>() as { ok: boolean; message: string; link?: string; errors?: Record<string, string[]> } | undefined;
+  const result = useActionData<typeof action>() as { ok: boolean; message: string; link?: string; errors?: Record<string, string[]>; confirm?: Confirmation } | undefined;
   const busy = useNavigation().state === "submitting";
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>
       <MailOffNotice mailOn={mailOn} />
+      <ConfirmStep confirm={result?.confirm} Form={Form} cancelHref="/manage/users" />
       <SaveNotice result={result} />
       {result?.ok && result.link ? (
         <p className="break-all text-sm">
@@ -207,10 +216,11 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                   {(
                     [
                       ["reset", text.reset, "secondary"],
-                      ...(u.id === me ? [] : ([[u.superuser ? "revoke" : "grant", u.superuser ? text.revoke : text.grant, "secondary"], ["remove", text.remove, "danger"]] as const)),
+                      ...(u.id === me ? [] : ([[u.superuser ? "revoke" : "grant", u.superuser ? text.revoke : text.grant, "secondary"], ["remove", text.remove, "secondary"]] as const)),
                     ] as const
                   ).map(([intent, label, tone]) => (
-                    <Form method="post" key={intent} onSubmit={(e) => intent === "remove" && !confirm(`${label}: ${u.email}?`) && e.preventDefault()}>
+                    // Remove is not red here: the server asks first (ConfirmStep), where the button that removes is.
+                    <Form method="post" key={intent}>
                       <input type="hidden" name="intent" value={intent} />
                       <input type="hidden" name="id" value={u.id} />
                       <button type="submit" className={buttonClass(tone)} disabled={busy}>
