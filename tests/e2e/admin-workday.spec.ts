@@ -52,6 +52,17 @@ const WORDS = {
     pageOf: (n: number, of: number) => `Seite ${n.toLocaleString("de-DE")} von ${of.toLocaleString("de-DE")}`,
     recent: "Letzte Änderungen",
     registrationButton: "Registrieren",
+    photo: "Foto",
+    library: "Aus der Mediathek wählen",
+    place: "Praxisstandort",
+    address: "Adresse suchen",
+    findAddress: "Adresse finden",
+    use: "Übernehmen: ",
+    latitude: "Breitengrad",
+    newColor: "Neue Farbe",
+    add: "Hinzufügen",
+    hex: "Hex-Code",
+    saveColor: "Speichern",
   },
   en: {
     language: "English",
@@ -85,6 +96,17 @@ const WORDS = {
     pageOf: (n: number, of: number) => `Page ${n.toLocaleString("en-GB")} of ${of.toLocaleString("en-GB")}`,
     recent: "Recent changes",
     registrationButton: "Register",
+    photo: "Photo",
+    library: "Choose from the library",
+    place: "Practice location",
+    address: "Search an address",
+    findAddress: "Find address",
+    use: "Use: ",
+    latitude: "Latitude",
+    newColor: "New colour",
+    add: "Add",
+    hex: "Hex code",
+    saveColor: "Save",
   },
 } as const;
 
@@ -207,7 +229,25 @@ for (const lang of ["de", "en"] as const) {
       await form.getByLabel(w.city, { exact: true }).fill("Wien");
       await form.getByLabel(w.country, { exact: true }).selectOption({ label: w.countryValue });
       await form.locator('[data-field="languages"]').getByLabel(w.turkish, { exact: true }).check();
-      // TODO(pickers): photo from the library, place by address search / map click.
+      // The photo from the media library, by its name; the place found by its address, then moved on the map.
+      const photo = form.locator('[data-field="photo"]');
+      await photo.getByRole("button", { name: w.library }).click();
+      const file = photo.locator("[data-library-file]").first();
+      await file.click();
+      await expect(photo.locator("[data-chosen-file]")).toHaveCount(1);
+      const place = form.locator('[data-field="coords"]');
+      await expect(place.getByRole("group", { name: w.place })).toBeVisible();
+      await place.getByLabel(w.address).fill("Glockengasse 3 Köln");
+      await place.getByRole("button", { name: w.findAddress }).click();
+      await place.getByRole("button", { name: new RegExp(`^${w.use}Glockengasse 3`) }).click();
+      const found = await place.getByLabel(w.latitude).inputValue();
+      expect(Number(found)).toBeCloseTo(50.9, 0);
+      const map = place.locator("[data-geo-map]");
+      await expect(map).toBeVisible();
+      const box = (await map.boundingBox())!;
+      await map.click({ position: { x: box.width / 2, y: box.height / 2 - 60 } });
+      // North of the marker: a higher latitude.
+      await expect.poll(async () => Number(await place.getByLabel(w.latitude).inputValue())).toBeGreaterThan(Number(found));
       await form.getByRole("button", { name: w.createItem }).click();
       await expect(editor.locator("[data-save-result]")).toHaveText(w.created);
       await expect(editor).toHaveURL(/\/manage\/content\/gm-content-practitioners\/[^/]+$/);
@@ -232,7 +272,22 @@ for (const lang of ["de", "en"] as const) {
       await expect(editor.locator("[data-save-result=ok]")).toHaveText(w.slotsCreated);
       await expectNoJson(editor);
 
-      // TODO(grids): a colour changed with the picker on the colours screen.
+      // A colour: added on the colours screen, then changed with the colour picker.
+      const colour = `Morgenrot ${stamp}`;
+      await editor.goto("/manage/colors");
+      await waitForHydration(editor);
+      await editor.getByRole("link", { name: w.newColor }).first().click();
+      const fresh = editor.locator("form").filter({ has: editor.getByRole("button", { name: w.add }) });
+      await fresh.getByLabel("Name", { exact: true }).fill(colour);
+      await fresh.getByLabel(w.hex, { exact: true }).fill("#c04040");
+      await fresh.getByRole("button", { name: w.add }).click();
+      const panel = editor.locator(`[data-color-panel="${colour}"]`);
+      await expect(panel).toBeVisible();
+      await panel.locator('[data-color-picker="hexcode"]').fill("#b03a3a");
+      await expect(panel.getByLabel(w.hex, { exact: true })).toHaveValue("#b03a3a");
+      await panel.getByRole("button", { name: w.saveColor }).click();
+      await expect(editor.locator(`[data-color="${colour}"] [data-color-hex]`)).toHaveText("#b03a3a");
+      await expectNoJson(editor);
 
       // The last page of the big list, sorted there.
       await editor.goto("/manage/content/gm-content-practitioners");
