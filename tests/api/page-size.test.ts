@@ -81,7 +81,8 @@ describe("page size with 10 000 practitioners", () => {
       return {
         slugs: [...section.matchAll(/data-practitioner="([^"]+)"/g)].map((m) => m[1]),
         total: Number(section.match(/([\d.]+) Behandelnde gefunden/)?.[1]?.replaceAll(".", "")),
-        next: section.match(/<a rel="next"[^>]*href="([^"]+)"[^>]*>Nächste Seite \((\d+) von (\d+)\)/),
+        // Page numbers print with thousands separators ("2 von 1.672"): read without them.
+        next: section.match(/<a rel="next"[^>]*href="([^"]+)"[^>]*>Nächste Seite \(([\d.]+) von ([\d.]+)\)/)?.map((part, i) => (i > 1 ? part.replaceAll(".", "") : part)) ?? null,
         prev: section.match(/<a rel="prev"[^>]*href="([^"]+)"/)?.[1],
       };
     };
