@@ -177,9 +177,23 @@ test.beforeAll(async ({ request }) => {
   await fillDirectory(request, "Upsert");
 });
 
+/** Practitioners the day made visible (the approved applicant, the new one): taken away again, with their slots. */
+const made: string[] = [];
+
 test.afterAll(async ({ request }) => {
   test.setTimeout(240_000);
   await fillDirectory(request, "Delete");
+  const headers = { authorization: `Bearer ${await squidexToken(request)}` };
+  const base = `/api/squidex/api/content/${APP}`;
+  for (const name of made) {
+    const found = await request.get(`${base}/gm-content-practitioners?${new URLSearchParams({ $filter: `data/name/iv eq '${name}'` })}`, { headers });
+    expect(found.status(), await found.text()).toBe(200);
+    for (const { id } of ((await found.json()) as { items: Array<{ id: string }> }).items) {
+      const slots = await request.get(`${base}/gm-appointments?${new URLSearchParams({ $filter: `data/practitioner/iv eq '${id}'`, $top: "200" })}`, { headers });
+      for (const slot of ((await slots.json()) as { items: Array<{ id: string }> }).items) expect((await request.delete(`${base}/gm-appointments/${slot.id}`, { headers })).status()).toBe(204);
+      expect((await request.delete(`${base}/gm-content-practitioners/${id}`, { headers })).status()).toBe(204);
+    }
+  }
 });
 
 for (const lang of ["de", "en"] as const) {
@@ -202,6 +216,7 @@ for (const lang of ["de", "en"] as const) {
 
       // A registration comes in through the public form.
       const applicant = { name: `Rita Anmeldung ${stamp}`, email: uniqueEmail(`workday-${lang}`) };
+      made.push(applicant.name);
       const visitor = await browser.newPage({ baseURL });
       await register(visitor, lang, applicant.name, applicant.email);
       await visitor.close();
@@ -220,6 +235,7 @@ for (const lang of ["de", "en"] as const) {
 
       // A new practitioner, with choices by name (no codes), a photo and a place on the map.
       const practitioner = `Dora Neu ${stamp}`;
+      made.push(practitioner);
       await editor.goto("/manage/content/gm-content-practitioners");
       await editor.getByRole("link", { name: w.newItem }).click();
       await waitForHydration(editor);

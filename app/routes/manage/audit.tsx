@@ -223,12 +223,25 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
               {rows.map((r) => (
                 <tr key={r.id} className="border-b border-slate-200" data-audit-action={r.code}>
                   <td className="whitespace-nowrap p-2">{r.at}</td>
-                  <td className="p-2">{r.who}</td>
+                  <td className="p-2" data-content>
+                    {r.who}
+                  </td>
                   <td className="p-2">{r.action}</td>
                   <td className="p-2">{r.schema}</td>
-                  <td className="p-2">{r.href ? <Link to={r.href} className="underline">{r.item}</Link> : r.item}</td>
+                  {/* Titles and notes are what editors wrote (content), in whatever language they wrote it. */}
+                  <td className="p-2" data-content>
+                    {r.href ? (
+                      <Link to={r.href} className="underline">
+                        {r.item}
+                      </Link>
+                    ) : (
+                      r.item
+                    )}
+                  </td>
                   <td className="p-2">{r.version ?? ""}</td>
-                  <td className="p-2 [overflow-wrap:anywhere]">{r.detail}</td>
+                  <td className="p-2 [overflow-wrap:anywhere]" data-content>
+                    {r.detail}
+                  </td>
                 </tr>
               ))}
             </tbody>

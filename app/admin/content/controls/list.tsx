@@ -32,6 +32,17 @@ export function ListControl(props: CustomControlProps) {
     const first = fields.find((f) => f.fieldType === "String" && typeof row[f.name] === "string" && row[f.name]);
     return first ? `${w.row(i + 1)}: ${String(row[first.name])}` : w.row(i + 1);
   };
+  /** The same, shown: the entry's own text marked as content (it is in whatever language it was written). */
+  const heading = (row: Row, i: number) => {
+    const first = fields.find((f) => f.fieldType === "String" && typeof row[f.name] === "string" && row[f.name]);
+    return first ? (
+      <>
+        {w.row(i + 1)}: <span data-content>{String(row[first.name])}</span>
+      </>
+    ) : (
+      w.row(i + 1)
+    );
+  };
   return (
     <WithAdvanced {...props}>
       <div className="space-y-3" data-list-control>
@@ -40,7 +51,7 @@ export function ListControl(props: CustomControlProps) {
           {rows.map((row, i) => (
             <li key={i} className="space-y-2 rounded border border-slate-300 bg-slate-50 p-3" data-list-row>
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="text-sm font-semibold">{titleOf(row, i)}</span>
+                <span className="text-sm font-semibold">{heading(row, i)}</span>
                 <span className="flex gap-1">
                   <button type="button" id={`${id}-${i}-up`} className={smallButton} disabled={i === 0} onClick={() => move(i, -1)} aria-label={`${titleOf(row, i)}: ${w.moveUp}`}>
                     ↑
