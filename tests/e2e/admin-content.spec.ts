@@ -330,6 +330,7 @@ test("a page's SEO is a small form of its own, its blocks are a way to edit mode
   const blocks = page.locator('[data-field="blocks__de"]');
   await expect(blocks).toContainText(/\d+ Blöcke/);
   await expect(blocks.getByRole("link", { name: "Im Bearbeitungsmodus öffnen" })).toHaveAttribute("href", "/?edit=1");
+  await expect(page.locator('[data-field="blocks__en"]').getByRole("link", { name: "Im Bearbeitungsmodus öffnen" })).toHaveAttribute("href", /^\/en\/?\?edit=1$/);
   // A required part of the component emptied: refused beside the field, in German, nothing lost.
   const title = await seo.getByLabel("SEO-Titel").inputValue();
   await seo.getByLabel("Slug").fill("");

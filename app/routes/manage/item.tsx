@@ -21,7 +21,7 @@ import { adminControls } from "~/admin/content/controls";
 import { ControlsDataProvider, type ControlsData } from "~/admin/content/controls/context";
 import { controlsData } from "~/admin/content/controls/data.server";
 import { FormRejected, requireValid } from "~/forms/submission.server";
-import { localizedPath, type Language } from "~/i18n/languages";
+import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
 
 /**
  * `/manage/content/:schema/:itemid` (`new` creates): the item's form, made from its schema by the
@@ -115,9 +115,13 @@ async function moreControlsData(args: Route.LoaderArgs, schema: Schema, item: Co
   }
   const wantsIcons = schema.fields.some((f) => f.nested?.some((n) => n.properties.tags?.includes("icon")));
   const iconNames = wantsIcons ? Object.keys((await loadSite(args.context)).theme.icons).sort() : undefined;
-  const slug = item && schema.name === "core-pages" ? (item.data.seo?.de as { slug?: unknown } | undefined)?.slug : undefined;
-  const editHref = typeof slug === "string" ? `${localizedPath("de", slug === "home" ? "/" : `/${slug}`)}?edit=1` : undefined;
-  return { components, ...(iconNames ? { iconNames } : {}), ...(editHref ? { editHref } : {}) };
+  // Each language's blocks are edited on that language's page.
+  const editHref: Partial<Record<Language, string>> = {};
+  for (const l of LANGUAGES) {
+    const slug = item && schema.name === "core-pages" ? ((item.data.seo?.[l] ?? item.data.seo?.de) as { slug?: unknown } | undefined)?.slug : undefined;
+    if (typeof slug === "string" && slug) editHref[l] = `${localizedPath(l, slug === "home" ? "/" : `/${slug}`)}?edit=1`;
+  }
+  return { components, ...(iconNames ? { iconNames } : {}), ...(Object.keys(editHref).length ? { editHref } : {}) };
 }
 
 export async function loader(args: Route.LoaderArgs) {

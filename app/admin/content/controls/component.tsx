@@ -36,15 +36,17 @@ ComponentControl.group = true;
 export function ComponentsControl(props: CustomControlProps) {
   const { id, value, language } = props;
   const w = controlWords[language];
-  const { editHref } = useControlsData();
+  const { editHref = {} } = useControlsData();
+  // The input of a localised field is named `<field>__<language>`: that language's page.
+  const href = editHref[/__en$/.test(props.name) ? "en" : "de"];
   const parsed = parseValue<unknown>(value, []);
   const count = Array.isArray(parsed) ? parsed.length : 0;
   return (
     <WithAdvanced {...props}>
       <p className="text-sm text-slate-700">
         {w.blocksCount(count)}. {w.pagesEditor}{" "}
-        {editHref ? (
-          <a id={id} href={editHref} className="font-semibold text-[#0f5e63] underline">
+        {href ? (
+          <a id={id} href={href} className="font-semibold text-[#0f5e63] underline">
             {w.openEditor}
           </a>
         ) : null}

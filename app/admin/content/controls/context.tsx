@@ -20,8 +20,8 @@ export interface ControlsData {
   components?: Record<string, NestedSpec[]>;
   /** Icon names (a list entry's icon is chosen by name). */
   iconNames?: string[];
-  /** Where the item's blocks are edited (a page in edit mode). */
-  editHref?: string;
+  /** Where the item's blocks are edited, per language (the page in edit mode, in that language). */
+  editHref?: Partial<Record<"de" | "en", string>>;
   /** The MapLibre style of the place control's map (MAP_STYLE_URL); a blank map without it. */
   mapStyleUrl?: string;
 }
