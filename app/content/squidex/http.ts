@@ -1,72 +1,39 @@
 import { ContentError, badRequest, contentErrorOf, notFound } from "../errors";
 import { assetUrl } from "../public-api";
-import { checkIds, pagingParams, parseCollectionUrl, parseQuery } from "../query";
-import type { SquidexAuth } from "./auth";
+import { checkIds, pageSize, pagingParams, parseCollectionUrl, parseQuery } from "../query";
 import { TOKEN_SECONDS } from "./auth";
 import { BatchItemError, LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
 import type { Asset, ContentData, ContentItem, ContentQuery, Schema } from "../types";
 import { parentIdOf, type AssetFolder } from "../assets";
 import { isPlainObject } from "../validate";
 import { decodeComponent } from "../../lib/input";
-import { parseJsonText, readBody, readForm } from "../../lib/body";
+import { readBody, readForm } from "../../lib/body";
 import { authorize, type Principal } from "../policy";
+import { appResource, appsRoot, info, ping } from "./apps";
+import { schemas } from "./schemas";
+import { empty, error, expectedVersion, has, json, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+
+export type { ApiAnswer, ApiRequest, SquidexHttpContext } from "./respond";
 
 /**
  * The Squidex HTTP API answered by the embedded store, under `/api/squidex` (so a Squidex client's
  * base URL is `{site}/api/squidex`): client-credentials tokens, contents, schemas, languages and
  * assets, with Squidex's headers (`X-Unpublished`, `X-Languages`, `X-Flatten`), status codes,
  * `If-Match`/`ETag` versions and `ErrorDto` bodies. See shared/squidex-contract.md.
+ *
+ * This module routes and answers contents, assets and the token; ping/info/the app and languages
+ * live in apps.ts, schemas in schemas.ts, and the request/response layer they share in respond.ts
+ * (docs/decisions/0028-squidex-api-modules.md).
  */
-/**
- * What the API reads of a request. The Express mount (server/squidex.ts) passes a light view of
- * Node's request: no Fetch `Request` and no web streams per call (a tenth of what a create cost).
- */
-export interface ApiRequest {
-  readonly method: string;
-  /** Absolute, the path still percent-encoded. */
-  readonly url: string;
-  readonly headers: { get(name: string): string | null; has(name: string): boolean };
-  /** The body, refused beyond `limit` bytes (413) without reading more. */
-  readBody(limit: number): Promise<Buffer>;
-  /** A signed-in editor's session (the admin area calls the API with its cookie, not a token). */
-  readonly session?: { userId: string; email: string; superuser: boolean };
-}
-
-/** An answer: always JSON text, or nothing. */
-export interface ApiAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
 
 export function fromFetchRequest(request: ApiRequest): ApiRequest {
   return { method: request.method, url: request.url, headers: request.headers, readBody: (limit) => readBody(request, limit) };
-}
-
-export interface SquidexHttpContext {
-  store: ContentStore;
-  auth: SquidexAuth;
-  appName: string;
-  jsonLimit: number;
-  assetLimit: number;
 }
 
 const STATUS_COLORS: Record<string, string> = { Published: "#4bb958", Draft: "#8091a5", Archived: "#eb3142" };
 const STATUSES = Object.entries(STATUS_COLORS)
   .map(([status, color]) => ({ status, color }))
   .sort((a, b) => a.status.localeCompare(b.status));
-
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}): ApiAnswer => ({
-  status,
-  headers: { "Content-Type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
-const empty = (status: number, headers: Record<string, string> = {}): ApiAnswer => ({ status, headers, body: null });
-const error = (e: ContentError) =>
-  json(e.toJSON(), e.statusCode, e.statusCode === 401 ? { "WWW-Authenticate": 'Bearer realm="squidex"' } : {});
-
-/** `X-*` flags count by presence, whatever their value (as in Squidex). */
-const has = (request: ApiRequest, name: string) => request.headers.has(name);
 
 export async function handleSquidex(request: ApiRequest, subpath: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   try {
@@ -81,15 +48,31 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
       return await token(request, ctx);
     }
     if (parts[0]?.toLowerCase() !== "api") throw notFound(`No Squidex endpoint at /${subpath}.`);
-    const [, area, app, ...rest] = parts;
+    const [, areaName, app, ...rest] = parts;
+    const area = areaName?.toLowerCase();
+    // Anonymous in Squidex: the service's ping and info.
+    if (area === "ping" && app === undefined) {
+      if (method !== "GET") throw new ContentError(405, "Use GET.");
+      return ping();
+    }
+    if (area === "info" && app === undefined) {
+      if (method !== "GET") throw new ContentError(405, "Use GET.");
+      return info();
+    }
     // Asset content is public, as in Squidex for unprotected assets.
-    if (area?.toLowerCase() === "assets" && method === "GET") return await assetContent(request, rest[0] ?? app ?? "", ctx);
+    if (area === "assets" && method === "GET") return await assetContent(request, rest[0] ?? app ?? "", ctx);
     const by = await principalOf(request, ctx);
     if (!by) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
+    if (area === "apps" && app === undefined) return await appsRoot(request, method, by, ctx);
     if (app !== ctx.appName) throw notFound(`App "${app}" not found.`);
+    // The app's ping needs access to the app (it is not anonymous).
+    if (area === "ping" && !rest.length) {
+      if (method !== "GET") throw new ContentError(405, "Use GET.");
+      return ping();
+    }
     // What each principal may do is the store's policy (policy.ts): every write below names `by`.
-    if (area?.toLowerCase() === "content") return await contents(request, method, rest, by, ctx);
-    if (area?.toLowerCase() === "apps") return await apps(request, method, rest, by, ctx);
+    if (area === "content") return await contents(request, method, rest, by, ctx);
+    if (area === "apps") return (await appResource(method, rest, by, ctx)) ?? (await apps(request, method, rest, by, ctx));
     throw notFound(`No Squidex endpoint at /${subpath}.`);
   } catch (e) {
     if (e instanceof ContentError) return error(e);
@@ -128,19 +111,6 @@ async function token(request: ApiRequest, ctx: SquidexHttpContext): Promise<ApiA
   const access = await ctx.auth.issueToken(clientId, clientSecret);
   if (!access) return json({ error: "invalid_client", error_description: "The client credentials are invalid." }, 401);
   return json({ access_token: access, token_type: "Bearer", expires_in: TOKEN_SECONDS, scope: "squidex-api" });
-}
-
-async function readJsonBody(request: ApiRequest, ctx: SquidexHttpContext): Promise<unknown> {
-  // Squidex answers a body it cannot read as a validation error with the reason in the details.
-  return parseJsonText((await readBody(request, ctx.jsonLimit)).toString("utf8"), (reason) => new ContentError(400, "Validation error", [reason]));
-}
-
-function expectedVersion(request: ApiRequest): number | undefined {
-  const raw = request.headers.get("if-match");
-  if (!raw || raw.trim() === "*") return undefined;
-  const n = Number(raw.replace(/^W\//, "").replace(/"/g, ""));
-  if (!Number.isInteger(n)) throw badRequest(`If-Match must be a version number, got ${raw}.`);
-  return n;
 }
 
 // ---- contents ---------------------------------------------------------------------------------
@@ -481,40 +451,6 @@ function bulkResults(jobs: readonly BulkJob[], ids: readonly string[], failed: {
 
 // ---- apps: schemas, languages, assets ---------------------------------------------------------
 
-function schemaDto(schema: Schema) {
-  return {
-    id: schema.id,
-    name: schema.name,
-    type: schema.type,
-    isSingleton: false,
-    isPublished: schema.isPublished,
-    properties: schema.properties,
-    scripts: {},
-    previewUrls: {},
-    fieldsInLists: [],
-    fieldsInReferences: [],
-    fieldRules: [],
-    created: schema.created,
-    createdBy: schema.createdBy,
-    lastModified: schema.lastModified,
-    lastModifiedBy: schema.lastModifiedBy,
-    version: schema.version,
-    fields: schema.fields.map(({ properties: { fieldType, ...properties }, ...f }) => ({
-      fieldId: f.fieldId,
-      name: f.name,
-      isHidden: !!f.isHidden,
-      isLocked: false,
-      isDisabled: false,
-      partitioning: f.partitioning,
-      // The discriminator goes first, as Squidex writes it.
-      properties: { fieldType, ...properties },
-      ...(f.nested ? { nested: f.nested.map((n) => ({ ...n, isHidden: !!n.isHidden, isLocked: false, isDisabled: false })) } : {}),
-      _links: {},
-    })),
-    _links: {},
-  };
-}
-
 function assetDto(asset: Asset, appName: string) {
   const size = asset.pixelWidth && asset.pixelHeight ? `${asset.pixelWidth}x${asset.pixelHeight}px, ` : "";
   return {
@@ -546,25 +482,7 @@ function assetDto(asset: Asset, appName: string) {
 async function apps(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [area, id] = rest;
-  if (area === "schemas" && method === "GET") {
-    if (id === undefined) return json({ items: (await store.listSchemas()).map(schemaDto), _links: {} });
-    const schema = await store.getSchema(id);
-    if (!schema) throw notFound(`Schema "${id}" not found.`);
-    return json(schemaDto(schema));
-  }
-  if (area === "languages" && method === "GET") {
-    const english: Record<string, string> = { de: "German", en: "English" };
-    return json({
-      items: LANGUAGES.map((code) => ({
-        iso2Code: code,
-        englishName: english[code],
-        isMaster: code === MASTER_LANGUAGE,
-        isOptional: false,
-        fallback: code === MASTER_LANGUAGE ? [] : [MASTER_LANGUAGE],
-      })),
-      _links: {},
-    });
-  }
+  if (area === "schemas") return schemas(method, rest.slice(1), ctx);
   if (area === "assets" && id?.toLowerCase() === "folders") return assetFolders(request, method, rest.slice(2), by, ctx);
   if (area === "assets") {
     const sub = rest[2];
@@ -635,13 +553,6 @@ async function uploadAsset(request: ApiRequest, by: Principal, ctx: SquidexHttpC
     by,
   });
   return json(assetDto(asset, ctx.appName), 201, { Location: `/api/apps/${ctx.appName}/assets/${asset.id}`, ETag: `"${asset.version}"` });
-}
-
-/** A query parameter whatever the case of its name (ASP.NET binds them so). */
-function queryParam(url: URL, name: string): string | null {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of url.searchParams) if (key.toLowerCase() === wanted) return value;
-  return null;
 }
 
 function assetFolderDto(folder: AssetFolder, appName: string) {

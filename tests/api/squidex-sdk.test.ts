@@ -1,0 +1,122 @@
+import fs from "node:fs";
+import path from "node:path";
+import { SquidexBadRequestError, SquidexClient, SquidexError } from "@squidex/squidex";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { squidexToken, startServer, type RunningServer } from "../support/server";
+
+/**
+ * Issue 23, the gaps in our Squidex API, closed with the official SDK (`@squidex/squidex`) as a real
+ * client over HTTP against the production build: ping, info and the app (what the SDK's own test
+ * setup calls first), `_links` wherever the SDK's parsers require them, `oData` queries, `X-NoTotal`
+ * as Squidex counts it, and content versions. Plain fetch checks the answers the SDK hides.
+ */
+let server: RunningServer;
+let client: SquidexClient;
+let credentials: { clientId: string; clientSecret: string };
+const api = (p: string) => `${server.url}/api/squidex/api${p}`;
+
+beforeAll(async () => {
+  server = await startServer();
+  credentials = JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8"));
+  client = new SquidexClient({ appName: "praxisnetz", clientId: credentials.clientId, clientSecret: credentials.clientSecret, url: `${server.url}/api/squidex` });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function authed(p: string, init: RequestInit = {}) {
+  const res = await fetch(api(p), { ...init, headers: { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } });
+  const text = await res.text();
+  return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
+}
+
+/** What an SDK call threw, for assertions on its status and body. */
+async function failure(call: Promise<unknown>): Promise<SquidexError<{ message: string; details?: string[]; statusCode: number }>> {
+  try {
+    await call;
+  } catch (e) {
+    if (e instanceof SquidexError) return e as SquidexError<{ message: string; details?: string[]; statusCode: number }>;
+    throw e;
+  }
+  throw new Error("The call succeeded; a failure was expected.");
+}
+
+describe("ping, info and the app", () => {
+  it("answers the SDK's ping, app ping and info; ping and info need no token, the app ping does", async () => {
+    await expect(client.ping.getPing()).resolves.toBeUndefined();
+    await expect(client.ping.getAppPing()).resolves.toBeUndefined();
+    const info = (await client.ping.getInfo()) as Record<string, unknown>;
+    expect(Object.values(info).every((v) => typeof v === "string")).toBe(true);
+
+    expect((await fetch(api("/ping"))).status).toBe(204);
+    const anonInfo = await fetch(api("/info"));
+    expect(anonInfo.status).toBe(200);
+    expect(anonInfo.headers.get("content-type")).toMatch(/^application\/json/);
+    const anonAppPing = await fetch(api("/ping/praxisnetz"));
+    expect(anonAppPing.status).toBe(401);
+    expect((await authed("/ping/other-app")).status).toBe(404);
+  });
+
+  it("describes the app, and answers the SDK test suite's app creation with 400 already exists", async () => {
+    const app = await client.apps.getApp();
+    expect(app).toMatchObject({ name: "praxisnetz", canAccessApi: true, canAccessContent: true });
+    expect(app.id).toBeTruthy();
+    expect(app.links).toBeDefined();
+    // The SDK suite's global setup: create the app, tolerate a 400.
+    const taken = await failure(client.apps.postApp({ name: "praxisnetz" }));
+    expect(taken).toBeInstanceOf(SquidexBadRequestError);
+    expect(taken.statusCode).toBe(400);
+    expect(taken.body).toMatchObject({ statusCode: 400, message: "Validation error", details: ["An app with the same name already exists."] });
+    // The id stays the same from call to call.
+    expect((await client.apps.getApp()).id).toBe(app.id);
+  });
+
+  it("answers app management it does not offer with 501 and a message, not 404; without a token with 401", async () => {
+    for (const [method, p, body] of [
+      ["POST", "/apps", { name: "another-app" }],
+      ["GET", "/apps/praxisnetz/clients"],
+      ["POST", "/apps/praxisnetz/clients", { id: "x" }],
+      ["GET", "/apps/praxisnetz/rules"],
+      ["GET", "/apps/praxisnetz/contributors"],
+      ["GET", "/apps/praxisnetz/roles"],
+      ["PUT", "/apps/praxisnetz", { label: "x" }],
+      ["DELETE", "/apps/praxisnetz"],
+      ["POST", "/apps/praxisnetz/languages", { language: "fr" }],
+      ["POST", "/apps/praxisnetz/schemas", { name: "x" }],
+    ] as const) {
+      const res = await authed(p, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect(res.status, `${method} ${p}`).toBe(501);
+      expect(res.json, `${method} ${p}`).toMatchObject({ statusCode: 501, message: expect.stringMatching(/not supported/) });
+    }
+    expect((await fetch(api("/apps/praxisnetz/clients"))).status).toBe(401);
+    expect((await fetch(api("/apps"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "praxisnetz" }) })).status).toBe(401);
+    // Other apps stay hidden, as in Squidex.
+    expect((await authed("/apps/other-app")).status).toBe(404);
+    expect((await authed("/apps/other-app/clients")).status).toBe(404);
+    // Bad input is a 4xx with a message.
+    const bad = await authed("/apps", { method: "POST", body: "[1,2" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBeTruthy();
+    expect((await authed("/apps", { method: "POST", body: JSON.stringify({ label: "no name" }) })).status).toBe(400);
+  });
+});
+
+describe("_links the SDK's parsers need", () => {
+  it("lets the SDK read languages, every schema, and a schema with an Array field", async () => {
+    const languages = await client.apps.getLanguages();
+    expect(languages.items.map((l) => l.iso2Code)).toEqual(["de", "en"]);
+    for (const l of languages.items) expect(l.links).toBeDefined();
+
+    const all = await client.schemas.getSchemas();
+    expect(all.items.length).toBeGreaterThan(10);
+    const withArrays = all.items.filter((s) => s.fields.some((f) => f.properties.fieldType === "Array"));
+    expect(withArrays.length).toBeGreaterThan(0);
+    for (const s of withArrays) for (const f of s.fields) for (const n of f.nested ?? []) expect(n.links, `${s.name}.${f.name}.${n.name}`).toBeDefined();
+
+    const accordion = await client.schemas.getSchema("block-accordion");
+    const array = accordion.fields.find((f) => f.properties.fieldType === "Array");
+    expect(array?.nested?.length).toBeGreaterThan(0);
+    expect(array!.nested![0]!.properties.fieldType).toBeTruthy();
+    expect(accordion.links.self?.href).toBe("/api/apps/praxisnetz/schemas/block-accordion");
+  });
+});
