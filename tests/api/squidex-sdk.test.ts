@@ -120,3 +120,40 @@ describe("_links the SDK's parsers need", () => {
     expect(accordion.links.self?.href).toBe("/api/apps/praxisnetz/schemas/block-accordion");
   });
 });
+
+describe("queries", () => {
+  it("reads the SDK's oData on POST .../query, and still takes odata", async () => {
+    const page = await client.contents.getContentsPost("gm-content-practitioners", { oData: "$top=3&$orderby=data/name/iv asc" }, {});
+    expect(page.items).toHaveLength(3);
+    const names = page.items.map((i) => String((i.data.name as { iv: string }).iv));
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    const total = (await client.contents.getContents("gm-content-practitioners", {})).total;
+    expect(page.total).toBe(total);
+
+    const plain = await authed("/content/praxisnetz/gm-content-practitioners/query", { method: "POST", body: JSON.stringify({ odata: "$top=2" }) });
+    expect(plain.status).toBe(200);
+    expect(plain.json.items).toHaveLength(2);
+    const wrong = await authed("/content/praxisnetz/gm-content-practitioners/query", { method: "POST", body: JSON.stringify({ oData: 5 }) });
+    expect(wrong.status).toBe(400);
+  });
+
+  it("answers X-NoTotal with -1 only for a full page or after a skip, as Squidex", async () => {
+    const schema = "gm-content-practitioners";
+    const { total } = await client.contents.getContents(schema, {});
+    expect(total).toBeGreaterThan(3);
+    expect(total).toBeLessThan(200);
+    // A full page: the total is unknown.
+    expect((await client.contents.getContents(schema, { $top: 3, noTotal: true })).total).toBe(-1);
+    // The whole result on one page: its length is the total.
+    const whole = await client.contents.getContents(schema, { $top: 200, noTotal: true });
+    expect(whole.total).toBe(total);
+    expect(whole.items).toHaveLength(total);
+    // After a skip: unknown again, even on a short page.
+    const tail = await client.contents.getContents(schema, { $skip: total - 1, noTotal: true });
+    expect(tail.items).toHaveLength(1);
+    expect(tail.total).toBe(-1);
+    // The same through POST .../query.
+    expect((await client.contents.getContentsPost(schema, { oData: "$top=3" }, { noTotal: true })).total).toBe(-1);
+    expect((await client.contents.getContentsPost(schema, { oData: "$top=200" }, { noTotal: true })).total).toBe(total);
+  });
+});

@@ -181,10 +181,14 @@ async function contents(request: ApiRequest, method: string, rest: string[], by:
     });
   const list = async (query: ContentQuery) => {
     const language = request.headers.get("x-languages")?.split(",")[0]?.trim() || MASTER_LANGUAGE;
-    const noTotal = has(request, "x-nototal");
+    // X-NoTotal skips counting; X-NoSlowTotal only when there is a filter to count by.
+    const noTotal = has(request, "x-nototal") || (has(request, "x-noslowtotal") && (query.filter !== undefined || query.fullText !== undefined));
     const result = await store.query(schema.name, query, { unpublished, language, noTotal });
+    // As Squidex: without counting, a page that is not full and starts at the beginning still
+    // tells the total (its length); only a full page or one after a skip answers -1.
+    const total = noTotal ? (result.items.length >= pageSize(query) || (query.skip ?? 0) > 0 ? -1 : result.items.length) : result.total;
     return json({
-      total: noTotal ? -1 : result.total,
+      total,
       items: result.items.map((i) => contentDto(i, schema, request, appName)),
       statuses: STATUSES,
       _links: {},
@@ -214,7 +218,12 @@ async function contents(request: ApiRequest, method: string, rest: string[], by:
       if (!Array.isArray(body.ids) || !body.ids.every((i) => typeof i === "string")) throw badRequest('"ids" must be an array of strings.');
       query.ids = checkIds(body.ids);
     }
-    if (typeof body.odata === "string") Object.assign(query, parseCollectionUrl(`x?${body.odata}`).query);
+    // Squidex's QueryDto names it `odata`; the SDK sends `oData` (ASP.NET binds either).
+    const odata = body.odata ?? body.oData ?? body.OData;
+    if (odata !== undefined && odata !== null) {
+      if (typeof odata !== "string") throw badRequest('"odata" must be a string of OData query options, e.g. "$top=5&$filter=...".');
+      Object.assign(query, parseCollectionUrl(`x?${odata.replace(/^\?/, "")}`).query);
+    }
     return list(query);
   }
   const opts = { expectedVersion: expectedVersion(request), by };
