@@ -157,3 +157,39 @@ describe("queries", () => {
     expect((await client.contents.getContentsPost(schema, { oData: "$top=200" }, { noTotal: true })).total).toBe(total);
   });
 });
+
+describe("versions", () => {
+  it("answers the versions the store keeps and a clear 404 for the others, never another version", async () => {
+    const schema = "core-theme-colors";
+    const created = await client.contents.postContent(schema, { name: { iv: "Versionen" }, hexcode: { iv: "#112233" } }, { publish: true });
+    expect(created.version).toBe(1);
+    const updated = await client.contents.putContent(schema, created.id, { name: { iv: "Versionen 2" }, hexcode: { iv: "#223344" } }, {});
+    expect(updated.version).toBe(2);
+    const draft = await client.contents.createDraft(schema, created.id, {});
+    expect(draft.version).toBe(3);
+    await client.contents.putContent(schema, created.id, { name: { iv: "Versionen 3" }, hexcode: { iv: "#334455" } }, { unpublished: true });
+
+    const current = await client.contents.getContent(schema, created.id, { unpublished: true });
+    expect(current.version).toBe(4);
+    // The published version, by query and by path.
+    const published = await client.contents.getContent(schema, created.id, { version: 2 });
+    expect(published.version).toBe(2);
+    expect(published.data.hexcode).toEqual({ iv: "#223344" });
+    const byPath = JSON.parse(await (await client.contents.getContentVersion(schema, created.id, 2, {})).text());
+    expect(byPath).toEqual({ name: { iv: "Versionen 2" }, hexcode: { iv: "#223344" } });
+    // The current draft version, only with X-Unpublished.
+    const drafted = await client.contents.getContent(schema, created.id, { version: 4, unpublished: true });
+    expect(drafted.data.hexcode).toEqual({ iv: "#334455" });
+    const hidden = await failure(client.contents.getContent(schema, created.id, { version: 4 }));
+    expect(hidden.statusCode).toBe(404);
+    // Versions the store does not keep: 404 with the reason, not the newest.
+    for (const version of [1, 3, 99]) {
+      const res = await authed(`/content/praxisnetz/${schema}/${created.id}?version=${version}`, { headers: { "X-Unpublished": "1" } });
+      expect(res.status, `version ${version}`).toBe(404);
+      expect(res.json.message).toMatch(new RegExp(`Version ${version} .* not kept`));
+      expect((await authed(`/content/praxisnetz/${schema}/${created.id}/${version}`, { headers: { "X-Unpublished": "1" } })).status).toBe(404);
+    }
+    expect((await authed(`/content/praxisnetz/${schema}/${created.id}?version=abc`)).status).toBe(400);
+    await client.contents.deleteContent(schema, created.id, {});
+  });
+});

@@ -237,9 +237,20 @@ async function contents(request: ApiRequest, method: string, rest: string[], by:
     if (method === "POST") return written(await store.createDraft(schema.name, id, opts));
     if (method === "DELETE") return written(await store.discardDraft(schema.name, id, opts));
   }
+  if (sub !== undefined && method === "GET" && /^-?\d+$/.test(sub)) {
+    // GET .../{id}/{version} (obsolete in Squidex, still served): the version's data alone.
+    const item = await contentVersion(store, schema, id, Number(sub), unpublished);
+    return json(contentDto(item, schema, request, appName).data, 200, { ETag: `"${item.version}"` });
+  }
   if (sub !== undefined) throw notFound(`No Squidex endpoint for ${method} .../${sub}.`);
   switch (method) {
     case "GET": {
+      const raw = url.searchParams.get("version");
+      if (raw !== null && raw !== "") {
+        if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`version must be a whole number, got "${raw.slice(0, 40)}".`);
+        const item = await contentVersion(store, schema, id, Number(raw), unpublished);
+        return json(contentDto(item, schema, request, appName), 200, { ETag: `"${item.version}"` });
+      }
       const item = await store.get(schema.name, id, { unpublished });
       if (!item) throw notFound(`Content item "${id}" not found.`);
       return json(contentDto(item, schema, request, appName), 200, { ETag: `"${item.version}"` });
@@ -264,6 +275,23 @@ async function contents(request: ApiRequest, method: string, rest: string[], by:
       return empty(204);
   }
   throw new ContentError(405, `Method ${method} is not allowed here.`);
+}
+
+/**
+ * One version of an item. The store keeps an item's current version and, while it is published, the
+ * published one (a newer draft may sit on top of it); earlier versions are not kept, and asking for
+ * one is a 404 that says so, never another version's data. A negative version means "any" (Squidex
+ * sends -2), so the newest the caller may see. Draft versions need `X-Unpublished`, as without a version.
+ */
+async function contentVersion(store: ContentStore, schema: Schema, id: string, version: number, unpublished: boolean): Promise<ContentItem> {
+  const [live, published] = await Promise.all([store.get(schema.name, id, { unpublished: true }), store.get(schema.name, id, {})]);
+  const visible = unpublished ? live : published;
+  if (!visible) throw notFound(`Content item "${id}" not found.`);
+  if (version < 0) return visible;
+  for (const item of unpublished ? [live, published] : [published]) if (item?.version === version) return item;
+  if (!unpublished && live?.version === version) throw notFound(`Version ${version} of content item "${id}" is not published; send X-Unpublished to read it.`);
+  const kept = [...new Set([live?.version, published?.version].filter((v): v is number => v !== undefined))].sort((a, b) => a - b);
+  throw notFound(`Version ${version} of content item "${id}" is not kept: this store keeps the current and the published version of an item (here ${kept.join(" and ")}).`);
 }
 
 // ---- bulk -------------------------------------------------------------------------------------
