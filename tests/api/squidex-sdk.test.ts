@@ -83,6 +83,10 @@ describe("ping, info and the app", () => {
       ["DELETE", "/apps/praxisnetz"],
       ["POST", "/apps/praxisnetz/languages", { language: "fr" }],
       ["POST", "/apps/praxisnetz/schemas", { name: "x" }],
+      ["POST", "/user-management", { email: "x@example.org" }],
+      ["GET", "/teams"],
+      ["GET", "/rules/actions"],
+      ["GET", "/content/praxisnetz?ids=a,b"],
     ] as const) {
       const res = await authed(p, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
       expect(res.status, `${method} ${p}`).toBe(501);
@@ -90,6 +94,10 @@ describe("ping, info and the app", () => {
     }
     expect((await fetch(api("/apps/praxisnetz/clients"))).status).toBe(401);
     expect((await fetch(api("/apps"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "praxisnetz" }) })).status).toBe(401);
+    // What Squidex does not have either is a plain 404.
+    const nowhere = await authed("/no-such-area/x");
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.json.message).toMatch(/No Squidex endpoint/);
     // Other apps stay hidden, as in Squidex.
     expect((await authed("/apps/other-app")).status).toBe(404);
     expect((await authed("/apps/other-app/clients")).status).toBe(404);
@@ -103,6 +111,10 @@ describe("ping, info and the app", () => {
 
 describe("_links the SDK's parsers need", () => {
   it("lets the SDK read languages, every schema, and a schema with an Array field", async () => {
+    expect(await client.languages.getLanguages()).toEqual([
+      { iso2Code: "de", englishName: "German", nativeName: "Deutsch" },
+      { iso2Code: "en", englishName: "English", nativeName: "English" },
+    ]);
     const languages = await client.apps.getLanguages();
     expect(languages.items.map((l) => l.iso2Code)).toEqual(["de", "en"]);
     for (const l of languages.items) expect(l.links).toBeDefined();

@@ -42,6 +42,11 @@ const MANAGEMENT_AREAS = new Set([
 ]);
 
 const ENGLISH_NAMES: Record<string, string> = { de: "German", en: "English" };
+const NATIVE_NAMES: Record<string, string> = { de: "Deutsch", en: "English" };
+
+/** `GET api/languages`: the languages this service knows, which are the site's. */
+export const allLanguages = (): ApiAnswer =>
+  json([...LANGUAGES].sort().map((code) => ({ iso2Code: code, englishName: ENGLISH_NAMES[code] ?? code, nativeName: NATIVE_NAMES[code] ?? code })));
 
 async function appDto(ctx: SquidexHttpContext, by: Principal) {
   const { store, appName } = ctx;

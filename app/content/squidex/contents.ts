@@ -5,7 +5,7 @@ import type { ContentData, ContentItem, ContentQuery, Schema } from "../types";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
 import { bulk } from "./bulk";
-import { empty, expectedVersion, has, json, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { empty, expectedVersion, has, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
  * Contents as Squidex serves them, `api/content/{app}/{schema}/...`: lists and queries (OData, JSON
@@ -73,6 +73,7 @@ async function contentSchema(store: ContentStore, name: string): Promise<Schema>
 export async function contents(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [schemaName = "", id, sub] = rest;
+  if (schemaName === "") throw notImplemented("Cross-schema content queries (api/content/{app}?ids=…) are not supported yet; ask per schema (api/content/{app}/{schema}?ids=…).");
   const schema = await contentSchema(store, schemaName);
   const unpublished = has(request, "x-unpublished");
   if (unpublished) authorize(by, "readDraft", schema.name);

@@ -2,12 +2,12 @@ import { ContentError, badRequest, notFound } from "../errors";
 import { decodeComponent } from "../../lib/input";
 import { readBody } from "../../lib/body";
 import type { Principal } from "../policy";
-import { appResource, appsRoot, info, ping } from "./apps";
+import { allLanguages, appResource, appsRoot, info, ping } from "./apps";
 import { assetContent, assets } from "./assets";
 import { contents } from "./contents";
 import { token } from "./identity";
 import { schemas } from "./schemas";
-import { error, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { error, notImplemented, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 export type { ApiAnswer, ApiRequest, SquidexHttpContext } from "./respond";
 
@@ -56,6 +56,13 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
     const by = await principalOf(request, ctx);
     if (!by) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
     if (area === "apps" && app === undefined) return await appsRoot(request, method, by, ctx);
+    if (area === "languages" && app === undefined) {
+      if (method !== "GET") throw new ContentError(405, "Use GET.");
+      return allLanguages();
+    }
+    if (area !== undefined && SERVICE_MANAGEMENT.has(area))
+      throw notImplemented(`Squidex's ${area} endpoints are not supported by this service: it hosts the one app "${ctx.appName}" with one API client.`);
+    if (area !== "content" && area !== "apps" && area !== "ping") throw notFound(`No Squidex endpoint at /${subpath}.`);
     if (app !== ctx.appName) throw notFound(`App "${app}" not found.`);
     // The app's ping needs access to the app (it is not anonymous).
     if (area === "ping" && !rest.length) {
@@ -75,6 +82,9 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
     throw e;
   }
 }
+
+/** Squidex's service-wide management areas (users, teams, rules, news, ...), none offered here. */
+const SERVICE_MANAGEMENT = new Set(["diagnostics", "event-consumers", "news", "rules", "teams", "templates", "user", "user-management", "users"]);
 
 /** A client token stands for the site's owner; a session cookie for its signed-in person. */
 async function principalOf(request: ApiRequest, ctx: SquidexHttpContext): Promise<Principal | null> {
