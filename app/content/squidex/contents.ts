@@ -1,0 +1,199 @@
+import { ContentError, badRequest, notFound } from "../errors";
+import { checkIds, pageSize, parseCollectionUrl, parseQuery } from "../query";
+import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
+import type { ContentData, ContentItem, ContentQuery, Schema } from "../types";
+import { isPlainObject } from "../validate";
+import { authorize, type Principal } from "../policy";
+import { bulk } from "./bulk";
+import { empty, expectedVersion, has, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+
+/**
+ * Contents as Squidex serves them, `api/content/{app}/{schema}/...`: lists and queries (OData, JSON
+ * `q`, ids), one item and its kept versions, create, update, patch, upsert, status, drafts, delete
+ * and bulk (bulk.ts), shaped by `X-Languages`, `X-Flatten`, `X-Fields` and `X-Unpublished`.
+ */
+
+const STATUS_COLORS: Record<string, string> = { Published: "#4bb958", Draft: "#8091a5", Archived: "#eb3142" };
+const STATUSES = Object.entries(STATUS_COLORS)
+  .map(([status, color]) => ({ status, color }))
+  .sort((a, b) => a.status.localeCompare(b.status));
+
+function shapeData(data: ContentData, schema: Schema, request: ApiRequest): Record<string, unknown> {
+  const wanted = request.headers.get("x-languages")?.split(",").map((l) => l.trim()).filter((l) => (LANGUAGES as readonly string[]).includes(l));
+  const languages = wanted?.length ? wanted : request.headers.has("x-languages") ? [MASTER_LANGUAGE] : [...LANGUAGES];
+  const fields = request.headers.get("x-fields")?.split(",").map((f) => f.trim().replace(/^data\./, ""));
+  const out: Record<string, unknown> = {};
+  for (const field of schema.fields) {
+    if (field.isHidden || (fields && !fields.includes(field.name))) continue;
+    const partitions = data[field.name];
+    if (!partitions) continue;
+    let shaped: Record<string, unknown>;
+    if (field.partitioning === "invariant") shaped = { iv: partitions.iv };
+    else {
+      shaped = {};
+      for (const l of languages) {
+        const own = partitions[l];
+        const value = own ?? (has(request, "x-noresolvelanguages") ? undefined : partitions[MASTER_LANGUAGE]);
+        if (value !== undefined) shaped[l] = value;
+      }
+    }
+    const keys = Object.keys(shaped);
+    if (!keys.length) continue;
+    out[field.name] = has(request, "x-flatten") && keys.length === 1 ? shaped[keys[0]!] : shaped;
+  }
+  return out;
+}
+
+function contentDto(item: ContentItem, schema: Schema, request: ApiRequest, appName: string) {
+  return {
+    id: item.id,
+    created: item.created,
+    createdBy: item.createdBy,
+    lastModified: item.lastModified,
+    lastModifiedBy: item.lastModifiedBy,
+    data: shapeData(item.data, schema, request),
+    status: item.status,
+    statusColor: STATUS_COLORS[item.status] ?? "#8091a5",
+    ...(item.newStatus ? { newStatus: item.newStatus, newStatusColor: STATUS_COLORS[item.newStatus] } : {}),
+    schemaId: schema.id,
+    schemaName: schema.name,
+    schemaDisplayName: schema.properties.label ?? schema.name,
+    isDeleted: false,
+    version: item.version,
+    _links: { self: { href: `/api/content/${appName}/${schema.name}/${item.id}`, method: "GET" } },
+  };
+}
+
+async function contentSchema(store: ContentStore, name: string): Promise<Schema> {
+  const schema = await store.getSchema(name);
+  if (!schema || schema.type === "Component") throw notFound(`Schema "${name}" not found.`);
+  return schema;
+}
+
+export async function contents(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  const { store, appName } = ctx;
+  const [schemaName = "", id, sub] = rest;
+  if (schemaName === "") throw notImplemented("Cross-schema content queries (api/content/{app}?ids=…) are not supported yet; ask per schema (api/content/{app}/{schema}?ids=…).");
+  const schema = await contentSchema(store, schemaName);
+  const unpublished = has(request, "x-unpublished");
+  if (unpublished) authorize(by, "readDraft", schema.name);
+  const url = new URL(request.url);
+  const written = (item: ContentItem, status = 200) =>
+    json(contentDto(item, schema, request, appName), status, {
+      ETag: `"${item.version}"`,
+      ...(status === 201 ? { Location: `/api/content/${appName}/${schema.name}/${item.id}` } : {}),
+    });
+  const list = async (query: ContentQuery) => {
+    const language = request.headers.get("x-languages")?.split(",")[0]?.trim() || MASTER_LANGUAGE;
+    // X-NoTotal skips counting; X-NoSlowTotal only when there is a filter to count by.
+    const noTotal = has(request, "x-nototal") || (has(request, "x-noslowtotal") && (query.filter !== undefined || query.fullText !== undefined));
+    const result = await store.query(schema.name, query, { unpublished, language, noTotal });
+    // As Squidex: without counting, a page that is not full and starts at the beginning still
+    // tells the total (its length); only a full page or one after a skip answers -1.
+    const total = noTotal ? (result.items.length >= pageSize(query) || (query.skip ?? 0) > 0 ? -1 : result.items.length) : result.total;
+    return json({
+      total,
+      items: result.items.map((i) => contentDto(i, schema, request, appName)),
+      statuses: STATUSES,
+      _links: {},
+    });
+  };
+
+  if (id === undefined) {
+    if (method === "GET") return list(parseCollectionUrl(`${schema.name}${url.search}`).query);
+    if (method === "POST") {
+      const data = await readJsonBody(request, ctx);
+      const publish = url.searchParams.get("status") === "Published" || url.searchParams.get("publish") === "true";
+      const status = url.searchParams.get("status");
+      if (status && status !== "Published" && status !== "Draft") throw badRequest(`Cannot create an item with status ${status}.`);
+      return written(await store.create(schema.name, data, { publish, id: url.searchParams.get("id") ?? undefined, by }), 201);
+    }
+    throw new ContentError(405, "Use GET or POST.");
+  }
+  if (id === "bulk") {
+    if (method !== "POST") throw new ContentError(405, "Use POST for bulk jobs.");
+    return json(await bulk(schema.name, await readJsonBody(request, ctx), by, store));
+  }
+  if (id === "query" && method === "POST") {
+    const body = await readJsonBody(request, ctx);
+    if (!isPlainObject(body)) throw badRequest("The query body must be an object.");
+    const query: ContentQuery = body.q !== undefined ? parseQuery(body.q) : {};
+    if (body.ids !== undefined) {
+      if (!Array.isArray(body.ids) || !body.ids.every((i) => typeof i === "string")) throw badRequest('"ids" must be an array of strings.');
+      query.ids = checkIds(body.ids);
+    }
+    // Squidex's QueryDto names it `odata`; the SDK sends `oData` (ASP.NET binds either).
+    const odata = body.odata ?? body.oData ?? body.OData;
+    if (odata !== undefined && odata !== null) {
+      if (typeof odata !== "string") throw badRequest('"odata" must be a string of OData query options, e.g. "$top=5&$filter=...".');
+      Object.assign(query, parseCollectionUrl(`x?${odata.replace(/^\?/, "")}`).query);
+    }
+    return list(query);
+  }
+  const opts = { expectedVersion: expectedVersion(request), by };
+  if (sub === "status" && method === "PUT") {
+    const body = await readJsonBody(request, ctx);
+    if (!isPlainObject(body) || typeof body.status !== "string") throw badRequest('Send {"status": "Published" | "Draft" | "Archived"}.');
+    if (body.dueTime) throw badRequest("Scheduled status changes are not supported.");
+    return written(await store.changeStatus(schema.name, id, body.status, opts));
+  }
+  if (sub === "draft") {
+    if (method === "POST") return written(await store.createDraft(schema.name, id, opts));
+    if (method === "DELETE") return written(await store.discardDraft(schema.name, id, opts));
+  }
+  if (sub !== undefined && method === "GET" && /^-?\d+$/.test(sub)) {
+    // GET .../{id}/{version} (obsolete in Squidex, still served): the version's data alone.
+    const item = await contentVersion(store, schema, id, Number(sub), unpublished);
+    return json(contentDto(item, schema, request, appName).data, 200, { ETag: `"${item.version}"` });
+  }
+  if (sub !== undefined) throw notFound(`No Squidex endpoint for ${method} .../${sub}.`);
+  switch (method) {
+    case "GET": {
+      const raw = url.searchParams.get("version");
+      if (raw !== null && raw !== "") {
+        if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`version must be a whole number, got "${raw.slice(0, 40)}".`);
+        const item = await contentVersion(store, schema, id, Number(raw), unpublished);
+        return json(contentDto(item, schema, request, appName), 200, { ETag: `"${item.version}"` });
+      }
+      const item = await store.get(schema.name, id, { unpublished });
+      if (!item) throw notFound(`Content item "${id}" not found.`);
+      return json(contentDto(item, schema, request, appName), 200, { ETag: `"${item.version}"` });
+    }
+    case "PUT":
+      return written(await store.update(schema.name, id, await readJsonBody(request, ctx), opts));
+    case "PATCH":
+      return written(await store.patch(schema.name, id, await readJsonBody(request, ctx), opts));
+    case "POST": {
+      // Upsert: create with this id, or update (patch=true merges).
+      const data = await readJsonBody(request, ctx);
+      const existing = await store.get(schema.name, id, { unpublished: true });
+      if (!existing) {
+        const publish = url.searchParams.get("status") === "Published" || url.searchParams.get("publish") === "true";
+        return written(await store.create(schema.name, data, { id, publish, by }), 201);
+      }
+      const item = url.searchParams.get("patch") === "true" ? await store.patch(schema.name, id, data, opts) : await store.update(schema.name, id, data, opts);
+      return written(item);
+    }
+    case "DELETE":
+      await store.delete(schema.name, id, opts);
+      return empty(204);
+  }
+  throw new ContentError(405, `Method ${method} is not allowed here.`);
+}
+
+/**
+ * One version of an item. The store keeps an item's current version and, while it is published, the
+ * published one (a newer draft may sit on top of it); earlier versions are not kept, and asking for
+ * one is a 404 that says so, never another version's data. A negative version means "any" (Squidex
+ * sends -2), so the newest the caller may see. Draft versions need `X-Unpublished`, as without a version.
+ */
+async function contentVersion(store: ContentStore, schema: Schema, id: string, version: number, unpublished: boolean): Promise<ContentItem> {
+  const [live, published] = await Promise.all([store.get(schema.name, id, { unpublished: true }), store.get(schema.name, id, {})]);
+  const visible = unpublished ? live : published;
+  if (!visible) throw notFound(`Content item "${id}" not found.`);
+  if (version < 0) return visible;
+  for (const item of unpublished ? [live, published] : [published]) if (item?.version === version) return item;
+  if (!unpublished && live?.version === version) throw notFound(`Version ${version} of content item "${id}" is not published; send X-Unpublished to read it.`);
+  const kept = [...new Set([live?.version, published?.version].filter((v): v is number => v !== undefined))].sort((a, b) => a - b);
+  throw notFound(`Version ${version} of content item "${id}" is not kept: this store keeps the current and the published version of an item (here ${kept.join(" and ")}).`);
+}

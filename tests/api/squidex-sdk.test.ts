@@ -1,0 +1,210 @@
+import fs from "node:fs";
+import path from "node:path";
+import { SquidexBadRequestError, SquidexClient, SquidexError } from "@squidex/squidex";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { squidexToken, startServer, type RunningServer } from "../support/server";
+
+/**
+ * Issue 23, the gaps in our Squidex API, closed with the official SDK (`@squidex/squidex`) as a real
+ * client over HTTP against the production build: ping, info and the app (what the SDK's own test
+ * setup calls first), `_links` wherever the SDK's parsers require them, `oData` queries, `X-NoTotal`
+ * as Squidex counts it, and content versions. Plain fetch checks the answers the SDK hides.
+ */
+let server: RunningServer;
+let client: SquidexClient;
+let credentials: { clientId: string; clientSecret: string };
+const api = (p: string) => `${server.url}/api/squidex/api${p}`;
+
+beforeAll(async () => {
+  server = await startServer();
+  credentials = JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8"));
+  client = new SquidexClient({ appName: "praxisnetz", clientId: credentials.clientId, clientSecret: credentials.clientSecret, url: `${server.url}/api/squidex` });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function authed(p: string, init: RequestInit = {}) {
+  const res = await fetch(api(p), { ...init, headers: { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } });
+  const text = await res.text();
+  return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
+}
+
+/** What an SDK call threw, for assertions on its status and body. */
+async function failure(call: Promise<unknown>): Promise<SquidexError<{ message: string; details?: string[]; statusCode: number }>> {
+  try {
+    await call;
+  } catch (e) {
+    if (e instanceof SquidexError) return e as SquidexError<{ message: string; details?: string[]; statusCode: number }>;
+    throw e;
+  }
+  throw new Error("The call succeeded; a failure was expected.");
+}
+
+describe("ping, info and the app", () => {
+  it("answers the SDK's ping, app ping and info; ping and info need no token, the app ping does", async () => {
+    await expect(client.ping.getPing()).resolves.toBeUndefined();
+    await expect(client.ping.getAppPing()).resolves.toBeUndefined();
+    const info = (await client.ping.getInfo()) as Record<string, unknown>;
+    expect(Object.values(info).every((v) => typeof v === "string")).toBe(true);
+
+    expect((await fetch(api("/ping"))).status).toBe(204);
+    const anonInfo = await fetch(api("/info"));
+    expect(anonInfo.status).toBe(200);
+    expect(anonInfo.headers.get("content-type")).toMatch(/^application\/json/);
+    const anonAppPing = await fetch(api("/ping/praxisnetz"));
+    expect(anonAppPing.status).toBe(401);
+    expect((await authed("/ping/other-app")).status).toBe(404);
+  });
+
+  it("describes the app, and answers the SDK test suite's app creation with 400 already exists", async () => {
+    const app = await client.apps.getApp();
+    expect(app).toMatchObject({ name: "praxisnetz", canAccessApi: true, canAccessContent: true });
+    expect(app.id).toBeTruthy();
+    expect(app.links).toBeDefined();
+    // The SDK suite's global setup: create the app, tolerate a 400.
+    const taken = await failure(client.apps.postApp({ name: "praxisnetz" }));
+    expect(taken).toBeInstanceOf(SquidexBadRequestError);
+    expect(taken.statusCode).toBe(400);
+    expect(taken.body).toMatchObject({ statusCode: 400, message: "Validation error", details: ["An app with the same name already exists."] });
+    // The id stays the same from call to call.
+    expect((await client.apps.getApp()).id).toBe(app.id);
+  });
+
+  it("answers app management it does not offer with 501 and a message, not 404; without a token with 401", async () => {
+    for (const [method, p, body] of [
+      ["POST", "/apps", { name: "another-app" }],
+      ["GET", "/apps/praxisnetz/clients"],
+      ["POST", "/apps/praxisnetz/clients", { id: "x" }],
+      ["GET", "/apps/praxisnetz/rules"],
+      ["GET", "/apps/praxisnetz/contributors"],
+      ["GET", "/apps/praxisnetz/roles"],
+      ["PUT", "/apps/praxisnetz", { label: "x" }],
+      ["DELETE", "/apps/praxisnetz"],
+      ["POST", "/apps/praxisnetz/languages", { language: "fr" }],
+      ["POST", "/apps/praxisnetz/schemas", { name: "x" }],
+      ["POST", "/user-management", { email: "x@example.org" }],
+      ["GET", "/teams"],
+      ["GET", "/rules/actions"],
+      ["GET", "/content/praxisnetz?ids=a,b"],
+    ] as const) {
+      const res = await authed(p, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect(res.status, `${method} ${p}`).toBe(501);
+      expect(res.json, `${method} ${p}`).toMatchObject({ statusCode: 501, message: expect.stringMatching(/not supported/) });
+    }
+    expect((await fetch(api("/apps/praxisnetz/clients"))).status).toBe(401);
+    expect((await fetch(api("/apps"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "praxisnetz" }) })).status).toBe(401);
+    // What Squidex does not have either is a plain 404.
+    const nowhere = await authed("/no-such-area/x");
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.json.message).toMatch(/No Squidex endpoint/);
+    // Other apps stay hidden, as in Squidex.
+    expect((await authed("/apps/other-app")).status).toBe(404);
+    expect((await authed("/apps/other-app/clients")).status).toBe(404);
+    // Bad input is a 4xx with a message.
+    const bad = await authed("/apps", { method: "POST", body: "[1,2" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBeTruthy();
+    expect((await authed("/apps", { method: "POST", body: JSON.stringify({ label: "no name" }) })).status).toBe(400);
+  });
+});
+
+describe("_links the SDK's parsers need", () => {
+  it("lets the SDK read languages, every schema, and a schema with an Array field", async () => {
+    expect(await client.languages.getLanguages()).toEqual([
+      { iso2Code: "de", englishName: "German", nativeName: "Deutsch" },
+      { iso2Code: "en", englishName: "English", nativeName: "English" },
+    ]);
+    const languages = await client.apps.getLanguages();
+    expect(languages.items.map((l) => l.iso2Code)).toEqual(["de", "en"]);
+    for (const l of languages.items) expect(l.links).toBeDefined();
+
+    const all = await client.schemas.getSchemas();
+    expect(all.items.length).toBeGreaterThan(10);
+    const withArrays = all.items.filter((s) => s.fields.some((f) => f.properties.fieldType === "Array"));
+    expect(withArrays.length).toBeGreaterThan(0);
+    for (const s of withArrays) for (const f of s.fields) for (const n of f.nested ?? []) expect(n.links, `${s.name}.${f.name}.${n.name}`).toBeDefined();
+
+    const accordion = await client.schemas.getSchema("block-accordion");
+    const array = accordion.fields.find((f) => f.properties.fieldType === "Array");
+    expect(array?.nested?.length).toBeGreaterThan(0);
+    expect(array!.nested![0]!.properties.fieldType).toBeTruthy();
+    expect(accordion.links.self?.href).toBe("/api/apps/praxisnetz/schemas/block-accordion");
+  });
+});
+
+describe("queries", () => {
+  it("reads the SDK's oData on POST .../query, and still takes odata", async () => {
+    const page = await client.contents.getContentsPost("gm-content-practitioners", { oData: "$top=3&$orderby=data/name/iv asc" }, {});
+    expect(page.items).toHaveLength(3);
+    const names = page.items.map((i) => String((i.data.name as { iv: string }).iv));
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    const total = (await client.contents.getContents("gm-content-practitioners", {})).total;
+    expect(page.total).toBe(total);
+
+    const plain = await authed("/content/praxisnetz/gm-content-practitioners/query", { method: "POST", body: JSON.stringify({ odata: "$top=2" }) });
+    expect(plain.status).toBe(200);
+    expect(plain.json.items).toHaveLength(2);
+    const wrong = await authed("/content/praxisnetz/gm-content-practitioners/query", { method: "POST", body: JSON.stringify({ oData: 5 }) });
+    expect(wrong.status).toBe(400);
+  });
+
+  it("answers X-NoTotal with -1 only for a full page or after a skip, as Squidex", async () => {
+    const schema = "gm-content-practitioners";
+    const { total } = await client.contents.getContents(schema, {});
+    expect(total).toBeGreaterThan(3);
+    expect(total).toBeLessThan(200);
+    // A full page: the total is unknown.
+    expect((await client.contents.getContents(schema, { $top: 3, noTotal: true })).total).toBe(-1);
+    // The whole result on one page: its length is the total.
+    const whole = await client.contents.getContents(schema, { $top: 200, noTotal: true });
+    expect(whole.total).toBe(total);
+    expect(whole.items).toHaveLength(total);
+    // After a skip: unknown again, even on a short page.
+    const tail = await client.contents.getContents(schema, { $skip: total - 1, noTotal: true });
+    expect(tail.items).toHaveLength(1);
+    expect(tail.total).toBe(-1);
+    // X-NoSlowTotal skips counting only when there is a filter.
+    expect((await client.contents.getContents(schema, { $top: 3, noSlowTotal: true })).total).toBe(total);
+    expect((await client.contents.getContents(schema, { $top: 1, $filter: "data/name/iv ne 'x'", noSlowTotal: true })).total).toBe(-1);
+    // The same through POST .../query.
+    expect((await client.contents.getContentsPost(schema, { oData: "$top=3" }, { noTotal: true })).total).toBe(-1);
+    expect((await client.contents.getContentsPost(schema, { oData: "$top=200" }, { noTotal: true })).total).toBe(total);
+  });
+});
+
+describe("versions", () => {
+  it("answers the versions the store keeps and a clear 404 for the others, never another version", async () => {
+    const schema = "core-theme-colors";
+    const created = await client.contents.postContent(schema, { name: { iv: "Versionen" }, hexcode: { iv: "#112233" } }, { publish: true });
+    expect(created.version).toBe(1);
+    const updated = await client.contents.putContent(schema, created.id, { name: { iv: "Versionen 2" }, hexcode: { iv: "#223344" } }, {});
+    expect(updated.version).toBe(2);
+    const draft = await client.contents.createDraft(schema, created.id, {});
+    expect(draft.version).toBe(3);
+    await client.contents.putContent(schema, created.id, { name: { iv: "Versionen 3" }, hexcode: { iv: "#334455" } }, { unpublished: true });
+
+    const current = await client.contents.getContent(schema, created.id, { unpublished: true });
+    expect(current.version).toBe(4);
+    // The published version, by query and by path.
+    const published = await client.contents.getContent(schema, created.id, { version: 2 });
+    expect(published.version).toBe(2);
+    expect(published.data.hexcode).toEqual({ iv: "#223344" });
+    const byPath = JSON.parse(await (await client.contents.getContentVersion(schema, created.id, 2, {})).text());
+    expect(byPath).toEqual({ name: { iv: "Versionen 2" }, hexcode: { iv: "#223344" } });
+    // The current draft version, only with X-Unpublished.
+    const drafted = await client.contents.getContent(schema, created.id, { version: 4, unpublished: true });
+    expect(drafted.data.hexcode).toEqual({ iv: "#334455" });
+    const hidden = await failure(client.contents.getContent(schema, created.id, { version: 4 }));
+    expect(hidden.statusCode).toBe(404);
+    // Versions the store does not keep: 404 with the reason, not the newest.
+    for (const version of [1, 3, 99]) {
+      const res = await authed(`/content/praxisnetz/${schema}/${created.id}?version=${version}`, { headers: { "X-Unpublished": "1" } });
+      expect(res.status, `version ${version}`).toBe(404);
+      expect(res.json.message).toMatch(new RegExp(`Version ${version} .* not kept`));
+      expect((await authed(`/content/praxisnetz/${schema}/${created.id}/${version}`, { headers: { "X-Unpublished": "1" } })).status).toBe(404);
+    }
+    expect((await authed(`/content/praxisnetz/${schema}/${created.id}?version=abc`)).status).toBe(400);
+    await client.contents.deleteContent(schema, created.id, {});
+  });
+});
