@@ -97,6 +97,17 @@ export function PanelHeading({ title, closeHref, children }: { title: ReactNode;
 }
 
 /** A section of tiles with its heading, the number shown and a note when nothing matches. */
+/** The panel with nothing open: what to do here (or that the asked entry is gone), and the way to a new one. */
+export function EmptyPanel({ title, message, children }: { title: string; message: string; children: ReactNode }) {
+  return (
+    <div>
+      <PanelHeading title={title} />
+      <p className="mb-3 text-slate-700">{message}</p>
+      {children}
+    </div>
+  );
+}
+
 export function TileSection({ id, title, shown, total, searching, action, children }: { id: string; title: string; shown: number; total: number; searching: boolean; action?: ReactNode; children: ReactNode }) {
   const { t } = useAdmin();
   return (

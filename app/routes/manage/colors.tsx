@@ -5,7 +5,7 @@ import { admin, type AdminResult, type Confirmation, readAdminForm, refused } fr
 import { deleteItem, saveChecked } from "~/admin/design/actions.server";
 import { checkColor, checkTheme, COLORS, getDesignItem, listDesignPage, pageParam, searchParam, THEMES } from "~/admin/design/design.server";
 import { colorForm, designLabels, THEME_COLOR_FIELDS, themeForm } from "~/admin/design/forms";
-import { GridLayout, GridSearch, matchesSearch, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
+import { GridLayout, GridSearch, matchesSearch, EmptyPanel, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
 import { DeleteForm, useCloseAfterDelete, HexField, LiveTextField, ShadeStrip, Swatch, useFormErrors } from "~/admin/design/ui";
 import { AdminPage, buttonClass, ConfirmStep, Pager, SaveNotice, StatusBadge, useAdmin } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
@@ -269,9 +269,7 @@ export default function Colors({ loaderData }: Route.ComponentProps) {
         deleteForm={superuser ? <DeleteForm id={theme.id} intent="delete-theme" label={text.remove} name={theme.data.name ?? theme.id} cancelHref={open(theme.id)} /> : null}
       />
     ) : (
-      <div>
-        <PanelHeading title={text.edit} />
-        <p className="mb-3 text-slate-700">{selectedId ? text.gone : text.pick}</p>
+      <EmptyPanel title={text.edit} message={selectedId ? text.gone : text.pick}>
         <div className="flex flex-wrap gap-2">
           <Link to={href({ selected: "new-color" })} className={buttonClass()}>
             {text.newColor}
@@ -280,7 +278,7 @@ export default function Colors({ loaderData }: Route.ComponentProps) {
             {text.newTheme}
           </Link>
         </div>
-      </div>
+      </EmptyPanel>
     );
   return (
     <AdminPage title={text.title} intro={<p>{text.intro}</p>}>

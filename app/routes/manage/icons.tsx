@@ -4,7 +4,7 @@ import type { Route } from "./+types/icons";
 import { admin, type AdminResult, type Confirmation, readAdminForm, refused } from "~/admin/admin.server";
 import { deleteItem, saveChecked } from "~/admin/design/actions.server";
 import { checkIcon, getDesignItem, ICONS, listDesignPage, pageParam, searchParam } from "~/admin/design/design.server";
-import { GridLayout, GridSearch, matchesSearch, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
+import { GridLayout, GridSearch, matchesSearch, EmptyPanel, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
 import { DeleteForm, useCloseAfterDelete, LiveTextField } from "~/admin/design/ui";
 import { AdminPage, buttonClass, ConfirmStep, inputClass, Pager, SaveNotice } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
@@ -234,13 +234,11 @@ export default function Icons({ loaderData }: Route.ComponentProps) {
               {superuser ? <DeleteForm id={selected.id} intent="delete-icon" label={text.remove} name={selected.data.name ?? selected.id} cancelHref={href({ selected: selected.id })} /> : null}
             </div>
           ) : (
-            <div>
-              <PanelHeading title={text.edit} />
-              <p className="mb-3 text-slate-700">{selectedId ? text.gone : text.pick}</p>
+            <EmptyPanel title={text.edit} message={selectedId ? text.gone : text.pick}>
               <Link to={href({ selected: "new" })} className={buttonClass()}>
                 {text.newIcon}
               </Link>
-            </div>
+            </EmptyPanel>
           )
         }
       >

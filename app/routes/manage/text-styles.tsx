@@ -4,7 +4,7 @@ import type { Route } from "./+types/text-styles";
 import { admin, type AdminResult, type Confirmation, readAdminForm, refused } from "~/admin/admin.server";
 import { deleteItem, saveChecked } from "~/admin/design/actions.server";
 import { checkTextStyle, defaultThemeVariables, getDesignItem, listDesignPage, pageParam, searchParam, TEXT_STYLES, tokensWithCss } from "~/admin/design/design.server";
-import { GridLayout, GridSearch, matchesSearch, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
+import { GridLayout, GridSearch, matchesSearch, EmptyPanel, PanelHeading, screenHref, Tile, TileSection, useCarriedNotice, useOpenCreated } from "~/admin/design/grid";
 import { LiveTextField, DeleteForm, useCloseAfterDelete } from "~/admin/design/ui";
 import { AdminPage, buttonClass, ConfirmStep, Pager, SaveNotice } from "~/admin/ui";
 import { routeAccess } from "~/auth/access";
@@ -204,13 +204,11 @@ export default function TextStyles({ loaderData }: Route.ComponentProps) {
               {superuser ? <DeleteForm id={selected.id} intent="delete-style" label={text.remove} name={selected.data.name ?? selected.id} cancelHref={created(selected.id)} /> : null}
             </div>
           ) : (
-            <div>
-              <PanelHeading title={text.edit} />
-              <p className="mb-3 text-slate-700">{selectedId ? text.gone : text.pick}</p>
+            <EmptyPanel title={text.edit} message={selectedId ? text.gone : text.pick}>
               <Link to={href({ selected: "new" })} className={buttonClass()}>
                 {text.newStyle}
               </Link>
-            </div>
+            </EmptyPanel>
           )
         }
       >

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { thumbnailUrl } from "~/admin/assets/query";
 import type { CustomControlProps } from "~/forms/react";
 import { useControlsData } from "./context";
-import { valueText, WithAdvanced } from "./json";
+import { valueText, withAdvanced } from "./json";
 import { idsOf } from "./reference";
 import { controlInput, controlWords, smallButton } from "./words";
 
@@ -22,14 +22,7 @@ const DEBOUNCE_MS = 250;
  * more than one is allowed), "choose from the library" (a searchable, paged grid of every folder) and
  * "upload" (the new file is chosen). With one file allowed, choosing replaces it.
  */
-export function AssetsControl(props: CustomControlProps) {
-  return (
-    <WithAdvanced {...props}>
-      <AssetsPicker {...props} />
-    </WithAdvanced>
-  );
-}
-AssetsControl.group = true;
+export const AssetsControl = withAdvanced(AssetsPicker, true);
 
 function AssetsPicker({ id, value, onChange, props, language, describedBy }: CustomControlProps) {
   const data = useControlsData();

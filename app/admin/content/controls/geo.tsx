@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useState } from "react";
 import type { CustomControlProps } from "~/forms/react";
 import { useControlsData } from "./context";
-import { parseValue, valueText, WithAdvanced } from "./json";
+import { parseValue, valueText, withAdvanced } from "./json";
 import { controlInput, controlWords, smallButton } from "./words";
 
 // MapLibre is big: it loads with this control only, never with the site.
@@ -31,14 +31,7 @@ const numberText = (n: unknown) => (typeof n === "number" && Number.isFinite(n) 
  * search (the server asks the geocoder, or our directory when it cannot answer, and says which), and
  * a map to click on. The map loads in the admin only, when this control shows.
  */
-export function GeoControl(props: CustomControlProps) {
-  return (
-    <WithAdvanced {...props}>
-      <GeoPicker {...props} />
-    </WithAdvanced>
-  );
-}
-GeoControl.group = true;
+export const GeoControl = withAdvanced(GeoPicker, true);
 
 function GeoPicker({ id, value, onChange, onBlur, describedBy, invalid, language, label }: CustomControlProps) {
   const w = controlWords[language];

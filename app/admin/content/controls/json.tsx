@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
-import type { CustomControlProps } from "~/forms/react";
+import type { ComponentType } from "react";
+import type { CustomControl, CustomControlProps } from "~/forms/react";
 import { useControlsData } from "./context";
 import { controlInput, controlWords } from "./words";
 
@@ -52,6 +53,17 @@ export function WithAdvanced(props: CustomControlProps & { children: ReactNode }
       </label>
     </div>
   );
+}
+
+/** A control made of `Inner` behind the superusers' JSON switch; `group` as CustomControl has it. */
+export function withAdvanced(Inner: ComponentType<CustomControlProps>, group = false): CustomControl {
+  const Control: CustomControl = (props: CustomControlProps) => (
+    <WithAdvanced {...props}>
+      <Inner {...props} />
+    </WithAdvanced>
+  );
+  Control.group = group;
+  return Control;
 }
 
 /** A free JSON field: superusers edit it, editors see that it is set (its JSON means nothing to them). */

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { CustomControlProps } from "~/forms/react";
 import { useControlsData } from "./context";
-import { parseValue, valueText, WithAdvanced } from "./json";
+import { parseValue, valueText, withAdvanced } from "./json";
 import { controlInput, controlWords, smallButton } from "./words";
 
 /** One search result, as GET /api/editor/items/{schema} answers. */
@@ -27,13 +27,7 @@ const DEBOUNCE_MS = 250;
  * drafts included. Arrow keys move through the results, Enter takes one; the count is announced.
  * With one item allowed, choosing replaces it.
  */
-export function ReferenceControl(props: CustomControlProps) {
-  return (
-    <WithAdvanced {...props}>
-      <ReferencePicker {...props} />
-    </WithAdvanced>
-  );
-}
+export const ReferenceControl = withAdvanced(ReferencePicker, false);
 
 function ReferencePicker({ id, value, onChange, onBlur, describedBy, invalid, required, props, language }: CustomControlProps) {
   const data = useControlsData();
