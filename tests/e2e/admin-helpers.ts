@@ -53,3 +53,24 @@ export async function inviteEditor(page: Page, browser: Browser, baseURL: string
   await signIn(editor, landing, { email, password });
   return { context, editor, email, password };
 }
+
+/** The admin's fixed screens (every menu entry): walked by the axe and the language tests. */
+export const ADMIN_SCREENS = [
+  "/manage",
+  "/manage/pages",
+  "/manage/blocks",
+  "/manage/squidex/icons",
+  "/manage/squidex/colors",
+  "/manage/colors",
+  "/manage/text-styles",
+  "/manage/content",
+  "/manage/registrations",
+  "/manage/appointments",
+  "/manage/outbox",
+  "/manage/squidex-assets",
+  "/manage/tailwind",
+  "/manage/plausible",
+  "/manage/users",
+  "/manage/audit",
+  "/manage/account",
+] as const;

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./admin-helpers";
+import { ADMIN_SCREENS, signIn } from "./admin-helpers";
 import { waitForHydration } from "./helpers";
 
 /**
@@ -20,25 +20,7 @@ const GERMAN_UI_WORDS =
 /** Words for whoever builds the site, in no admin language: time zones and standards by name. */
 const TECHNICAL_WORDS = /(?<![\p{L}-])(?:UTC|ISO-?[0-9]+|Europe\/Berlin)(?![\p{L}-])/u;
 
-const SCREENS = [
-  "/manage",
-  "/manage/pages",
-  "/manage/blocks",
-  "/manage/squidex/icons",
-  "/manage/squidex/colors",
-  "/manage/colors",
-  "/manage/text-styles",
-  "/manage/content",
-  "/manage/registrations",
-  "/manage/appointments",
-  "/manage/outbox",
-  "/manage/squidex-assets",
-  "/manage/tailwind",
-  "/manage/plausible",
-  "/manage/users",
-  "/manage/audit",
-  "/manage/account",
-];
+const SCREENS: string[] = [...ADMIN_SCREENS];
 
 /** The paths of the links in `main` on `from` that match `pattern`, in order. */
 async function links(page: Page, from: string, pattern: RegExp): Promise<string[]> {
