@@ -86,7 +86,7 @@ describe("ping, info and the app", () => {
       ["POST", "/user-management", { email: "x@example.org" }],
       ["GET", "/teams"],
       ["GET", "/rules/actions"],
-      ["GET", "/content/praxisnetz?ids=a,b"],
+      ["GET", "/content/praxisnetz?ids=a&referencing=b"],
     ] as const) {
       const res = await authed(p, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
       expect(res.status, `${method} ${p}`).toBe(501);
@@ -206,5 +206,29 @@ describe("versions", () => {
     }
     expect((await authed(`/content/praxisnetz/${schema}/${created.id}?version=abc`)).status).toBe(400);
     await client.contents.deleteContent(schema, created.id, {});
+  });
+
+  it("answers items of several schemas by their ids, in the order asked, drafts only with X-Unpublished", async () => {
+    const page = (await client.contents.getContents("core-pages", { $top: 1 })).items[0]!;
+    const practitioner = (await client.contents.getContents("gm-content-practitioners", { $top: 1 })).items[0]!;
+    const draft = await client.contents.postContent("core-theme-colors", { name: { iv: "Nur Entwurf" }, hexcode: { iv: "#445566" } }, { publish: false });
+    const ids = [practitioner.id, "no-such-item", page.id, draft.id];
+    const got = await client.contents.getAllContents({ ids: ids.join(",") });
+    expect(got.items.map((i) => [i.id, i.schemaName])).toEqual([
+      [practitioner.id, "gm-content-practitioners"],
+      [page.id, "core-pages"],
+    ]);
+    expect(got.total).toBe(2);
+    const withDrafts = await client.contents.getAllContentsPost({ ids }, { unpublished: true });
+    expect(withDrafts.items.map((i) => i.id)).toEqual([practitioner.id, page.id, draft.id]);
+    expect(withDrafts.items[2]!.data).toMatchObject({ name: { iv: "Nur Entwurf" } });
+    // Bad input is a 400 with a message, too many ids too.
+    expect((await authed("/content/praxisnetz")).status).toBe(400);
+    const many = await authed(`/content/praxisnetz?ids=${Array.from({ length: 1001 }, (_, i) => `x${i}`).join(",")}`);
+    expect(many.status).toBe(400);
+    expect(many.json.message).toMatch(/at most/);
+    expect((await authed("/content/praxisnetz", { method: "POST", body: JSON.stringify({ ids: [1, 2] }) })).status).toBe(400);
+    expect((await fetch(api("/content/praxisnetz?ids=a"))).status).toBe(401);
+    await client.contents.deleteContent("core-theme-colors", draft.id, {});
   });
 });
