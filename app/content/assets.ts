@@ -105,6 +105,13 @@ export interface UploadInput {
  * Asset files live under `DATA_DIR/assets/<id>/<fileVersion>`, metadata in the database. A file is
  * written to a temporary name and renamed, so a crash never leaves half a file behind a row.
  */
+/** What the asset list may be sorted by (Squidex's `$orderby` names), and the column behind each. */
+export const ASSET_SORT_COLUMNS = { fileName: "file_name", fileSize: "file_size", mimeType: "mime_type", created: "created", lastModified: "last_modified", version: "version" } as const;
+export interface AssetSort {
+  field: keyof typeof ASSET_SORT_COLUMNS;
+  descending: boolean;
+}
+
 export class AssetStore {
   private db!: DB;
   private emit: (change: ContentChange) => void = () => {};
@@ -141,7 +148,7 @@ export class AssetStore {
     };
   }
 
-  async list(opts: { ids?: string[]; skip?: number; take?: number; parentId?: string } = {}): Promise<{ total: number; items: Asset[] }> {
+  async list(opts: { ids?: string[]; skip?: number; take?: number; parentId?: string; search?: string; sort?: readonly AssetSort[] } = {}): Promise<{ total: number; items: Asset[] }> {
     recordRead(ASSETS_TAG);
     // Asked by id: all of those (ids are bounded where they come in). Otherwise one page of at most 200.
     const take = opts.ids?.length ? opts.ids.length : Math.min(opts.take ?? 200, 200);
@@ -149,7 +156,11 @@ export class AssetStore {
     let base = this.db.selectFrom("assets");
     if (opts.ids?.length) base = base.where("id", "in", opts.ids);
     if (opts.parentId !== undefined) base = base.where("parent_id", "=", opts.parentId);
-    const rows = await base.selectAll().orderBy("last_modified", "desc").orderBy("id").limit(take).offset(skip).execute();
+    // Squidex's `q` on assets: the file name contains the text, in any case.
+    if (opts.search) base = base.where(sql<boolean>`lower(file_name) like ${`%${opts.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+    let ordered = base.selectAll();
+    for (const { field, descending } of opts.sort?.length ? opts.sort : [{ field: "lastModified" as const, descending: true }]) ordered = ordered.orderBy(ASSET_SORT_COLUMNS[field], descending ? "desc" : "asc");
+    const rows = await ordered.orderBy("id").limit(take).offset(skip).execute();
     const total =
       rows.length < take && (rows.length > 0 || skip === 0)
         ? skip + rows.length

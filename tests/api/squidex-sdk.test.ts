@@ -208,6 +208,31 @@ describe("versions", () => {
     await client.contents.deleteContent(schema, created.id, {});
   });
 
+  it("searches, sorts and pages assets as Squidex does (GET and POST assets/query); a filter is a 501, not ignored", async () => {
+    const all = (await client.assets.getAssets({ $top: 200 })).items;
+    expect(all.length).toBeGreaterThan(3);
+    const byName = [...all].map((a) => a.fileName).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = await client.assets.getAssets({ $orderby: "fileName asc", $top: 200 });
+    expect(sorted.items.map((a) => a.fileName)).toEqual(byName);
+    const bySizeDesc = await client.assets.getAssets({ $orderby: "fileSize desc", $top: 2 });
+    expect(bySizeDesc.items[0]!.fileSize).toBe(Math.max(...all.map((a) => a.fileSize)));
+    expect(bySizeDesc.total).toBe(all.length);
+    // Full text: the file name contains the text, in any case.
+    const name = all[0]!.fileName;
+    const part = name.slice(0, Math.min(5, name.length)).toUpperCase();
+    const found = await client.assets.getAssets({ q: JSON.stringify({ fullText: part, sort: [{ path: "fileName", order: "ascending" }] }) });
+    expect(found.items.length).toBeGreaterThan(0);
+    expect(found.items.every((a) => a.fileName.toLowerCase().includes(part.toLowerCase()))).toBe(true);
+    expect(found.items.map((a) => a.fileName)).toEqual(byName.filter((n) => n.toLowerCase().includes(part.toLowerCase())));
+    const posted = await client.assets.getAssetsPost({ oData: "$orderby=fileName desc&$top=2" });
+    expect(posted.items.map((a) => a.fileName)).toEqual([...byName].reverse().slice(0, 2));
+    expect((await client.assets.getAssetsPost({ q: { fullText: "%" } })).items).toEqual([]);
+    // What it cannot do yet is said, and nonsense is a 400.
+    expect((await authed("/apps/praxisnetz/assets?$filter=fileSize gt 10")).status).toBe(501);
+    for (const bad of ["/apps/praxisnetz/assets?$orderby=secret", "/apps/praxisnetz/assets?q=%7Bnot-json", "/apps/praxisnetz/assets?$orderby=fileName,fileSize,created,version"])
+      expect((await authed(bad)).status, bad).toBe(400);
+  });
+
   it("answers items of several schemas by their ids, in the order asked, drafts only with X-Unpublished", async () => {
     const page = (await client.contents.getContents("core-pages", { $top: 1 })).items[0]!;
     const practitioner = (await client.contents.getContents("gm-content-practitioners", { $top: 1 })).items[0]!;

@@ -2,10 +2,10 @@ import { ContentError, badRequest, notFound } from "../errors";
 import { assetUrl } from "../public-api";
 import { checkIds, pagingParams } from "../query";
 import type { Asset } from "../types";
-import { parentIdOf, type AssetFolder } from "../assets";
+import { ASSET_SORT_COLUMNS, parentIdOf, type AssetFolder, type AssetSort } from "../assets";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
-import { empty, expectedVersion, json, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { empty, expectedVersion, json, notImplemented, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
  * Assets as Squidex serves them: `api/apps/{app}/assets` (list, metadata, upload, rename, move,
@@ -40,6 +40,66 @@ function assetDto(asset: Asset, appName: string) {
   };
 }
 
+/** Longer than any file name search a person types. */
+const MAX_ASSET_SEARCH = 200;
+
+/**
+ * The asset list as Squidex answers it: full text (`$search`, or `fullText` in the JSON query `q`:
+ * the file name contains it, any case), sorting (`$orderby`, or `sort` in `q`: file name, size,
+ * type, created, last modified, version), `$top`/`$skip` (or `take`/`skip`), a folder, ids. A filter
+ * (`$filter`, `filter` in `q`) is refused with a 501 rather than ignored: an ignored filter would
+ * answer every asset as if it matched.
+ */
+async function listAssets(ask: { ids?: string[] | undefined; parentId: string | null; params: URLSearchParams }, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  const { params } = ask;
+  if (ask.ids) checkIds(ask.ids);
+  if (params.has("$filter")) throw notImplemented("Filtering assets with $filter is not supported yet; search file names with q, sort with $orderby.");
+  // Squidex's JSON query (`q`): its full text, sort, take and skip; a filter in it is not built yet.
+  let json_: Record<string, unknown> = {};
+  const q = params.get("q");
+  if (q !== null && q.trim() !== "") {
+    try {
+      json_ = JSON.parse(q) as Record<string, unknown>;
+    } catch {
+      throw badRequest('"q" must be a JSON query, e.g. {"fullText": "logo", "sort": [{"path": "fileName", "order": "ascending"}], "take": 10}.');
+    }
+    if (!isPlainObject(json_)) throw badRequest('"q" must be a JSON object.');
+    if (json_.filter !== undefined && json_.filter !== null) throw notImplemented("Filtering assets is not supported yet; search file names with fullText ($search), sort with sort ($orderby).");
+  }
+  const text = json_.fullText ?? params.get("$search") ?? "";
+  if (typeof text !== "string") throw badRequest('"fullText" must be a text.');
+  const search = text.trim();
+  if (search.length > MAX_ASSET_SEARCH || /[\u0000-\u001f]/.test(search)) throw badRequest(`Search at most ${MAX_ASSET_SEARCH} characters of a file name.`);
+  const sort: AssetSort[] = [];
+  const sortBy = (field: unknown, descending: boolean, shown: string) => {
+    if (typeof field !== "string" || !Object.hasOwn(ASSET_SORT_COLUMNS, field)) throw badRequest(`Sort assets by ${Object.keys(ASSET_SORT_COLUMNS).join(", ")} (asc or desc), not "${shown.slice(0, 50)}".`);
+    sort.push({ field: field as AssetSort["field"], descending });
+  };
+  if (json_.sort !== undefined) {
+    if (!Array.isArray(json_.sort)) throw badRequest('"sort" must be a list of {"path": …, "order": "ascending" | "descending"}.');
+    for (const s of json_.sort) sortBy(isPlainObject(s) ? s.path : undefined, isPlainObject(s) && s.order === "descending", JSON.stringify(s) ?? "");
+  }
+  for (const term of (params.get("$orderby") ?? "").split(",").map((t) => t.trim()).filter(Boolean)) {
+    const match = /^([A-Za-z]+)(?:\s+(asc|desc))?$/i.exec(term);
+    sortBy(match?.[1], match?.[2]?.toLowerCase() === "desc", term);
+  }
+  if (sort.length > 3) throw badRequest("Sort assets by at most 3 keys.");
+  for (const [key, param] of [["take", "$top"], ["skip", "$skip"]] as const) {
+    const value = json_[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw badRequest(`"${key}" must be a whole number.`);
+    if (!params.has(param)) params.set(param, String(value));
+  }
+  const { total, items } = await ctx.store.assets.list({
+    ...(ask.ids ? { ids: ask.ids } : {}),
+    ...(ask.parentId !== null ? { parentId: parentIdOf(ask.parentId) } : {}),
+    ...(search ? { search } : {}),
+    sort,
+    ...pagingParams(params),
+  });
+  return json({ total, items: items.map((a) => assetDto(a, ctx.appName)), _links: {} });
+}
+
 export async function assets(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [area, id] = rest;
@@ -50,10 +110,21 @@ export async function assets(request: ApiRequest, method: string, rest: string[]
     if (id === undefined && method === "GET") {
       const url = new URL(request.url);
       const ids = url.searchParams.get("ids")?.split(",").filter(Boolean);
-      if (ids) checkIds(ids);
       const parent = queryParam(url, "parentId");
-      const { total, items } = await store.assets.list({ ids, ...(parent !== null ? { parentId: parentIdOf(parent) } : {}), ...pagingParams(url.searchParams) });
-      return json({ total, items: items.map((a) => assetDto(a, appName)), _links: {} });
+      return listAssets({ ids, parentId: parent, params: url.searchParams }, ctx);
+    }
+    if (id?.toLowerCase() === "query" && sub === undefined && method === "POST") {
+      // POST assets/query {q, ids, parentId, oData}: the same list, asked with a body.
+      const body = await readJsonBody(request, ctx);
+      if (!isPlainObject(body)) throw badRequest('Send {"q": "...", "oData": "$top=10&$orderby=fileName"}.');
+      if (body.ids !== undefined && body.ids !== null && (!Array.isArray(body.ids) || !body.ids.every((i) => typeof i === "string"))) throw badRequest('"ids" must be an array of strings.');
+      if (body.parentId !== undefined && body.parentId !== null && typeof body.parentId !== "string") throw badRequest('"parentId" must be a folder id.');
+      const odata = body.oData ?? body.odata;
+      if (odata !== undefined && odata !== null && typeof odata !== "string") throw badRequest('"oData" must be a string of OData query options.');
+      const params = new URLSearchParams(typeof odata === "string" ? odata.replace(/^\?/, "") : "");
+      // `q` is Squidex's JSON query (an object here, a JSON text in a URL).
+      if (body.q !== undefined && body.q !== null) params.set("q", typeof body.q === "string" ? body.q : JSON.stringify(body.q));
+      return listAssets({ ids: (body.ids as string[] | null | undefined) ?? undefined, parentId: (body.parentId as string | null | undefined) ?? null, params }, ctx);
     }
     if (id === undefined && method === "POST") return uploadAsset(request, by, ctx);
     if (id !== undefined && sub !== undefined && method === "PUT") {
