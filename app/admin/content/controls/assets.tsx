@@ -3,6 +3,7 @@ import { thumbnailUrl } from "~/admin/assets/query";
 import type { CustomControlProps } from "~/forms/react";
 import { useControlsData } from "./context";
 import { valueText, withAdvanced } from "./json";
+import { usePagedSearch } from "./paged-search";
 import { idsOf } from "./reference";
 import { controlInput, controlWords, smallButton } from "./words";
 
@@ -161,35 +162,12 @@ function AssetsPicker({ id, value, onChange, props, language, describedBy }: Cus
 function Library({ language, imagesOnly, chosen, onChoose, onClose }: { language: CustomControlProps["language"]; imagesOnly: boolean; chosen: string[]; onChoose(file: LibraryFile): void; onClose(): void }) {
   const w = controlWords[language];
   const [q, setQ] = useState("");
-  const [found, setFound] = useState<{ items: LibraryFile[]; total: number } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState<string | null>(null);
-  const abort = useRef<AbortController | null>(null);
+  const { found, busy, failed, load: fetchPage } = usePagedSearch<LibraryFile>(w.pickFailed);
   const searchId = useId();
   const searchBox = useRef<HTMLInputElement>(null);
 
-  const load = async (text: string, skip: number) => {
-    abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
-    setBusy(true);
-    setFailed(null);
-    try {
-      const params = new URLSearchParams({ q: text, skip: String(skip), ...(imagesOnly ? { images: "1" } : {}) });
-      const res = await fetch(`/api/editor/assets?${params}`, { signal: controller.signal, credentials: "same-origin", headers: { Accept: "application/json" } });
-      const body = (await res.json().catch(() => ({}))) as { items?: LibraryFile[]; total?: number; message?: string };
-      if (!res.ok || !Array.isArray(body.items)) {
-        setFailed(body.message ?? w.pickFailed);
-        return;
-      }
-      const items = body.items;
-      setFound((prev) => ({ items: skip > 0 && prev ? [...prev.items, ...items] : items, total: body.total ?? items.length }));
-    } catch (error) {
-      if ((error as Error).name !== "AbortError") setFailed(w.pickFailed);
-    } finally {
-      if (abort.current === controller) setBusy(false);
-    }
-  };
+  const load = (text: string, skip: number) => fetchPage(`/api/editor/assets?${new URLSearchParams({ q: text, skip: String(skip), ...(imagesOnly ? { images: "1" } : {}) })}`, skip);
+
 
   useEffect(() => {
     searchBox.current?.focus();

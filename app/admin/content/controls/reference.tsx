@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import type { CustomControlProps } from "~/forms/react";
 import { useControlsData } from "./context";
 import { parseValue, valueText, withAdvanced } from "./json";
+import { usePagedSearch } from "./paged-search";
 import { controlInput, controlWords, smallButton } from "./words";
 
 /** One search result, as GET /api/editor/items/{schema} answers. */
@@ -38,11 +39,8 @@ function ReferencePicker({ id, value, onChange, onBlur, describedBy, invalid, re
   const [known, setKnown] = useState<Record<string, { title: string; detail?: string }>>({});
   const [schema, setSchema] = useState(schemaIds[0] ?? "");
   const [q, setQ] = useState("");
-  const [found, setFound] = useState<{ items: Found[]; total: number } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState<string | null>(null);
+  const { found, busy, failed, load, clear } = usePagedSearch<Found>(w.pickFailed);
   const [active, setActive] = useState(-1);
-  const abort = useRef<AbortController | null>(null);
   const base = useId();
   const listId = `${base}-results`;
   const hintId = `${base}-hint`;
@@ -51,40 +49,17 @@ function ReferencePicker({ id, value, onChange, onBlur, describedBy, invalid, re
   const nameOf = (itemId: string) => known[itemId] ?? data.titles[itemId];
 
   const search = async (text: string, skip: number) => {
-    abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
-    setBusy(true);
-    setFailed(null);
-    try {
-      const res = await fetch(`/api/editor/items/${encodeURIComponent(schema)}?${new URLSearchParams({ q: text, skip: String(skip) })}`, {
-        signal: controller.signal,
-        credentials: "same-origin",
-        headers: { Accept: "application/json" },
-      });
-      const body = (await res.json().catch(() => ({}))) as { items?: Found[]; total?: number; message?: string };
-      if (!res.ok || !Array.isArray(body.items)) {
-        setFailed(body.message ?? w.pickFailed);
-        return;
-      }
-      const items = body.items;
-      setKnown((k) => ({ ...k, ...Object.fromEntries(items.map((i) => [i.id, { title: i.title, ...(i.detail ? { detail: i.detail } : {}) }])) }));
-      setFound((prev) => ({ items: skip > 0 && prev ? [...prev.items, ...items] : items, total: body.total ?? items.length }));
-      if (skip === 0) setActive(-1);
-    } catch (error) {
-      if ((error as Error).name !== "AbortError") setFailed(w.pickFailed);
-    } finally {
-      if (abort.current === controller) setBusy(false);
-    }
+    const items = await load(`/api/editor/items/${encodeURIComponent(schema)}?${new URLSearchParams({ q: text, skip: String(skip) })}`, skip);
+    if (!items) return;
+    setKnown((k) => ({ ...k, ...Object.fromEntries(items.map((i) => [i.id, { title: i.title, ...(i.detail ? { detail: i.detail } : {}) }])) }));
+    if (skip === 0) setActive(-1);
   };
 
   // Debounced: a search per pause in typing, the older request cancelled.
   useEffect(() => {
     const text = q.trim();
     if (!text || !schema) {
-      abort.current?.abort();
-      setFound(null);
-      setBusy(false);
+      clear();
       return;
     }
     const timer = setTimeout(() => void search(text, 0), DEBOUNCE_MS);
@@ -97,7 +72,7 @@ function ReferencePicker({ id, value, onChange, onBlur, describedBy, invalid, re
     if (maxItems === 1) {
       onChange(valueText([item.id]));
       setQ("");
-      setFound(null);
+      clear();
       return;
     }
     if (ids.includes(item.id) || ids.length >= maxItems) return;
@@ -121,7 +96,7 @@ function ReferencePicker({ id, value, onChange, onBlur, describedBy, invalid, re
     } else if (e.key === "Escape" && found) {
       e.preventDefault();
       setQ("");
-      setFound(null);
+      clear();
     }
   };
 
