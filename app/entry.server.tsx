@@ -32,6 +32,11 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
+        // Never split a finished part out of place (React does so past ~12.8 KB, to show a page's
+        // top while the rest streams): the document goes out in one piece anyway, and each part
+        // out of place costs the browser a hidden copy and a script to move it. Edit mode has one
+        // Suspense boundary per block (app/editor/canvas.tsx).
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onShellReady() {
           shellRendered = true;
         },

@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef, useState } from "react";
+import { memo, Suspense, useMemo, useRef, useState } from "react";
 import { BLOCK_DEFINITIONS } from "~/blocks/registry";
 import type { Block } from "~/blocks/types";
 import { own } from "~/lib/input";
@@ -29,10 +29,16 @@ export function CanvasList({ parent }: { parent: string }) {
   return (
     <div data-drop-list={parent} className="contents">
       {ids.map((id, index) => (
-        // Blocks read their position only to know whether they open the page (h1, eager images):
-        // past the first ones, every position is the same to them, so inserting or removing a block
-        // does not re-render the blocks after it. Children of a section never open the page.
-        <CanvasBlock key={id} id={id} index={parent === ROOT ? Math.min(index, 2) : 2} />
+        // Each block is a boundary of its own: opening edit mode hydrates the editor first and the
+        // blocks after it, a few at a time (they are on screen already, as the server rendered
+        // them); a click or a key on a block not yet hydrated hydrates that one at once and is then
+        // handled. Blocks read their position only to know whether they open the page (h1, eager
+        // images): past the first ones, every position is the same to them, so inserting or
+        // removing a block does not re-render the blocks after it. Children of a section never
+        // open the page.
+        <Suspense key={id} fallback={null}>
+          <CanvasBlock id={id} index={parent === ROOT ? Math.min(index, 2) : 2} />
+        </Suspense>
       ))}
     </div>
   );
@@ -52,14 +58,16 @@ function shownBlock(block: EditorBlock, env: EditorEnv): Block {
 }
 
 /**
- * The block bodies the server rendered, found once while the editor hydrates and forgotten once it
- * is on screen (`canvasHydrated`). A body taken from here is hydrated as it stands: React does not
- * walk markup set as HTML, so opening a long page does not run every block's component again.
+ * The block bodies the server rendered, found once while the editor hydrates. Each is taken once,
+ * by its block's hydration (blocks hydrate after the editor, see CanvasList), and is then gone:
+ * a block mounted later with the same id (undo of a delete) renders as a component. A body taken
+ * from here is hydrated as it stands: React does not walk markup set as HTML, so opening a long
+ * page does not run every block's component again.
  */
-let serverBodies: Map<string, HTMLElement> | null | undefined;
+let serverBodies: Map<string, HTMLElement> | undefined;
 
 function serverBody(id: string): string | undefined {
-  if (typeof document === "undefined" || serverBodies === null) return undefined;
+  if (typeof document === "undefined") return undefined;
   if (serverBodies === undefined) {
     serverBodies = new Map();
     for (const el of document.querySelectorAll<HTMLElement>("[data-block-body]")) {
@@ -67,12 +75,11 @@ function serverBody(id: string): string | undefined {
       if (owner) serverBodies.set(owner, el);
     }
   }
-  return serverBodies.get(id)?.innerHTML;
-}
-
-/** The editor's first render is on screen: blocks mounted from now on render as components. */
-export function canvasHydrated() {
-  if (typeof document !== "undefined") serverBodies = null;
+  const el = serverBodies.get(id);
+  if (!el) return undefined;
+  serverBodies.delete(id);
+  // Still the server's: a block hydrating now, not one mounted after the page changed.
+  return el.isConnected ? el.innerHTML : undefined;
 }
 
 const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index: number }) {

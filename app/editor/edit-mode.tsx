@@ -6,7 +6,7 @@ import type { Language } from "~/i18n/languages";
 import { own } from "~/lib/input";
 import type { ContentPage } from "~/site/content-pages.server";
 import { useTextStyle } from "~/site/site-context";
-import { CanvasList, canvasHydrated } from "./canvas";
+import { CanvasList } from "./canvas";
 import { blocksOf, canPaste, CLIPBOARD_EVENT, copySelection, paste } from "./clipboard";
 import { animateBlocks, animateNew } from "./motion";
 import { insertionPoint } from "./palette";
@@ -132,7 +132,6 @@ function EditorShell({ page }: { page: ContentPage }) {
   const rootRef = useRef<HTMLDivElement>(null);
   // Hydrated and listening: said on the element (tests and benchmarks wait for it), without a render.
   useEffect(() => {
-    canvasHydrated();
     if (rootRef.current) rootRef.current.dataset.editorReady = "1";
   }, []);
 

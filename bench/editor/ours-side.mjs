@@ -172,7 +172,6 @@ export function oursAdapter(base, pages, storageState) {
     }),
     async newContext(browser) {
       const context = await browser.newContext({ viewport: VIEWPORT, storageState, baseURL: base });
-      await context.route((url) => !url.href.startsWith(base), (route) => route.abort());
       return context;
     },
     block,
