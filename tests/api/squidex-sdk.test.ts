@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { SquidexBadRequestError, SquidexClient, SquidexError } from "@squidex/squidex";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
@@ -257,3 +258,117 @@ describe("versions", () => {
     await client.contents.deleteContent("core-theme-colors", draft.id, {});
   });
 });
+
+describe("references and referencing", () => {
+  const slot = (practitioner: string, start: string) => ({ practitioner: { iv: [practitioner] }, start: { iv: start } });
+
+  it("lists what an item references and who references it in Squidex's list shape, drafts only with X-Unpublished", async () => {
+    const [p1, p2] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 2, $orderby: "id asc" }));
+    const live = await client.contents.postContent("gm-appointments", slot(p1!, "2031-01-06T09:00:00Z"), { publish: true });
+    const draft = await client.contents.postContent("gm-appointments", slot(p1!, "2031-01-06T10:00:00Z"), {});
+
+    const refs = await client.contents.getReferences("gm-appointments", live.id, {});
+    expect(refs.total).toBe(1);
+    expect(ids(refs)).toEqual([p1]);
+    expect(refs.items[0]).toMatchObject({ schemaName: "gm-content-practitioners", status: "Published" });
+    expect(refs.links).toBeDefined();
+    // The draft itself is read as GET …/{id} reads it: only with X-Unpublished.
+    expect((await failure(client.contents.getReferences("gm-appointments", draft.id, {}))).statusCode).toBe(404);
+    expect(ids(await client.contents.getReferences("gm-appointments", draft.id, { unpublished: true }))).toEqual([p1]);
+
+    const published = await client.contents.getReferencing("gm-content-practitioners", p1!, {});
+    expect(ids(published)).toContain(live.id);
+    expect(ids(published)).not.toContain(draft.id);
+    const withDrafts = await client.contents.getReferencing("gm-content-practitioners", p1!, { unpublished: true });
+    expect(ids(withDrafts)).toContain(draft.id);
+    expect(withDrafts.total).toBe(published.total + 1);
+    // Newest change first, as lists are by default.
+    expect(ids(withDrafts)[0]).toBe(draft.id);
+
+    // X-Flatten and X-Languages shape the items as in any list.
+    const flat = await client.contents.getReferences("gm-appointments", live.id, { flatten: true, languages: "en" });
+    expect(typeof flat.items[0]!.data.name).toBe("string");
+
+    // An update moves the references; a delete takes them away.
+    await client.contents.putContent("gm-appointments", live.id, slot(p2!, "2031-01-06T09:00:00Z"), {});
+    expect(ids(await client.contents.getReferences("gm-appointments", live.id, {}))).toEqual([p2]);
+    expect(ids(await client.contents.getReferencing("gm-content-practitioners", p1!, {}))).not.toContain(live.id);
+    expect(ids(await client.contents.getReferencing("gm-content-practitioners", p2!, {}))).toContain(live.id);
+    await client.contents.deleteContent("gm-appointments", draft.id, {});
+    expect(ids(await client.contents.getReferencing("gm-content-practitioners", p1!, { unpublished: true }))).not.toContain(draft.id);
+    await client.contents.deleteContent("gm-appointments", live.id, {});
+  });
+
+  it("pages with $top and $skip (and q's take and skip); a filter is a 501, an unknown item a 404", async () => {
+    const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1, $orderby: "id desc" }));
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push((await client.contents.postContent("gm-appointments", slot(p!, `2031-03-0${i + 1}T09:00:00Z`), { publish: true })).id);
+    const all = await client.contents.getReferencing("gm-content-practitioners", p!, {});
+    expect(all.total).toBeGreaterThanOrEqual(5);
+    expect(all.total).toBeLessThan(200);
+    const paged: string[] = [];
+    for (let skip = 0; skip < all.total; skip += 2) {
+      const page = await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$top=2&$skip=${skip}`);
+      expect(page.status).toBe(200);
+      expect(page.json.total).toBe(all.total);
+      paged.push(...page.json.items.map((i: { id: string }) => i.id));
+    }
+    expect(paged).toEqual(ids(all));
+    const byQ = await client.contents.getReferencing("gm-content-practitioners", p!, { q: JSON.stringify({ take: 2, skip: 1 }) });
+    expect(ids(byQ)).toEqual(ids(all).slice(1, 3));
+    expect((await client.contents.getReferencing("gm-content-practitioners", p!, { q: JSON.stringify({ take: 2 }), noTotal: true })).total).toBe(-1);
+
+    const filtered = await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$filter=${encodeURIComponent("data/booked/iv eq false")}`);
+    expect(filtered.status).toBe(501);
+    expect(filtered.json).toMatchObject({ errorCode: "NOT_IMPLEMENTED" });
+    expect((await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$top=201`)).status).toBe(400);
+    expect((await failure(client.contents.getReferencing("gm-content-practitioners", "no-such-item", {}))).statusCode).toBe(404);
+    expect((await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing`, { method: "POST", body: "{}" })).status).toBe(405);
+    expect((await fetch(api(`/content/praxisnetz/gm-content-practitioners/${p}/referencing`))).status).toBe(401);
+    for (const id of made) await client.contents.deleteContent("gm-appointments", id, {});
+  });
+});
+
+describe("validity and defaults", () => {
+  it("answers 204 for an item whose data passes, 400 with Squidex's details when its stored data no longer does", async () => {
+    const color = await client.contents.postContent("core-theme-colors", { name: { iv: "Gültig" }, hexcode: { iv: "#123456" } }, {});
+    await expect(client.contents.getContentValidity("core-theme-colors", color.id)).resolves.toBeUndefined();
+    // Data written past the store, as a schema change leaves old items behind.
+    const db = new Database(path.join(server.dataDir, "praxisnetz.sqlite"));
+    try {
+      db.prepare("update contents set data = ? where id = ?").run(JSON.stringify({ name: { iv: "Ungültig" }, hexcode: { iv: "blau" } }), color.id);
+    } finally {
+      db.close();
+    }
+    const invalid = await failure(client.contents.getContentValidity("core-theme-colors", color.id));
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.body).toMatchObject({ message: "Validation error", statusCode: 400, details: [expect.stringMatching(/^hexcode\.iv: /)] });
+    expect((await failure(client.contents.getContentValidity("core-theme-colors", "no-such-item"))).statusCode).toBe(404);
+    await client.contents.deleteContent("core-theme-colors", color.id, {});
+  });
+
+  it("fills default values into empty fields as a new version, keeps set values, and takes If-Match as PUT does", async () => {
+    const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1 }));
+    const item = await client.contents.postContent("gm-appointments", { practitioner: { iv: [p!] }, start: { iv: "2031-04-01T09:00:00Z" } }, {});
+    expect(item.data.durationMinutes).toBeUndefined();
+    const filled = await client.contents.putContentDefaults("gm-appointments", item.id, { unpublished: true });
+    expect(filled.version).toBe(item.version + 1);
+    expect(filled.data).toMatchObject({ durationMinutes: { iv: 30 }, booked: { iv: false }, start: { iv: "2031-04-01T09:00:00Z" } });
+    await client.contents.patchContent("gm-appointments", item.id, { durationMinutes: { iv: 45 } }, {});
+    const kept = await client.contents.putContentDefaults("gm-appointments", item.id, {});
+    expect(kept.data.durationMinutes).toEqual({ iv: 45 });
+
+    const stale = await authed(`/content/praxisnetz/gm-appointments/${item.id}/defaults`, { method: "PUT", headers: { "if-match": `"${item.version}"` } });
+    expect(stale.status).toBe(412);
+    const fresh = await authed(`/content/praxisnetz/gm-appointments/${item.id}/defaults`, { method: "PUT", headers: { "if-match": `"${kept.version}"` } });
+    expect(fresh.status).toBe(200);
+    expect(fresh.json.version).toBe(kept.version + 1);
+    expect((await authed(`/content/praxisnetz/gm-appointments/${item.id}/defaults`)).status).toBe(405);
+    expect((await failure(client.contents.putContentDefaults("gm-appointments", "no-such-item", {}))).statusCode).toBe(404);
+    await client.contents.deleteContent("gm-appointments", item.id, {});
+  });
+});
+
+function ids(list: { items: Array<{ id: string }> }) {
+  return list.items.map((i) => i.id);
+}

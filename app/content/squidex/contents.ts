@@ -174,7 +174,41 @@ export async function contents(request: ApiRequest, method: string, rest: string
     }
     return list(query);
   }
+  if ((sub === "references" || sub === "referencing") && rest.length === 3) {
+    if (method !== "GET") throw new ContentError(405, "Use GET.");
+    // The item itself under the same rule as GET …/{id}: drafts only with X-Unpublished (authorized above).
+    if (!(await store.get(schema.name, id, { unpublished }))) throw notFound(`Content item "${id}" not found.`);
+    const query = parseCollectionUrl(`${schema.name}${url.search}`).query;
+    if (query.filter !== undefined || query.sort?.length || query.fullText !== undefined || query.ids !== undefined)
+      throw notImplemented(`…/${sub} pages with $top and $skip (or the take and skip of q); filters, sorting, full text and ids are not supported here yet.`);
+    const result = await store.related(sub, id, { unpublished, skip: query.skip, take: query.take, noTotal: has(request, "x-nototal") });
+    const schemas = new Map<string, Schema>();
+    for (const item of result.items) {
+      if (schemas.has(item.schemaName)) continue;
+      const itemSchema = await store.getSchema(item.schemaName);
+      if (!itemSchema) continue;
+      if (unpublished) authorize(by, "readDraft", itemSchema.name);
+      schemas.set(itemSchema.name, itemSchema);
+    }
+    const items = result.items.flatMap((item) => {
+      const itemSchema = schemas.get(item.schemaName);
+      return itemSchema ? [contentDto(item, itemSchema, request, appName)] : [];
+    });
+    return json({ total: result.total, items, statuses: STATUSES, _links: {} });
+  }
+  if (sub === "validity" && rest.length === 3) {
+    if (method !== "GET") throw new ContentError(405, "Use GET.");
+    // As Squidex, the item's current data (a draft before it is published is what one checks), so
+    // asked as a read of drafts whatever X-Unpublished says.
+    authorize(by, "readDraft", schema.name);
+    await store.checkValidity(schema.name, id, { unpublished: true });
+    return empty(204);
+  }
   const opts = { expectedVersion: expectedVersion(request), by };
+  if (sub === "defaults" && rest.length === 3) {
+    if (method !== "PUT") throw new ContentError(405, "Use PUT.");
+    return written(await store.enrichDefaults(schema.name, id, opts));
+  }
   if (sub === "status" && method === "PUT") {
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body) || typeof body.status !== "string") throw badRequest('Send {"status": "Published" | "Draft" | "Archived"}.');
