@@ -369,6 +369,110 @@ describe("validity and defaults", () => {
   });
 });
 
+describe("import and bulk jobs", () => {
+  const color = (name: string, hexcode = "#102030") => ({ name: { iv: name }, hexcode: { iv: hexcode } });
+  const outcome = (results: Array<{ jobIndex: number; error?: { statusCode: number } }>) => results.map((r) => [r.jobIndex, r.error?.statusCode ?? 200]);
+
+  it("imports a list of datas as Create jobs, each validated on its own, published on request", async () => {
+    const results = await client.contents.postContents("core-theme-colors", { datas: [color("Import 1"), color("Import 2", "blau"), color("Import 3")], publish: true });
+    expect(outcome(results)).toEqual([[0, 200], [1, 400], [2, 200]]);
+    expect(results[1]!.error).toMatchObject({ message: "Validation error", details: [expect.stringMatching(/^hexcode\.iv: /)] });
+    for (const r of [results[0]!, results[2]!]) {
+      const item = await client.contents.getContent("core-theme-colors", r.contentId!, {});
+      expect(item.status).toBe("Published");
+      await client.contents.deleteContent("core-theme-colors", item.id, {});
+    }
+    const wrong = await authed("/content/praxisnetz/core-theme-colors/import", { method: "POST", body: JSON.stringify(color("Not wrapped")) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.message).toMatch(/datas/);
+  });
+
+  it("runs each job on its own by default (the SDK sends no continueOnError), all or nothing only with continueOnError false", async () => {
+    const results = await client.contents.bulkUpdateContents("core-theme-colors", {
+      jobs: [
+        { type: "Create", id: "sdk-bulk-1", data: color("SDK Bulk 1") },
+        { type: "Create", id: "sdk-bulk-1", data: color("SDK Bulk 1 again") },
+        { type: "Update", id: "sdk-bulk-missing", data: color("Nobody") },
+        { type: "Create", id: "sdk-bulk-2", data: color("SDK Bulk 2") },
+      ],
+    });
+    expect(outcome(results)).toEqual([[0, 200], [1, 409], [2, 404], [3, 200]]);
+    for (const id of ["sdk-bulk-1", "sdk-bulk-2"]) expect((await client.contents.getContent("core-theme-colors", id, { unpublished: true })).id).toBe(id);
+
+    const together = await authed("/content/praxisnetz/core-theme-colors/bulk", {
+      method: "POST",
+      body: JSON.stringify({ continueOnError: false, jobs: [{ type: "Create", id: "sdk-bulk-3", data: color("SDK Bulk 3") }, { type: "Create", id: "sdk-bulk-1", data: color("Taken") }] }),
+    });
+    expect(together.json.map((r: { error?: { statusCode: number } }) => r.error?.statusCode)).toEqual([409, 409]);
+    expect((await failure(client.contents.getContent("core-theme-colors", "sdk-bulk-3", { unpublished: true }))).statusCode).toBe(404);
+    expect((await authed("/content/praxisnetz/core-theme-colors/bulk", { method: "POST", body: JSON.stringify({ continueOnError: "no", jobs: [] }) })).status).toBe(400);
+    for (const id of ["sdk-bulk-1", "sdk-bulk-2"]) await client.contents.deleteContent("core-theme-colors", id, {});
+  });
+
+  it("validates without writing, and applies a job to the items its query selects, up to expectedCount", async () => {
+    const made = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [1, 2, 3].map((i) => ({ type: "Create", data: color(`SDK Query ${i}`) })) });
+    const madeIds = made.map((r) => r.contentId!);
+    const byName = { filter: { path: "data.name.iv", op: "startsWith", value: "SDK Query " }, skip: 0, take: 0, top: 0, random: 0 };
+
+    const validate = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "Validate", id: madeIds[0] }, { type: "Validate", id: "no-such-item" }] });
+    expect(outcome(validate)).toEqual([[0, 200], [1, 404]]);
+    expect((await client.contents.getContent("core-theme-colors", madeIds[0]!, { unpublished: true })).version).toBe(0);
+
+    // Three match, one expected: that job fails, nothing changes.
+    const tooMany = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "ChangeStatus", status: "Published", query: byName }] });
+    expect(outcome(tooMany)).toEqual([[0, 400]]);
+    expect(tooMany[0]!.error!.message).toMatch(/matches 3 items, more than the job's expectedCount \(1\)/);
+    const published = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "ChangeStatus", status: "Published", query: byName, expectedCount: 3 }] });
+    expect(outcome(published)).toEqual([[0, 200], [0, 200], [0, 200]]);
+    expect(published.map((r) => r.contentId).sort()).toEqual([...madeIds].sort());
+    for (const id of madeIds) expect((await client.contents.getContent("core-theme-colors", id, {})).status).toBe("Published");
+
+    // An Upsert whose query finds nothing creates; other jobs have nothing to work on.
+    const none = { ...byName, filter: { path: "data.name.iv", op: "eq", value: "SDK Query none" } };
+    const upserted = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "Upsert", query: none, data: color("SDK Query 4") }, { type: "Delete", query: none }] });
+    expect(outcome(upserted)).toEqual([[0, 200], [1, 404]]);
+    madeIds.push(upserted[0]!.contentId!);
+
+    // No silent caps: past the cap the request is refused before anything is written.
+    const capped = await failure(client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "Delete", query: byName, expectedCount: 201 }] }));
+    expect(capped.statusCode).toBe(400);
+    expect(capped.body?.message).toMatch(/at most 200/);
+    const bad = await authed("/content/praxisnetz/core-theme-colors/bulk", { method: "POST", body: JSON.stringify({ jobs: [{ type: "Delete", query: { filter: { path: "data.name.iv", op: "nope", value: 1 } } }] }) });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toMatch(/^jobs\[0\]\.query: /);
+
+    // The singleton stays, whatever selects it.
+    const singleton = await client.contents.bulkUpdateContents("core-global-settings", { jobs: [{ type: "Delete", query: { skip: 0, take: 0, top: 0, random: 0 } }] });
+    expect(singleton[0]!.error).toMatchObject({ statusCode: 400, errorCode: "SINGLETON_KEPT" });
+
+    const removed = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "Delete", query: byName, expectedCount: 10 }] });
+    expect(removed).toHaveLength(4);
+    expect(removed.every((r) => !r.error)).toBe(true);
+  });
+
+  it("runs app-wide jobs in the schema each job names", async () => {
+    const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1 }));
+    const results = await client.contents.bulkUpdateAllContents(
+      {
+        jobs: [
+          { type: "Create", schema: "core-theme-colors", id: "sdk-all-1", data: color("SDK All") },
+          { type: "Create", schema: "gm-appointments", id: "sdk-all-2", data: { practitioner: { iv: [p!] }, start: { iv: "2031-05-01T09:00:00Z" } } },
+          { type: "EnrichDefaults", schema: "gm-appointments", id: "sdk-all-2" },
+          { type: "Create", id: "sdk-all-3", data: color("No schema") },
+        ],
+      },
+      {},
+    );
+    expect(outcome(results)).toEqual([[0, 200], [1, 200], [2, 200], [3, 404]]);
+    expect((await client.contents.getContent("gm-appointments", "sdk-all-2", { unpublished: true })).data.durationMinutes).toEqual({ iv: 30 });
+    // ?schema= names it for jobs that do not.
+    const fallback = await client.contents.bulkUpdateAllContents({ jobs: [{ type: "Delete", id: "sdk-all-1" }] }, { schema: "core-theme-colors" });
+    expect(outcome(fallback)).toEqual([[0, 200]]);
+    await client.contents.deleteContent("gm-appointments", "sdk-all-2", {});
+    expect((await authed("/content/praxisnetz/bulk")).status).toBe(405);
+  });
+});
+
 function ids(list: { items: Array<{ id: string }> }) {
   return list.items.map((i) => i.id);
 }

@@ -4,8 +4,8 @@ import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
 import type { ContentData, ContentItem, ContentQuery, Schema } from "../types";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
-import { bulk } from "./bulk";
-import { empty, expectedVersion, has, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { bulk, importItems } from "./bulk";
+import { empty, expectedVersion, has, json, notImplemented, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
  * Contents as Squidex serves them, `api/content/{app}/{schema}/...`: lists and queries (OData, JSON
@@ -118,6 +118,12 @@ export async function contents(request: ApiRequest, method: string, rest: string
   const { store, appName } = ctx;
   const [schemaName = "", id, sub] = rest;
   if (schemaName === "") return crossSchema(request, method, by, ctx);
+  if (schemaName === "bulk" && id === undefined) {
+    // App-wide bulk jobs (Squidex's route before any schema's): each job names its schema, or ?schema= does.
+    if (method !== "POST") throw new ContentError(405, "Use POST for bulk jobs.");
+    const fallback = queryParam(new URL(request.url), "schema") || undefined;
+    return json(await bulk(fallback, await readJsonBody(request, ctx), by, store));
+  }
   const schema = await contentSchema(store, schemaName);
   const unpublished = has(request, "x-unpublished");
   if (unpublished) authorize(by, "readDraft", schema.name);
@@ -157,6 +163,10 @@ export async function contents(request: ApiRequest, method: string, rest: string
   if (id === "bulk") {
     if (method !== "POST") throw new ContentError(405, "Use POST for bulk jobs.");
     return json(await bulk(schema.name, await readJsonBody(request, ctx), by, store));
+  }
+  if (id === "import" && sub === undefined) {
+    if (method !== "POST") throw new ContentError(405, "Use POST to import items.");
+    return json(await importItems(schema.name, await readJsonBody(request, ctx), by, store));
   }
   if (id === "query" && method === "POST") {
     const body = await readJsonBody(request, ctx);
