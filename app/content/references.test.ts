@@ -116,6 +116,10 @@ function suite(name: string, open: () => Open) {
       // A patch, then a referenced item that is not published: only with unpublished.
       await store.patch(POSTS, "a", { credits: { iv: [{ who: ["p2"] }] } });
       expect(ids(await store.related("references", "a", {})).sort()).toEqual(["p2", "p4"]);
+      // A write that leaves the references as they were keeps their rows.
+      await store.patch(POSTS, "a", { title: { iv: "A3" } });
+      expect(ids(await store.related("references", "a", {})).sort()).toEqual(["p2", "p4"]);
+      expect(ids(await store.related("referencing", "p4", {}))).toEqual(["a"]);
       await store.changeStatus(PEOPLE, "p2", "Draft");
       expect(ids(await store.related("references", "a", {}))).toEqual(["p4"]);
       expect(ids(await store.related("references", "a", { unpublished: true })).sort()).toEqual(["p2", "p4"]);

@@ -377,6 +377,14 @@ export class ContentStore {
     for (let i = 0; i < refs.length; i += 5000) await this.db.insertInto("content_references").values(refs.slice(i, i + 5000)).execute();
   }
 
+  /** Whether a write changes what the item references, in its current or its published data. */
+  private async referencesChange(schema: Schema, before: Pick<ContentRow, "data" | "published_data">, after: Pick<ContentRow, "data" | "published_data">): Promise<boolean> {
+    const lookup = await this.referenceLookup(schema);
+    if (!lookup) return false;
+    const refs = (data: unknown) => (data === null || data === undefined ? "" : referencedIds(schema, readJsonColumn(data), lookup).sort().join("\n"));
+    return refs(before.data) !== refs(after.data) || refs(before.published_data) !== refs(after.published_data);
+  }
+
   /** Rewrites the reference rows of every item of these schemas (their fields changed). */
   private async rebuildReferences(schemas: readonly Schema[]): Promise<void> {
     for (const schema of schemas) {
@@ -933,7 +941,7 @@ export class ContentStore {
     this.authorizeWrite(opts, audited.action, schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
     // A write with an audit line is kept together with it: in a transaction.
-    if (this.dialect === "postgres" && !this.db.isTransaction && !indexSpec(schema)?.slugField && !opts.by && !(await this.referenceLookup(schema))) {
+    if (this.dialect === "postgres" && !this.db.isTransaction && !indexSpec(schema)?.slugField && !opts.by) {
       const done = await this.mutateRow(schema, id, opts, change, true);
       if (done) return done;
     }
@@ -971,6 +979,10 @@ export class ContentStore {
       // The side table follows what visitors see: only a change of status or live data touches it.
       const touchesLive = spec !== undefined && ("status" in set || "published_data" in set);
       const live = next.status === "Published" && next.published_data !== null;
+      // Reference rows are rewritten only when what the item references changes (a booking does not).
+      const references = ("data" in set || "published_data" in set) && (await this.referencesChange(schema, row, next));
+      // One statement cannot write them with the item: in a transaction, then.
+      if (oneStatement && references) return undefined;
       let written: number;
       if (oneStatement && touchesLive) {
         if (row.status !== "Published" || !live) return undefined;
@@ -979,7 +991,7 @@ export class ContentStore {
         const res = await this.db.updateTable("contents").set({ ...set, ...stamp }).where("id", "=", id).where("version", "=", row.version).executeTakeFirst();
         written = Number(res.numUpdatedRows);
         if (written === 1 && touchesLive) await this.syncIndex(schema, id, live ? { data: next.published_data } : undefined);
-        if (written === 1 && ("data" in set || "published_data" in set)) await this.syncReferences(schema, [next]);
+        if (written === 1 && references) await this.syncReferences(schema, [next]);
       }
       if (written === 1) {
         this.emit({ kind: "content", schemaName: schema.name, id });
