@@ -87,7 +87,7 @@ describe("ping, info and the app", () => {
       ["POST", "/user-management", { email: "x@example.org" }],
       ["GET", "/teams"],
       ["GET", "/rules/actions"],
-      ["GET", "/content/praxisnetz?ids=a&referencing=b"],
+      ["GET", "/content/praxisnetz?scheduleFrom=2030-01-01T00:00:00Z&scheduleTo=2031-01-01T00:00:00Z"],
     ] as const) {
       const res = await authed(p, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
       expect(res.status, `${method} ${p}`).toBe(501);
@@ -326,6 +326,25 @@ describe("references and referencing", () => {
     expect((await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing`, { method: "POST", body: "{}" })).status).toBe(405);
     expect((await fetch(api(`/content/praxisnetz/gm-content-practitioners/${p}/referencing`))).status).toBe(401);
     for (const id of made) await client.contents.deleteContent("gm-appointments", id, {});
+  });
+
+  it("walks references across schemas as Squidex's api/content/{app}: ?referencing=X lists what X references, ?references=X who references X", async () => {
+    const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1 }));
+    const live = await client.contents.postContent("gm-appointments", slot(p!, "2031-06-01T09:00:00Z"), { publish: true });
+    const draft = await client.contents.postContent("gm-appointments", slot(p!, "2031-06-01T10:00:00Z"), {});
+    expect(ids(await client.contents.getAllContents({ referencing: live.id }))).toEqual([p]);
+    const referrers = await client.contents.getAllContents({ references: p! });
+    expect(ids(referrers)).toEqual(ids(await client.contents.getReferencing("gm-content-practitioners", p!, {})));
+    expect(ids(referrers)).not.toContain(draft.id);
+    expect(ids(await client.contents.getAllContents({ references: p!, unpublished: true }))).toContain(draft.id);
+    expect((await failure(client.contents.getAllContents({ referencing: draft.id }))).statusCode).toBe(404);
+    expect(ids(await client.contents.getAllContents({ referencing: draft.id, unpublished: true }))).toEqual([p]);
+    const posted = await client.contents.getAllContentsPost({ references: p!, oData: "$top=1&$skip=1" }, {});
+    expect(ids(posted)).toEqual(ids(referrers).slice(1, 2));
+    expect(posted.total).toBe(referrers.total);
+    expect((await failure(client.contents.getAllContents({ references: "no-such-item" }))).statusCode).toBe(404);
+    expect((await authed(`/content/praxisnetz?references=${p}&q=${encodeURIComponent(JSON.stringify({ filter: { path: "id", op: "eq", value: "x" } }))}`)).status).toBe(501);
+    for (const id of [live.id, draft.id]) await client.contents.deleteContent("gm-appointments", id, {});
   });
 });
 

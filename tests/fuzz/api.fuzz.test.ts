@@ -1140,9 +1140,20 @@ describe("Squidex API", () => {
     () =>
       property(
         "squidex references",
-        fc.record({ schema: schemaSegment, id: fc.oneof(fc.constantFrom(...SEED_IDS), cleanSegment), sub: fc.constantFrom("references", "referencing"), query: fc.oneof(queryString, qQuery.map((q) => `q=${encodeSafe(q)}`)), headers: xHeaders }),
-        async ({ schema, id, sub, query, headers }) => {
-          await fz.request(`GET ${SQ}/api/content/{app}/{schema}/{id}/${sub}`, { method: "GET", path: `${SQ}/api/content/${APP}/${schema}/${id}/${sub}${query ? `?${query}` : ""}`, headers: { ...headers, ...bearer() } });
+        fc.record({
+          where: fc.constantFrom("item", "item", "app GET", "app POST"),
+          schema: schemaSegment,
+          id: fc.oneof(fc.constantFrom(...SEED_IDS), cleanSegment),
+          sub: fc.constantFrom("references", "referencing"),
+          query: fc.oneof(queryString, qQuery.map((q) => `q=${encodeSafe(q)}`)),
+          body: fc.oneof(queryBody, jsonText),
+          headers: xHeaders,
+        }),
+        async ({ where, schema, id, sub, query, body, headers }) => {
+          if (where === "item") await fz.request(`GET ${SQ}/api/content/{app}/{schema}/{id}/${sub}`, { method: "GET", path: `${SQ}/api/content/${APP}/${schema}/${id}/${sub}${query ? `?${query}` : ""}`, headers: { ...headers, ...bearer() } });
+          else if (where === "app GET") await fz.request(`GET ${SQ}/api/content/{app}?${sub}=`, { method: "GET", path: `${SQ}/api/content/${APP}?${sub}=${id}${query ? `&${query}` : ""}`, headers: { ...headers, ...bearer() } });
+          // The cross-schema POST with the walk's id beside a query body of every shape.
+          else await fz.request(`POST ${SQ}/api/content/{app} ${sub}`, { method: "POST", path: `${SQ}/api/content/${APP}`, headers: { ...headers, ...bearer(), ...json }, body: body.startsWith("{") && body.length > 2 ? `{${jstr(sub)}:${jstr(safeDecode(id))},${body.slice(1)}` : jobj([[sub, jstr(safeDecode(id))]]) });
         },
       ),
     T,
