@@ -95,6 +95,11 @@ function bulkScenarios(current: () => { server: RunningServer; auth: Record<stri
       expect(res.json.map((r: { error?: { statusCode: number } }) => r.error?.statusCode ?? 200)).toEqual([200, 409, 404, 200, 200, 400, 200]);
       for (const id of [1, 3, 4, 6]) expect(await exists(`co-${id}-${n}`)).toBe(true);
       expect(await exists(`co-5-${n}`)).toBe(false);
+      // A job that fails half-way (the update went through, the status did not) is undone as a whole.
+      const half = await bulk({ ...flag, jobs: [{ type: "Upsert", id: `co-1-${n}`, data: color("Changed", "#111111"), status: "Nope" }, { type: "Patch", id: `co-3-${n}`, data: { name: { iv: "Co 3b" } } }] });
+      expect(half.json.map((r: { error?: { statusCode: number } }) => r.error?.statusCode ?? 200)).toEqual([400, 200]);
+      const one = await (await fetch(`${base()}/co-1-${n}`, { headers: { ...current().auth, "x-unpublished": "1" } })).json();
+      expect(one).toMatchObject({ version: 0, data: { name: { iv: "Co 1" } } });
     }
   };
 

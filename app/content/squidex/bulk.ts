@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { ContentError, badRequest, contentErrorOf, notFound } from "../errors";
 import { parseQuery } from "../query";
 import { BatchItemError, type ContentStore } from "../store";
@@ -230,8 +231,9 @@ const createItem = (task: Task, publishAll: boolean) => ({
 
 /**
  * Squidex bulk jobs. By default each job stands alone, as in Squidex: every job runs, a failing one
- * is reported with its error and the others are kept (runs of creates still go in as one batch, and
- * only when the batch fails are its jobs run one at a time). With `continueOnError: false` all jobs
+ * is reported with its error and the others are kept (each to a savepoint of one transaction; runs
+ * of creates still go in as one batch, and only when the batch fails are its jobs run one at a
+ * time). With `continueOnError: false` all jobs
  * run in one transaction: a failing job leaves nothing written, and every job is reported as not
  * applied (a busy database fails the whole request with a 503 and Retry-After: nothing was applied,
  * the same request may be sent again). `fallbackSchema`: the schema of the route, or the app-wide
@@ -261,52 +263,64 @@ const resultOf = (task: Task, id: string | undefined, error?: ContentError): Bul
   ...(error ? { error: error.toJSON() } : {}),
 });
 
-/** Each task on its own: its error is its own, the others stand. */
+/**
+ * Each task on its own: its error is its own, the others stand. They run in one transaction with a
+ * savepoint per task (a failing task is rolled back to it alone): one commit for the request, so a
+ * bulk of 500 updates costs what it cost as one transaction. A busy database (no job's fault) fails
+ * the whole request with a 503: nothing was applied, the same request may be sent again.
+ */
 async function oneByOne(store: ContentStore, jobs: readonly BulkJob[], fallbackSchema: string | undefined, publish: boolean, by: Principal): Promise<BulkResult[]> {
-  const tasks = await tasksOf(store, jobs, fallbackSchema, by);
-  const present = await presentUpsertIds(store, tasks);
-  const results: BulkResult[] = [];
-  const alone = async (task: Task) => {
-    try {
-      const id = await runTask(store, task, publish, by, present);
-      results.push(resultOf(task, id));
-    } catch (e) {
-      // A busy database refused this task alone: its own 503, the other tasks stand.
-      const known = contentErrorOf(e);
-      if (!known) throw e;
-      results.push(resultOf(task, task.id, known));
-    }
-  };
-  for (let index = 0; index < tasks.length; ) {
-    const task = tasks[index]!;
-    if (task.error) {
-      results.push(resultOf(task, task.id, task.error));
-      index++;
-      continue;
-    }
-    // A run of creates goes in as one batch (all or none by itself); when it fails, its tasks run one by one.
-    const creates = createRun(tasks, index, present);
-    if (creates > 1) {
-      const run = tasks.slice(index, index + creates);
-      let items: Array<{ id: string }> | undefined;
+  return store.transaction(async (tx) => {
+    const tasks = await tasksOf(tx, jobs, fallbackSchema, by);
+    const present = await presentUpsertIds(tx, tasks);
+    const results: BulkResult[] = [];
+    let savepoints = 0;
+    /** Runs `fn` to its savepoint: kept, or rolled back alone with its error. */
+    const own = async <T>(fn: () => Promise<T>): Promise<{ value: T } | { error: ContentError }> => {
+      const name = sql.id(`bulk_job_${savepoints++}`);
+      await sql`savepoint ${name}`.execute(tx.db);
       try {
-        items = await store.createMany(task.schema, run.map((t) => createItem(t, publish)), { by });
+        const value = await fn();
+        await sql`release savepoint ${name}`.execute(tx.db);
+        return { value };
       } catch (e) {
-        if (!(e instanceof BatchItemError) && !contentErrorOf(e)) throw e;
+        const inner = e instanceof BatchItemError ? e.error : e;
+        if (!(inner instanceof ContentError)) throw inner;
+        await sql`rollback to savepoint ${name}`.execute(tx.db);
+        await sql`release savepoint ${name}`.execute(tx.db);
+        return { error: inner };
       }
-      if (items) {
-        items.forEach((item, k) => {
-          present.add(presentKey(task.schema, item.id));
-          results.push(resultOf(run[k]!, item.id));
-        });
-      } else for (const t of run) await alone(t);
-      index += creates;
-      continue;
+    };
+    const alone = async (task: Task) => {
+      const done = await own(() => runTask(tx, task, publish, by, present));
+      results.push("value" in done ? resultOf(task, done.value) : resultOf(task, task.id, done.error));
+    };
+    for (let index = 0; index < tasks.length; ) {
+      const task = tasks[index]!;
+      if (task.error) {
+        results.push(resultOf(task, task.id, task.error));
+        index++;
+        continue;
+      }
+      // A run of creates goes in as one batch (multi-row inserts); when it fails, its tasks run one by one.
+      const creates = createRun(tasks, index, present);
+      if (creates > 1) {
+        const run = tasks.slice(index, index + creates);
+        const batch = await own(() => tx.createMany(task.schema, run.map((t) => createItem(t, publish)), { by }));
+        if ("value" in batch) {
+          batch.value.forEach((item, k) => {
+            present.add(presentKey(task.schema, item.id));
+            results.push(resultOf(run[k]!, item.id));
+          });
+        } else for (const t of run) await alone(t);
+        index += creates;
+        continue;
+      }
+      await alone(task);
+      index++;
     }
-    await alone(task);
-    index++;
-  }
-  return results;
+    return results;
+  });
 }
 
 /** All tasks in one transaction: one failure and nothing is written. */
