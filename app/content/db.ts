@@ -22,6 +22,7 @@ import {
 } from "kysely";
 import type pg from "pg";
 import { fold, postgresFoldFunction } from "./fold";
+import { referencedIds } from "./references";
 
 /** Tables of the embedded content service. JSON columns are text, booleans 0/1: one layout for SQLite and PostgreSQL. */
 export interface Database {
@@ -55,6 +56,16 @@ export interface Database {
     created_by: string;
     last_modified: string;
     last_modified_by: string;
+  };
+  /**
+   * Which items an item references (migration 0013, references.ts): one row per referenced id, for
+   * its current data (`live` 0) and for its published data (`live` 1). Written with every write of
+   * the item; read by target for "who references X" (Squidex's referencing).
+   */
+  content_references: {
+    source_id: string;
+    live: number;
+    target_id: string;
   };
   /** Which schemas have a typed side table (field-index.ts), and its shape when it was made. */
   content_indexes: {
@@ -826,6 +837,46 @@ migrations["0012_audit_filters"] = {
   async up(db: Kysely<unknown>) {
     await db.schema.createIndex("audit_log_user").on("audit_log").columns(["user_id", "at", "id"]).execute();
     await db.schema.createIndex("audit_log_action").on("audit_log").columns(["action", "at", "id"]).execute();
+  },
+};
+
+/**
+ * "Who references this item" (Squidex's referencing, issue 23) without reading every document: the
+ * ids each item references, in a table of their own with an index by target. Filled here from the
+ * stored items; from now on the store writes an item's rows with the item (store.ts, syncReferences).
+ */
+migrations["0013_content_references"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("content_references")
+      .addColumn("source_id", "text", (c) => c.notNull())
+      .addColumn("live", "integer", (c) => c.notNull())
+      .addColumn("target_id", "text", (c) => c.notNull())
+      .addPrimaryKeyConstraint("content_references_pk", ["source_id", "live", "target_id"])
+      .execute();
+    await db.schema.createIndex("content_references_target").on("content_references").columns(["target_id", "live", "source_id"]).execute();
+    const schemas = new Map<string, { id: string; name: string; fields: any[] }>();
+    for (const row of await db.selectFrom("schemas").select(["id", "name", "definition"]).execute()) {
+      const def = JSON.parse(row.definition) as { fields?: any[] };
+      schemas.set(row.name, { id: row.id, name: row.name, fields: def.fields ?? [] });
+    }
+    const components = (ref: string) => schemas.get(ref) ?? [...schemas.values()].find((s) => s.id === ref);
+    let after = "";
+    for (;;) {
+      const rows = await db.selectFrom("contents").select(["id", "schema_name", "data", "published_data"]).where("id", ">", after).orderBy("id").limit(1000).execute();
+      if (!rows.length) break;
+      after = rows[rows.length - 1]!.id;
+      const refs: Array<{ source_id: string; live: number; target_id: string }> = [];
+      for (const row of rows) {
+        const schema = schemas.get(row.schema_name);
+        if (!schema) continue;
+        for (const [live, data] of [[0, row.data], [1, row.published_data]] as const) {
+          if (data === null) continue;
+          for (const target of referencedIds(schema, readJsonColumn(data), components)) refs.push({ source_id: row.id, live, target_id: target });
+        }
+      }
+      for (let i = 0; i < refs.length; i += 5000) await db.insertInto("content_references").values(refs.slice(i, i + 5000)).execute();
+    }
   },
 };
 

@@ -32,6 +32,7 @@ import { STATUSES } from "./types";
 import { isPlainObject, validateData, type ValidationContext } from "./validate";
 import { actorOf, authorize, SINGLETON_COLLECTIONS, SINGLETON_ERROR, type Action } from "./policy";
 import { recordWrites } from "./audit";
+import { mayReference, referencedIds, referenceSignature, type ComponentLookup } from "./references";
 
 export type { ContentChange } from "./types";
 
@@ -267,6 +268,11 @@ export class ContentStore {
     this.schemaCache = null;
     const schema = (await this.getSchema(input.name))!;
     await ensureIndexes(this.db, this.dialect, [schema]);
+    if (existing && referenceSignature(existing) !== referenceSignature(schema)) {
+      // Reference rows follow the fields: a component's change touches every schema that may embed it.
+      const affected = schema.type === "Component" ? (await this.listSchemas()).filter((s) => s.fields.some((f) => f.properties.fieldType === "Component" || f.properties.fieldType === "Components")) : [schema];
+      await this.rebuildReferences(affected);
+    }
     await this.audit(opts, existing ? "update-schema" : "create-schema", schema.name, [{ id: schema.id, version: schema.version }]);
     this.emit({ kind: "schema", id: input.name });
     return schema;
@@ -337,6 +343,110 @@ export class ContentStore {
     const spec = indexSpec(schema);
     if (!spec) return;
     await syncIndexRow(this.db, this.dialect, spec, id, published ? published.data : null, fresh);
+  }
+
+  // ---- references (references.ts, migration 0013) ---------------------------------------------
+
+  /** The component lookup for the schema's reference rows, or undefined when its items reference nothing. */
+  private async referenceLookup(schema: Schema): Promise<ComponentLookup | undefined> {
+    const map = await this.schemaMap();
+    let known = referencingBySchemas.get(map);
+    if (!known) referencingBySchemas.set(map, (known = new Map()));
+    const lookup: ComponentLookup = (ref) => map.get(ref) ?? [...map.values()].find((s) => s.id === ref);
+    let may = known.get(schema.name);
+    if (may === undefined) known.set(schema.name, (may = mayReference(schema, lookup)));
+    return may ? lookup : undefined;
+  }
+
+  /**
+   * Rewrites the reference rows of these items from their data (current: `live` 0, published:
+   * `live` 1), inside the write's transaction. `fresh`: new items, nothing to delete first.
+   */
+  private async syncReferences(schema: Schema, rows: ReadonlyArray<Pick<ContentRow, "id" | "data" | "published_data">>, fresh = false): Promise<void> {
+    const lookup = await this.referenceLookup(schema);
+    if (!lookup || !rows.length) return;
+    if (!fresh) for (let i = 0; i < rows.length; i += 500) await this.db.deleteFrom("content_references").where("source_id", "in", rows.slice(i, i + 500).map((r) => r.id)).execute();
+    const refs: Array<Database["content_references"]> = [];
+    for (const row of rows) {
+      for (const [live, data] of [[0, row.data], [1, row.published_data]] as const) {
+        if (data === null || data === undefined) continue;
+        for (const target of referencedIds(schema, readJsonColumn(data), lookup)) refs.push({ source_id: row.id, live, target_id: target });
+      }
+    }
+    // 3 values a row; SQLite takes 32 766 bound values per statement.
+    for (let i = 0; i < refs.length; i += 5000) await this.db.insertInto("content_references").values(refs.slice(i, i + 5000)).execute();
+  }
+
+  /** Whether a write changes what the item references, in its current or its published data. */
+  private async referencesChange(schema: Schema, before: Pick<ContentRow, "data" | "published_data">, after: Pick<ContentRow, "data" | "published_data">): Promise<boolean> {
+    const lookup = await this.referenceLookup(schema);
+    if (!lookup) return false;
+    const refs = (data: unknown) => (data === null || data === undefined ? "" : referencedIds(schema, readJsonColumn(data), lookup).sort().join("\n"));
+    return refs(before.data) !== refs(after.data) || refs(before.published_data) !== refs(after.published_data);
+  }
+
+  /** Rewrites the reference rows of every item of these schemas (their fields changed). */
+  private async rebuildReferences(schemas: readonly Schema[]): Promise<void> {
+    for (const schema of schemas) {
+      await this.atomically(async (store) => {
+        await store.db.deleteFrom("content_references").where("source_id", "in", (eb) => eb.selectFrom("contents").select("id").where("schema_name", "=", schema.name)).execute();
+        let after = "";
+        for (;;) {
+          const rows = await store.db.selectFrom("contents").select(["id", "data", "published_data"]).where("schema_name", "=", schema.name).where("id", ">", after).orderBy("id").limit(1000).execute();
+          if (!rows.length) break;
+          after = rows[rows.length - 1]!.id;
+          await store.syncReferences(schema, rows, true);
+        }
+      });
+    }
+  }
+
+  /**
+   * The items `id` references (`references`: what its data names in References fields, also inside
+   * arrays and components), or the items that reference it (`referencing`), of every content schema,
+   * in the lists' default order (last change first, then id): Squidex's GET …/{id}/references and
+   * …/{id}/referencing. Without `unpublished` only published items count, and what their published
+   * data references; with it every item and its current data. One lookup in content_references (by
+   * source, or by target through its index), whatever the number of items.
+   */
+  async related(
+    direction: "references" | "referencing",
+    id: string,
+    opts: ReadOptions & { skip?: number; take?: number; noTotal?: boolean } = {},
+  ): Promise<{ total: number; items: ContentItem[] }> {
+    const published = !opts.unpublished;
+    const live = published ? 1 : 0;
+    const schemas = await this.schemaMap();
+    const names = [...schemas.values()].filter((s) => s.type !== "Component" && (s.isPublished || !published)).map((s) => s.name);
+    recordRead(...names);
+    if (!names.length) return { total: 0, items: [] };
+    const [from, to] = direction === "references" ? (["r.source_id", "r.target_id"] as const) : (["r.target_id", "r.source_id"] as const);
+    // The reference rows first, then each item by its id: a cross join keeps SQLite from walking a
+    // schema's items by status instead (what it chose for `c.id in (subquery)` at 100 000 items).
+    let base = this.db
+      .selectFrom("content_references as r")
+      .crossJoin("contents as c")
+      .whereRef("c.id", "=", to)
+      .where(from, "=", id)
+      .where("r.live", "=", live)
+      .where("c.schema_name", "in", names);
+    if (published) base = base.where("c.status", "=", "Published");
+    const skip = opts.skip ?? 0;
+    const take = pageSize({ take: opts.take });
+    const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published, language: MASTER_LANGUAGE, indexes: await this.indexSpecs() });
+    let page = base.select("c.id");
+    for (const term of compiler.orderBy(undefined)) page = page.orderBy(term);
+    const pageIds = take === 0 ? [] : (await page.limit(take).offset(skip).execute()).map((r) => r.id);
+    const found = pageIds.length ? await this.db.selectFrom("contents").selectAll().where("id", "in", pageIds).execute() : [];
+    const byId = new Map(found.map((r) => [r.id, r]));
+    const items = pageIds.flatMap((pid) => {
+      const row = byId.get(pid);
+      const schema = row && schemas.get(row.schema_name);
+      return row && schema ? [this.toItem(row, schema, published)] : [];
+    });
+    const count = async () => (opts.noTotal ? -1 : Number((await base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n));
+    const total = take > 0 && pageIds.length < take && (pageIds.length > 0 || skip === 0) ? skip + pageIds.length : await count();
+    return { total, items };
   }
 
   // ---- contents ------------------------------------------------------------------------------
@@ -713,7 +823,7 @@ export class ContentStore {
     const { row, valid } = await this.freshRow(schema, data, { ...opts, actor: this.actorFor(opts) }, new Date().toISOString());
     const id = row.id;
     const spec = indexSpec(schema);
-    if (this.dialect === "postgres" && !spec?.slugField && !this.db.isTransaction && !opts.by) {
+    if (this.dialect === "postgres" && !spec?.slugField && !this.db.isTransaction && !opts.by && !(await this.referenceLookup(schema))) {
       // One statement, atomic by itself (see insertFreshItemPostgres).
       const inserted = await insertFreshItemPostgres(this.db, spec, row, opts.publish ? valid : undefined);
       if (!inserted) throw alreadyExists(`An item with id "${id}" already exists.`);
@@ -728,6 +838,7 @@ export class ContentStore {
         .executeTakeFirst();
       if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) throw alreadyExists(`An item with id "${id}" already exists.`);
       if (opts.publish) await store.syncIndex(schema, id, { data: valid }, true);
+      await store.syncReferences(schema, [row], true);
       await store.audit(opts, "create-content", schema.name, [{ id, version: row.version }]);
       store.emit({ kind: "content", schemaName: schema.name, id });
       return store.toItem(row, schema, false);
@@ -771,7 +882,7 @@ export class ContentStore {
     const spec = indexSpec(schema);
     const actor = this.actorFor(opts);
     // PostgreSQL, a schema without slugs, no transaction open, nothing to audit with it: one statement for all of them.
-    const oneStatement = this.dialect === "postgres" && !this.db.isTransaction && !spec?.slugField && !opts.by;
+    const oneStatement = this.dialect === "postgres" && !this.db.isTransaction && !spec?.slugField && !opts.by && !(await this.referenceLookup(schema));
     return (oneStatement ? (fn: (store: ContentStore) => Promise<ContentItem[]>) => fn(this) : this.atomically.bind(this))(async (store) => {
       const explicit = items.flatMap((item) => (typeof item.id === "string" ? [item.id] : []));
       const existing = explicit.length ? await store.existingIds(schema.name, explicit) : new Set<string>();
@@ -813,6 +924,7 @@ export class ContentStore {
     for (let i = 0; i < rows.length; i += 2000) await this.db.insertInto("contents").values(rows.slice(i, i + 2000)).execute();
     const spec = indexSpec(schema);
     if (spec && published.length) await insertFreshRows(this.db, this.dialect, spec, published);
+    await this.syncReferences(schema, rows, true);
   }
 
   /**
@@ -867,6 +979,10 @@ export class ContentStore {
       // The side table follows what visitors see: only a change of status or live data touches it.
       const touchesLive = spec !== undefined && ("status" in set || "published_data" in set);
       const live = next.status === "Published" && next.published_data !== null;
+      // Reference rows are rewritten only when what the item references changes (a booking does not).
+      const references = ("data" in set || "published_data" in set) && (await this.referencesChange(schema, row, next));
+      // One statement cannot write them with the item: in a transaction, then.
+      if (oneStatement && references) return undefined;
       let written: number;
       if (oneStatement && touchesLive) {
         if (row.status !== "Published" || !live) return undefined;
@@ -875,6 +991,7 @@ export class ContentStore {
         const res = await this.db.updateTable("contents").set({ ...set, ...stamp }).where("id", "=", id).where("version", "=", row.version).executeTakeFirst();
         written = Number(res.numUpdatedRows);
         if (written === 1 && touchesLive) await this.syncIndex(schema, id, live ? { data: next.published_data } : undefined);
+        if (written === 1 && references) await this.syncReferences(schema, [next]);
       }
       if (written === 1) {
         this.emit({ kind: "content", schemaName: schema.name, id });
@@ -944,6 +1061,31 @@ export class ContentStore {
     });
   }
 
+  /**
+   * Squidex's validity check (GET …/{id}/validity, bulk Validate): the item's data against its schema
+   * as it is now, with every problem listed (a 400, as a write of that data would get). The current
+   * data with `unpublished`, else the live data of a published item; 404 when the caller cannot see it.
+   */
+  async checkValidity(schemaName: string, id: string, opts: ReadOptions = {}): Promise<void> {
+    const item = await this.get(schemaName, id, opts);
+    if (!item) throw notFound(`Content item "${id}" not found in "${schemaName}".`);
+    await this.validate(await this.requireSchema(schemaName, { unpublished: true }), item.data);
+  }
+
+  /**
+   * Fills the schema's default values into the fields (and languages) that have no value or null, and
+   * saves that as a new version, checked, authorized and audited as an update (Squidex's PUT
+   * …/{id}/defaults, bulk EnrichDefaults). Values that are set stay as they are.
+   */
+  async enrichDefaults(schemaName: string, id: string, opts: WriteOptions = {}): Promise<ContentItem> {
+    return this.mutate(schemaName, id, opts, { action: "update", name: "enrich-defaults" }, async (row, schema) => {
+      assertEditable(row);
+      const data = withDefaults(schema, readJsonColumn(row.data) as ContentData);
+      const json = JSON.stringify(await this.validate(schema, data));
+      return row.status === "Published" && !row.new_status ? { data: json, published_data: json } : { data: json };
+    });
+  }
+
   async delete(schemaName: string, id: string, opts: WriteOptions = {}): Promise<void> {
     this.authorizeWrite(opts, "delete", schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
@@ -957,6 +1099,7 @@ export class ContentStore {
         throw versionConflict(opts.expectedVersion ?? -1, row.version);
       }
       await store.syncIndex(schema, id, undefined);
+      await store.db.deleteFrom("content_references").where("source_id", "=", id).execute();
       await store.audit(opts, "delete-content", schema.name, [{ id, version: opts.expectedVersion ?? null }]);
       store.emit({ kind: "content", schemaName: schema.name, id });
     });
@@ -989,6 +1132,9 @@ export class ContentStore {
 /** Side tables by schema name, made once per set of schemas read (not per query). */
 const specsBySchemas = new WeakMap<Map<string, Schema>, Map<string, IndexSpec>>();
 
+/** Whether items of a schema may reference others (references.ts), once per set of schemas read. */
+const referencingBySchemas = new WeakMap<Map<string, Schema>, Map<string, boolean>>();
+
 /** Keeps totals: `load` computes one (and records what it read), the cache may answer instead. */
 export type CountCache = (key: string, load: () => Promise<number>) => Promise<number>;
 
@@ -1006,6 +1152,30 @@ function referencedSchemas(node: FilterNode | undefined): string[] {
   if ("not" in node) return referencedSchemas(node.not);
   if ("refersTo" in node) return [node.refersTo.schema, ...referencedSchemas(node.refersTo.filter)];
   return [];
+}
+
+/**
+ * `data` with the fields' default values where a partition has no value or null (Squidex's
+ * DefaultValueGenerator): `defaultValues[language]` before `defaultValue` for localized fields.
+ */
+export function withDefaults(schema: Schema, data: ContentData): ContentData {
+  const out: ContentData = isPlainObject(data) ? { ...data } : {};
+  for (const field of schema.fields) {
+    const props = field.properties as SchemaField["properties"] & { defaultValues?: Record<string, unknown> };
+    const perLanguage = isPlainObject(props.defaultValues) ? props.defaultValues : {};
+    const keys = field.partitioning === "invariant" ? ["iv"] : [...LANGUAGES];
+    const partitions: Record<string, unknown> = isPlainObject(out[field.name]) ? { ...out[field.name] } : {};
+    let changed = false;
+    for (const key of keys) {
+      if (partitions[key] !== undefined && partitions[key] !== null) continue;
+      const value = perLanguage[key] ?? props.defaultValue;
+      if (value === undefined || value === null) continue;
+      partitions[key] = structuredClone(value);
+      changed = true;
+    }
+    if (changed) out[field.name] = partitions;
+  }
+  return out;
 }
 
 function assertEditable(row: ContentRow) {

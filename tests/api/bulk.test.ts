@@ -3,7 +3,8 @@ import { withPgRole } from "../support/pg-role";
 import { postJson, squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
- * Squidex bulk jobs: mixed job lists, continueOnError on and off, and reserved ids. The job lists
+ * Squidex bulk jobs: mixed job lists, each job on its own (Squidex's default, and with
+ * continueOnError) or all or nothing (continueOnError false), and reserved ids. The job lists
  * run on SQLite and, with TEST_DATABASE_URL, on PostgreSQL too (where a failed statement would
  * abort the whole transaction).
  */
@@ -46,7 +47,7 @@ function bulkScenarios(current: () => { server: RunningServer; auth: Record<stri
       { type: "Update", id: "bulk-a", data: color("Stale", "#202020"), expectedVersion: 0 },
     ];
     for (const [n, middle] of failing.entries()) {
-      const res = await bulk({ jobs: [{ type: "Create", id: `tx-1-${n}`, data: color("Tx 1", "#101010") }, middle, { type: "Create", id: `tx-3-${n}`, data: color("Tx 3", "#303030") }] });
+      const res = await bulk({ continueOnError: false, jobs: [{ type: "Create", id: `tx-1-${n}`, data: color("Tx 1", "#101010") }, middle, { type: "Create", id: `tx-3-${n}`, data: color("Tx 3", "#303030") }] });
       expect(res.status).toBe(200);
       expect(res.json[1].error?.statusCode, middle.type).toBeGreaterThanOrEqual(400);
       expect(res.json[0].error).toMatchObject({ statusCode: 409 });
@@ -76,18 +77,30 @@ function bulkScenarios(current: () => { server: RunningServer; auth: Record<stri
   };
 
   const standAlone = async () => {
-    const res = await bulk({
-      continueOnError: true,
-      jobs: [
-        { type: "Create", id: "co-1", data: color("Co 1", "#101010") },
-        { type: "Create", id: "co-1", data: color("Co 1 again", "#101010") },
-        { type: "Update", id: "co-missing", data: color("Nobody", "#000000") },
-        { type: "Create", id: "co-3", data: color("Co 3", "#303030") },
-      ],
-    });
-    expect(res.json.map((r: { error?: { statusCode: number } }) => r.error?.statusCode ?? 200)).toEqual([200, 409, 404, 200]);
-    expect(await exists("co-1")).toBe(true);
-    expect(await exists("co-3")).toBe(true);
+    // With continueOnError, and without it (Squidex's default, all the SDK can send).
+    for (const [n, flag] of [{ continueOnError: true }, {}].entries()) {
+      const res = await bulk({
+        ...flag,
+        jobs: [
+          { type: "Create", id: `co-1-${n}`, data: color("Co 1", "#101010") },
+          { type: "Create", id: `co-1-${n}`, data: color("Co 1 again", "#101010") },
+          { type: "Update", id: "co-missing", data: color("Nobody", "#000000") },
+          { type: "Create", id: `co-3-${n}`, data: color("Co 3", "#303030") },
+          // A run of creates whose batch fails is run again one by one: the good ones are kept.
+          { type: "Create", id: `co-4-${n}`, data: color("Co 4", "#404040") },
+          { type: "Create", id: `co-5-${n}`, data: { name: { iv: 5 } } },
+          { type: "Create", id: `co-6-${n}`, data: color("Co 6", "#606060") },
+        ],
+      });
+      expect(res.json.map((r: { error?: { statusCode: number } }) => r.error?.statusCode ?? 200)).toEqual([200, 409, 404, 200, 200, 400, 200]);
+      for (const id of [1, 3, 4, 6]) expect(await exists(`co-${id}-${n}`)).toBe(true);
+      expect(await exists(`co-5-${n}`)).toBe(false);
+      // A job that fails half-way (the update went through, the status did not) is undone as a whole.
+      const half = await bulk({ ...flag, jobs: [{ type: "Upsert", id: `co-1-${n}`, data: color("Changed", "#111111"), status: "Nope" }, { type: "Patch", id: `co-3-${n}`, data: { name: { iv: "Co 3b" } } }] });
+      expect(half.json.map((r: { error?: { statusCode: number } }) => r.error?.statusCode ?? 200)).toEqual([400, 200]);
+      const one = await (await fetch(`${base()}/co-1-${n}`, { headers: { ...current().auth, "x-unpublished": "1" } })).json();
+      expect(one).toMatchObject({ version: 0, data: { name: { iv: "Co 1" } } });
+    }
   };
 
   const refusals = async () => {
@@ -121,8 +134,8 @@ describe("POST /api/squidex/api/content/{app}/{schema}/bulk on SQLite", () => {
 
   it("runs a mixed job list and reports one result per job in Squidex's shape", scenarios.mixed);
   it("takes runs of creates together and still lets a later Upsert update what the run created", scenarios.runs);
-  it("without continueOnError, a failing job in the middle leaves nothing written", scenarios.allOrNothing);
-  it("with continueOnError, every job stands alone", scenarios.standAlone);
+  it("with continueOnError false, a failing job in the middle leaves nothing written", scenarios.allOrNothing);
+  it("by default and with continueOnError, every job stands alone", scenarios.standAlone);
   it("refuses bad job lists with a 400 and never takes bulk, import or query as an id", scenarios.refusals);
 });
 
@@ -166,7 +179,7 @@ describe("bulk updates of existing items", () => {
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)("bulk jobs on PostgreSQL", () => {
-  it("runs the same job lists, all or nothing without continueOnError", async () => {
+  it("runs the same job lists, all or nothing with continueOnError false", async () => {
     await withPgRole("praxis_bulk", async ({ url }) => {
       const ctx = await connect(await startServer({ env: { DATABASE_URL: url } }));
       try {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { SquidexBadRequestError, SquidexClient, SquidexError } from "@squidex/squidex";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
@@ -86,7 +87,7 @@ describe("ping, info and the app", () => {
       ["POST", "/user-management", { email: "x@example.org" }],
       ["GET", "/teams"],
       ["GET", "/rules/actions"],
-      ["GET", "/content/praxisnetz?ids=a&referencing=b"],
+      ["GET", "/content/praxisnetz?scheduleFrom=2030-01-01T00:00:00Z&scheduleTo=2031-01-01T00:00:00Z"],
     ] as const) {
       const res = await authed(p, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
       expect(res.status, `${method} ${p}`).toBe(501);
@@ -257,3 +258,240 @@ describe("versions", () => {
     await client.contents.deleteContent("core-theme-colors", draft.id, {});
   });
 });
+
+describe("references and referencing", () => {
+  const slot = (practitioner: string, start: string) => ({ practitioner: { iv: [practitioner] }, start: { iv: start } });
+
+  it("lists what an item references and who references it in Squidex's list shape, drafts only with X-Unpublished", async () => {
+    const [p1, p2] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 2, $orderby: "id asc" }));
+    const live = await client.contents.postContent("gm-appointments", slot(p1!, "2031-01-06T09:00:00Z"), { publish: true });
+    const draft = await client.contents.postContent("gm-appointments", slot(p1!, "2031-01-06T10:00:00Z"), {});
+
+    const refs = await client.contents.getReferences("gm-appointments", live.id, {});
+    expect(refs.total).toBe(1);
+    expect(ids(refs)).toEqual([p1]);
+    expect(refs.items[0]).toMatchObject({ schemaName: "gm-content-practitioners", status: "Published" });
+    expect(refs.links).toBeDefined();
+    // The draft itself is read as GET …/{id} reads it: only with X-Unpublished.
+    expect((await failure(client.contents.getReferences("gm-appointments", draft.id, {}))).statusCode).toBe(404);
+    expect(ids(await client.contents.getReferences("gm-appointments", draft.id, { unpublished: true }))).toEqual([p1]);
+
+    const published = await client.contents.getReferencing("gm-content-practitioners", p1!, {});
+    expect(ids(published)).toContain(live.id);
+    expect(ids(published)).not.toContain(draft.id);
+    const withDrafts = await client.contents.getReferencing("gm-content-practitioners", p1!, { unpublished: true });
+    expect(ids(withDrafts)).toContain(draft.id);
+    expect(withDrafts.total).toBe(published.total + 1);
+    // Newest change first, as lists are by default.
+    expect(ids(withDrafts)[0]).toBe(draft.id);
+
+    // X-Flatten and X-Languages shape the items as in any list.
+    const flat = await client.contents.getReferences("gm-appointments", live.id, { flatten: true, languages: "en" });
+    expect(typeof flat.items[0]!.data.name).toBe("string");
+
+    // An update moves the references; a delete takes them away.
+    await client.contents.putContent("gm-appointments", live.id, slot(p2!, "2031-01-06T09:00:00Z"), {});
+    expect(ids(await client.contents.getReferences("gm-appointments", live.id, {}))).toEqual([p2]);
+    expect(ids(await client.contents.getReferencing("gm-content-practitioners", p1!, {}))).not.toContain(live.id);
+    expect(ids(await client.contents.getReferencing("gm-content-practitioners", p2!, {}))).toContain(live.id);
+    await client.contents.deleteContent("gm-appointments", draft.id, {});
+    expect(ids(await client.contents.getReferencing("gm-content-practitioners", p1!, { unpublished: true }))).not.toContain(draft.id);
+    await client.contents.deleteContent("gm-appointments", live.id, {});
+  });
+
+  it("pages with $top and $skip (and q's take and skip); a filter is a 501, an unknown item a 404", async () => {
+    const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1, $orderby: "id desc" }));
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push((await client.contents.postContent("gm-appointments", slot(p!, `2031-03-0${i + 1}T09:00:00Z`), { publish: true })).id);
+    const all = await client.contents.getReferencing("gm-content-practitioners", p!, {});
+    expect(all.total).toBeGreaterThanOrEqual(5);
+    expect(all.total).toBeLessThan(200);
+    const paged: string[] = [];
+    for (let skip = 0; skip < all.total; skip += 2) {
+      const page = await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$top=2&$skip=${skip}`);
+      expect(page.status).toBe(200);
+      expect(page.json.total).toBe(all.total);
+      paged.push(...page.json.items.map((i: { id: string }) => i.id));
+    }
+    expect(paged).toEqual(ids(all));
+    const byQ = await client.contents.getReferencing("gm-content-practitioners", p!, { q: JSON.stringify({ take: 2, skip: 1 }) });
+    expect(ids(byQ)).toEqual(ids(all).slice(1, 3));
+    expect((await client.contents.getReferencing("gm-content-practitioners", p!, { q: JSON.stringify({ take: 2 }), noTotal: true })).total).toBe(-1);
+
+    const filtered = await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$filter=${encodeURIComponent("data/booked/iv eq false")}`);
+    expect(filtered.status).toBe(501);
+    expect(filtered.json).toMatchObject({ errorCode: "NOT_IMPLEMENTED" });
+    expect((await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$top=201`)).status).toBe(400);
+    expect((await failure(client.contents.getReferencing("gm-content-practitioners", "no-such-item", {}))).statusCode).toBe(404);
+    expect((await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing`, { method: "POST", body: "{}" })).status).toBe(405);
+    expect((await fetch(api(`/content/praxisnetz/gm-content-practitioners/${p}/referencing`))).status).toBe(401);
+    for (const id of made) await client.contents.deleteContent("gm-appointments", id, {});
+  });
+
+  it("walks references across schemas as Squidex's api/content/{app}: ?referencing=X lists what X references, ?references=X who references X", async () => {
+    const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1 }));
+    const live = await client.contents.postContent("gm-appointments", slot(p!, "2031-06-01T09:00:00Z"), { publish: true });
+    const draft = await client.contents.postContent("gm-appointments", slot(p!, "2031-06-01T10:00:00Z"), {});
+    expect(ids(await client.contents.getAllContents({ referencing: live.id }))).toEqual([p]);
+    const referrers = await client.contents.getAllContents({ references: p! });
+    expect(ids(referrers)).toEqual(ids(await client.contents.getReferencing("gm-content-practitioners", p!, {})));
+    expect(ids(referrers)).not.toContain(draft.id);
+    expect(ids(await client.contents.getAllContents({ references: p!, unpublished: true }))).toContain(draft.id);
+    expect((await failure(client.contents.getAllContents({ referencing: draft.id }))).statusCode).toBe(404);
+    expect(ids(await client.contents.getAllContents({ referencing: draft.id, unpublished: true }))).toEqual([p]);
+    const posted = await client.contents.getAllContentsPost({ references: p!, oData: "$top=1&$skip=1" }, {});
+    expect(ids(posted)).toEqual(ids(referrers).slice(1, 2));
+    expect(posted.total).toBe(referrers.total);
+    expect((await failure(client.contents.getAllContents({ references: "no-such-item" }))).statusCode).toBe(404);
+    expect((await authed(`/content/praxisnetz?references=${p}&q=${encodeURIComponent(JSON.stringify({ filter: { path: "id", op: "eq", value: "x" } }))}`)).status).toBe(501);
+    for (const id of [live.id, draft.id]) await client.contents.deleteContent("gm-appointments", id, {});
+  });
+});
+
+describe("validity and defaults", () => {
+  it("answers 204 for an item whose data passes, 400 with Squidex's details when its stored data no longer does", async () => {
+    const color = await client.contents.postContent("core-theme-colors", { name: { iv: "Gültig" }, hexcode: { iv: "#123456" } }, {});
+    await expect(client.contents.getContentValidity("core-theme-colors", color.id)).resolves.toBeUndefined();
+    // Data written past the store, as a schema change leaves old items behind.
+    const db = new Database(path.join(server.dataDir, "praxisnetz.sqlite"));
+    try {
+      db.prepare("update contents set data = ? where id = ?").run(JSON.stringify({ name: { iv: "Ungültig" }, hexcode: { iv: "blau" } }), color.id);
+    } finally {
+      db.close();
+    }
+    const invalid = await failure(client.contents.getContentValidity("core-theme-colors", color.id));
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.body).toMatchObject({ message: "Validation error", statusCode: 400, details: [expect.stringMatching(/^hexcode\.iv: /)] });
+    expect((await failure(client.contents.getContentValidity("core-theme-colors", "no-such-item"))).statusCode).toBe(404);
+    await client.contents.deleteContent("core-theme-colors", color.id, {});
+  });
+
+  it("fills default values into empty fields as a new version, keeps set values, and takes If-Match as PUT does", async () => {
+    const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1 }));
+    const item = await client.contents.postContent("gm-appointments", { practitioner: { iv: [p!] }, start: { iv: "2031-04-01T09:00:00Z" } }, {});
+    expect(item.data.durationMinutes).toBeUndefined();
+    const filled = await client.contents.putContentDefaults("gm-appointments", item.id, { unpublished: true });
+    expect(filled.version).toBe(item.version + 1);
+    expect(filled.data).toMatchObject({ durationMinutes: { iv: 30 }, booked: { iv: false }, start: { iv: "2031-04-01T09:00:00Z" } });
+    await client.contents.patchContent("gm-appointments", item.id, { durationMinutes: { iv: 45 } }, {});
+    const kept = await client.contents.putContentDefaults("gm-appointments", item.id, {});
+    expect(kept.data.durationMinutes).toEqual({ iv: 45 });
+
+    const stale = await authed(`/content/praxisnetz/gm-appointments/${item.id}/defaults`, { method: "PUT", headers: { "if-match": `"${item.version}"` } });
+    expect(stale.status).toBe(412);
+    const fresh = await authed(`/content/praxisnetz/gm-appointments/${item.id}/defaults`, { method: "PUT", headers: { "if-match": `"${kept.version}"` } });
+    expect(fresh.status).toBe(200);
+    expect(fresh.json.version).toBe(kept.version + 1);
+    expect((await authed(`/content/praxisnetz/gm-appointments/${item.id}/defaults`)).status).toBe(405);
+    expect((await failure(client.contents.putContentDefaults("gm-appointments", "no-such-item", {}))).statusCode).toBe(404);
+    await client.contents.deleteContent("gm-appointments", item.id, {});
+  });
+});
+
+describe("import and bulk jobs", () => {
+  const color = (name: string, hexcode = "#102030") => ({ name: { iv: name }, hexcode: { iv: hexcode } });
+  const outcome = (results: Array<{ jobIndex: number; error?: { statusCode: number } }>) => results.map((r) => [r.jobIndex, r.error?.statusCode ?? 200]);
+
+  it("imports a list of datas as Create jobs, each validated on its own, published on request", async () => {
+    const results = await client.contents.postContents("core-theme-colors", { datas: [color("Import 1"), color("Import 2", "blau"), color("Import 3")], publish: true });
+    expect(outcome(results)).toEqual([[0, 200], [1, 400], [2, 200]]);
+    expect(results[1]!.error).toMatchObject({ message: "Validation error", details: [expect.stringMatching(/^hexcode\.iv: /)] });
+    for (const r of [results[0]!, results[2]!]) {
+      const item = await client.contents.getContent("core-theme-colors", r.contentId!, {});
+      expect(item.status).toBe("Published");
+      await client.contents.deleteContent("core-theme-colors", item.id, {});
+    }
+    const wrong = await authed("/content/praxisnetz/core-theme-colors/import", { method: "POST", body: JSON.stringify(color("Not wrapped")) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.message).toMatch(/datas/);
+  });
+
+  it("runs each job on its own by default (the SDK sends no continueOnError), all or nothing only with continueOnError false", async () => {
+    const results = await client.contents.bulkUpdateContents("core-theme-colors", {
+      jobs: [
+        { type: "Create", id: "sdk-bulk-1", data: color("SDK Bulk 1") },
+        { type: "Create", id: "sdk-bulk-1", data: color("SDK Bulk 1 again") },
+        { type: "Update", id: "sdk-bulk-missing", data: color("Nobody") },
+        { type: "Create", id: "sdk-bulk-2", data: color("SDK Bulk 2") },
+      ],
+    });
+    expect(outcome(results)).toEqual([[0, 200], [1, 409], [2, 404], [3, 200]]);
+    for (const id of ["sdk-bulk-1", "sdk-bulk-2"]) expect((await client.contents.getContent("core-theme-colors", id, { unpublished: true })).id).toBe(id);
+
+    const together = await authed("/content/praxisnetz/core-theme-colors/bulk", {
+      method: "POST",
+      body: JSON.stringify({ continueOnError: false, jobs: [{ type: "Create", id: "sdk-bulk-3", data: color("SDK Bulk 3") }, { type: "Create", id: "sdk-bulk-1", data: color("Taken") }] }),
+    });
+    expect(together.json.map((r: { error?: { statusCode: number } }) => r.error?.statusCode)).toEqual([409, 409]);
+    expect((await failure(client.contents.getContent("core-theme-colors", "sdk-bulk-3", { unpublished: true }))).statusCode).toBe(404);
+    expect((await authed("/content/praxisnetz/core-theme-colors/bulk", { method: "POST", body: JSON.stringify({ continueOnError: "no", jobs: [] }) })).status).toBe(400);
+    for (const id of ["sdk-bulk-1", "sdk-bulk-2"]) await client.contents.deleteContent("core-theme-colors", id, {});
+  });
+
+  it("validates without writing, and applies a job to the items its query selects, up to expectedCount", async () => {
+    const made = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [1, 2, 3].map((i) => ({ type: "Create", data: color(`SDK Query ${i}`) })) });
+    const madeIds = made.map((r) => r.contentId!);
+    const byName = { filter: { path: "data.name.iv", op: "startsWith", value: "SDK Query " }, skip: 0, take: 0, top: 0, random: 0 };
+
+    const validate = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "Validate", id: madeIds[0] }, { type: "Validate", id: "no-such-item" }] });
+    expect(outcome(validate)).toEqual([[0, 200], [1, 404]]);
+    expect((await client.contents.getContent("core-theme-colors", madeIds[0]!, { unpublished: true })).version).toBe(0);
+
+    // Three match, one expected: that job fails, nothing changes.
+    const tooMany = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "ChangeStatus", status: "Published", query: byName }] });
+    expect(outcome(tooMany)).toEqual([[0, 400]]);
+    expect(tooMany[0]!.error!.message).toMatch(/matches 3 items, more than the job's expectedCount \(1\)/);
+    const published = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "ChangeStatus", status: "Published", query: byName, expectedCount: 3 }] });
+    expect(outcome(published)).toEqual([[0, 200], [0, 200], [0, 200]]);
+    expect(published.map((r) => r.contentId).sort()).toEqual([...madeIds].sort());
+    for (const id of madeIds) expect((await client.contents.getContent("core-theme-colors", id, {})).status).toBe("Published");
+
+    // An Upsert whose query finds nothing creates; other jobs have nothing to work on.
+    const none = { ...byName, filter: { path: "data.name.iv", op: "eq", value: "SDK Query none" } };
+    const upserted = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "Upsert", query: none, data: color("SDK Query 4") }, { type: "Delete", query: none }] });
+    expect(outcome(upserted)).toEqual([[0, 200], [1, 404]]);
+    madeIds.push(upserted[0]!.contentId!);
+
+    // No silent caps: past the cap the request is refused before anything is written.
+    const capped = await failure(client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "Delete", query: byName, expectedCount: 201 }] }));
+    expect(capped.statusCode).toBe(400);
+    expect(capped.body?.message).toMatch(/at most 200/);
+    const bad = await authed("/content/praxisnetz/core-theme-colors/bulk", { method: "POST", body: JSON.stringify({ jobs: [{ type: "Delete", query: { filter: { path: "data.name.iv", op: "nope", value: 1 } } }] }) });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toMatch(/^jobs\[0\]\.query: /);
+
+    // The singleton stays, whatever selects it.
+    const singleton = await client.contents.bulkUpdateContents("core-global-settings", { jobs: [{ type: "Delete", query: { skip: 0, take: 0, top: 0, random: 0 } }] });
+    expect(singleton[0]!.error).toMatchObject({ statusCode: 400, errorCode: "SINGLETON_KEPT" });
+
+    const removed = await client.contents.bulkUpdateContents("core-theme-colors", { jobs: [{ type: "Delete", query: byName, expectedCount: 10 }] });
+    expect(removed).toHaveLength(4);
+    expect(removed.every((r) => !r.error)).toBe(true);
+  });
+
+  it("runs app-wide jobs in the schema each job names", async () => {
+    const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1 }));
+    const results = await client.contents.bulkUpdateAllContents(
+      {
+        jobs: [
+          { type: "Create", schema: "core-theme-colors", id: "sdk-all-1", data: color("SDK All") },
+          { type: "Create", schema: "gm-appointments", id: "sdk-all-2", data: { practitioner: { iv: [p!] }, start: { iv: "2031-05-01T09:00:00Z" } } },
+          { type: "EnrichDefaults", schema: "gm-appointments", id: "sdk-all-2" },
+          { type: "Create", id: "sdk-all-3", data: color("No schema") },
+        ],
+      },
+      {},
+    );
+    expect(outcome(results)).toEqual([[0, 200], [1, 200], [2, 200], [3, 404]]);
+    expect((await client.contents.getContent("gm-appointments", "sdk-all-2", { unpublished: true })).data.durationMinutes).toEqual({ iv: 30 });
+    // ?schema= names it for jobs that do not.
+    const fallback = await client.contents.bulkUpdateAllContents({ jobs: [{ type: "Delete", id: "sdk-all-1" }] }, { schema: "core-theme-colors" });
+    expect(outcome(fallback)).toEqual([[0, 200]]);
+    await client.contents.deleteContent("gm-appointments", "sdk-all-2", {});
+    expect((await authed("/content/praxisnetz/bulk")).status).toBe(405);
+  });
+});
+
+function ids(list: { items: Array<{ id: string }> }) {
+  return list.items.map((i) => i.id);
+}

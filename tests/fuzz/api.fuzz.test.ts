@@ -1075,7 +1075,7 @@ describe("Squidex API", () => {
   it(
     "content items with a token: reads with X- headers",
     () =>
-      property("squidex item reads", fc.record({ schema: schemaSegment, id: fc.oneof(fc.constantFrom(...SEED_IDS), cleanSegment), sub: fc.option(fc.oneof(fc.constantFrom("status", "draft", "query"), cleanSegment), { nil: undefined }), headers: xHeaders }), async ({ schema, id, sub, headers }) => {
+      property("squidex item reads", fc.record({ schema: schemaSegment, id: fc.oneof(fc.constantFrom(...SEED_IDS), cleanSegment), sub: fc.option(fc.oneof(fc.constantFrom("status", "draft", "query", "references", "referencing", "validity"), cleanSegment), { nil: undefined }), headers: xHeaders }), async ({ schema, id, sub, headers }) => {
         await fz.request(`GET ${SQ}/api/content/{app}/{schema}/{id}${sub ? "/{sub}" : ""}`, { method: "GET", path: `${SQ}/api/content/${APP}/${schema}/${id}${sub ? `/${sub}` : ""}`, headers: { ...headers, ...bearer() } });
       }),
     T,
@@ -1090,7 +1090,7 @@ describe("Squidex API", () => {
           method: fc.constantFrom("PUT", "PATCH", "POST", "DELETE"),
           schema: fc.constantFrom("core-theme-colors", "core-theme-colors", "core-pages", "gm-appointments"),
           id: writableId,
-          sub: fc.option(fc.constantFrom("status", "draft", "x"), { nil: undefined }),
+          sub: fc.option(fc.constantFrom("status", "draft", "defaults", "x"), { nil: undefined }),
           body: contentBody,
           headers: xHeaders,
           query: fc.option(fc.constantFrom("publish=true", "patch=true", "status=Published", "status=Archived", "status=__proto__"), { nil: undefined }),
@@ -1134,6 +1134,100 @@ describe("Squidex API", () => {
       { requiredKeys: [] },
     )
     .map(({ extra, ...r }) => jobj([...(Object.entries(r) as Array<[string, string]>), ...(extra ? [extra] : [])]));
+
+  it(
+    "references and referencing with a token: paging, q and OData of every shape",
+    () =>
+      property(
+        "squidex references",
+        fc.record({
+          where: fc.constantFrom("item", "item", "app GET", "app POST"),
+          schema: schemaSegment,
+          id: fc.oneof(fc.constantFrom(...SEED_IDS), cleanSegment),
+          sub: fc.constantFrom("references", "referencing"),
+          query: fc.oneof(queryString, qQuery.map((q) => `q=${encodeSafe(q)}`)),
+          body: fc.oneof(queryBody, jsonText),
+          headers: xHeaders,
+        }),
+        async ({ where, schema, id, sub, query, body, headers }) => {
+          if (where === "item") await fz.request(`GET ${SQ}/api/content/{app}/{schema}/{id}/${sub}`, { method: "GET", path: `${SQ}/api/content/${APP}/${schema}/${id}/${sub}${query ? `?${query}` : ""}`, headers: { ...headers, ...bearer() } });
+          else if (where === "app GET") await fz.request(`GET ${SQ}/api/content/{app}?${sub}=`, { method: "GET", path: `${SQ}/api/content/${APP}?${sub}=${id}${query ? `&${query}` : ""}`, headers: { ...headers, ...bearer() } });
+          // The cross-schema POST with the walk's id beside a query body of every shape.
+          else await fz.request(`POST ${SQ}/api/content/{app} ${sub}`, { method: "POST", path: `${SQ}/api/content/${APP}`, headers: { ...headers, ...bearer(), ...json }, body: body.startsWith("{") && body.length > 2 ? `{${jstr(sub)}:${jstr(safeDecode(id))},${body.slice(1)}` : jobj([[sub, jstr(safeDecode(id))]]) });
+        },
+      ),
+    T,
+  );
+
+  /**
+   * Bulk jobs of every shape, on items this suite may write (fz-…) or that do not exist. A query that
+   * writes selects fz-… items only (or fails to parse); queries of every shape go to Validate jobs,
+   * which write nothing: the suite never changes seeded items.
+   */
+  const FZ_QUERY = '{"filter":{"path":"id","op":"startsWith","value":"fz-"}}';
+  const bulkJob = fc
+    .tuple(
+      fc.record(
+        {
+          type: fc.oneof(fc.constantFrom("Upsert", "Create", "Update", "Patch", "Validate", "EnrichDefaults", "ChangeStatus", "Delete").map(jstr), hostile.map(jstr), jsonText),
+          id: fc.oneof(writableId.map(jstr), jsonText),
+          schema: fc.oneof(fc.constantFrom("core-theme-colors", "gm-appointments", "core-global-settings", "nope").map(jstr), hostile.map(jstr), jsonText),
+          data: contentBody.map((b) => (typeof b === "string" ? b : "{}")),
+          status: fc.oneof(fc.constantFrom("Published", "Draft", "Archived", "__proto__").map(jstr), jsonText),
+          expectedCount: fc.oneof(jsonNumberText, jsonText, fc.constantFrom("1", "200", "201", "0", "-1", "1e400")),
+          expectedVersion: jsonNumberText,
+          patch: fc.constantFrom("true", "false", "1", "null"),
+        },
+        { requiredKeys: ["type"] },
+      ),
+      fc.option(
+        fc.oneof(
+          fc.constant({ query: FZ_QUERY }),
+          fc.constantFrom("null", "[]", '"x"', '{"filter":{"path":"id","op":"nope","value":1}}', '{"take":5000}', '{"filter":"x"}').map((query) => ({ query })),
+          qQuery.map((query) => ({ query, type: jstr("Validate") })),
+        ),
+        { nil: undefined },
+      ),
+    )
+    .map(([job, selection]) => {
+      // A job with a query selects by it (an id would win): the id goes, so the query decides.
+      const { id, ...rest } = job;
+      return jobj(Object.entries(selection ? { ...rest, ...selection } : { id, ...rest }).filter(([, v]) => v !== undefined) as Array<[string, string]>);
+    });
+  const bulkBody = fc
+    .record(
+      {
+        jobs: fc.oneof({ weight: 5, arbitrary: fc.array(bulkJob, { maxLength: 4 }).map((a) => `[${a.join(",")}]`) }, { weight: 1, arbitrary: jsonText }),
+        continueOnError: fc.constantFrom("true", "false", "null", '"no"', "1"),
+        publish: fc.constantFrom("true", "false", '"yes"'),
+        extra: fc.tuple(special, jsonText),
+      },
+      { requiredKeys: [] },
+    )
+    .map(({ extra, ...r }) => jobj([...(Object.entries(r) as Array<[string, string]>), ...(extra ? [extra] : [])]));
+  const importBody = fc
+    .record({ datas: fc.oneof(fc.array(contentBody.map((b) => (typeof b === "string" ? b : "{}")), { maxLength: 3 }).map((a) => `[${a.join(",")}]`), jsonText), publish: fc.constantFrom("true", "false", '"x"') }, { requiredKeys: [] })
+    .map((r) => jobj(Object.entries(r) as Array<[string, string]>));
+
+  it(
+    "bulk jobs (per schema and app-wide) and imports with a token: jobs, queries and bodies of every shape",
+    () =>
+      property(
+        "squidex bulk",
+        fc.record({
+          where: fc.constantFrom("schema", "app", "import"),
+          schema: fc.constantFrom("core-theme-colors", "core-theme-colors", "gm-appointments", "core-global-settings"),
+          body: fc.oneof({ weight: 4, arbitrary: bulkBody }, { weight: 2, arbitrary: importBody }, { weight: 1, arbitrary: jsonText }, { weight: 1, arbitrary: malformedJson }),
+          query: fc.option(fc.oneof(fc.constantFrom("schema=core-theme-colors", "schema=nope", "schema="), hostile.map((h) => `schema=${encodeSafe(h)}`)), { nil: undefined }),
+        }),
+        async ({ where, schema, body, query }) => {
+          const p = where === "app" ? `${SQ}/api/content/${APP}/bulk${query ? `?${query}` : ""}` : `${SQ}/api/content/${APP}/${schema}/${where === "import" ? "import" : "bulk"}`;
+          const label = where === "app" ? `POST ${SQ}/api/content/{app}/bulk` : `POST ${SQ}/api/content/{app}/{schema}/${where === "import" ? "import" : "bulk"}`;
+          await fz.request(label, { method: "POST", path: p, headers: { ...bearer(), ...json }, body });
+        },
+      ),
+    T,
+  );
 
   it(
     "POST …/query with a token: q, ids and odata of every shape",

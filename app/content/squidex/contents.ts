@@ -4,8 +4,8 @@ import { LANGUAGES, MASTER_LANGUAGE, type ContentStore } from "../store";
 import type { ContentData, ContentItem, ContentQuery, Schema } from "../types";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
-import { bulk } from "./bulk";
-import { empty, expectedVersion, has, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { bulk, importItems } from "./bulk";
+import { empty, expectedVersion, has, json, notImplemented, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
  * Contents as Squidex serves them, `api/content/{app}/{schema}/...`: lists and queries (OData, JSON
@@ -74,22 +74,37 @@ async function contentSchema(store: ContentStore, name: string): Promise<Schema>
  * Items of any schema by their ids (`GET api/content/{app}?ids=a,b`, `POST api/content/{app}` with
  * `{"ids": [...]}`), in the order asked, each with its schema's name: what Squidex answers for
  * references that may point into several schemas. Ids that name nothing (or nothing this caller
- * may read) are left out, as in Squidex. Schedules and reference walks are not built yet: a 501.
+ * may read) are left out, as in Squidex. By `referencing`/`references` they walk the reference rows
+ * (crossSchemaWalk). Schedules are not built yet: a 501.
  */
 async function crossSchema(request: ApiRequest, method: string, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const url = new URL(request.url);
   let ids: string[];
   if (method === "GET") {
-    for (const unsupported of ["scheduleFrom", "scheduleTo", "referencing", "references", "q"])
-      if (url.searchParams.has(unsupported)) throw notImplemented(`Cross-schema queries by ${unsupported} are not supported yet; ask by ids.`);
+    const walk = { referencing: url.searchParams.get("referencing"), references: url.searchParams.get("references") };
+    if (url.searchParams.get("ids") === null && (walk.referencing !== null || walk.references !== null))
+      return crossSchemaWalk(request, by, ctx, walk, parseCollectionUrl(`x${url.search}`).query);
+    for (const unsupported of ["scheduleFrom", "scheduleTo", "q"])
+      if (url.searchParams.has(unsupported)) throw notImplemented(`Cross-schema queries by ${unsupported} are not supported yet; ask by ids or by references.`);
     const raw = url.searchParams.get("ids");
     if (raw === null) throw badRequest("Name the items: ?ids=id1,id2.");
     ids = raw.split(",").map((s) => s.trim()).filter(Boolean);
   } else if (method === "POST") {
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body)) throw badRequest('Send {"ids": ["id1", "id2"]}.');
-    for (const unsupported of ["scheduledFrom", "scheduledTo", "referencing", "references"])
-      if (body[unsupported] !== undefined && body[unsupported] !== null) throw notImplemented(`Cross-schema queries by ${unsupported} are not supported yet; ask by ids.`);
+    const given = (v: unknown) => v !== undefined && v !== null;
+    if (!given(body.ids) && (given(body.referencing) || given(body.references))) {
+      // Squidex's AllContentsByPostDto pages with its `q` (JSON) or `oData`.
+      const query: ContentQuery = given(body.q) ? parseQuery(body.q) : {};
+      const odata = body.odata ?? body.oData ?? body.OData;
+      if (given(odata)) {
+        if (typeof odata !== "string") throw badRequest('"odata" must be a string of OData query options, e.g. "$top=5&$skip=5".');
+        Object.assign(query, parseCollectionUrl(`x?${odata.replace(/^\?/, "")}`).query);
+      }
+      return crossSchemaWalk(request, by, ctx, body, query);
+    }
+    for (const unsupported of ["scheduledFrom", "scheduledTo"])
+      if (given(body[unsupported])) throw notImplemented(`Cross-schema queries by ${unsupported} are not supported yet; ask by ids or by references.`);
     if (!Array.isArray(body.ids) || !body.ids.every((i) => typeof i === "string")) throw badRequest('"ids" must be an array of strings.');
     ids = body.ids as string[];
   } else throw new ContentError(405, "Use GET or POST.");
@@ -114,10 +129,60 @@ async function crossSchema(request: ApiRequest, method: string, by: Principal, c
   return json({ total: items.length, items, statuses: STATUSES, _links: {} });
 }
 
+/**
+ * The items `id` references (`references`) or that reference it (`referencing`), of every schema, in
+ * Squidex's list shape (store.related: the reference rows). Paged by the query's skip and take; a
+ * filter, sort, search or ids there are a 501. Drafts with X-Unpublished, asked of the policy for
+ * each schema listed, as crossSchema asks. The caller has checked that `id` may be read.
+ */
+async function related(request: ApiRequest, direction: "references" | "referencing", id: string, query: ContentQuery, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  const { store, appName } = ctx;
+  if (query.filter !== undefined || query.sort?.length || query.fullText !== undefined || query.ids !== undefined)
+    throw notImplemented(`Lists of references page with $top and $skip (or the take and skip of q); filters, sorting, full text and ids are not supported there yet.`);
+  const unpublished = has(request, "x-unpublished");
+  const result = await store.related(direction, id, { unpublished, skip: query.skip, take: query.take, noTotal: has(request, "x-nototal") });
+  const schemas = new Map<string, Schema>();
+  for (const item of result.items) {
+    if (schemas.has(item.schemaName)) continue;
+    const schema = await store.getSchema(item.schemaName);
+    if (!schema) continue;
+    if (unpublished) authorize(by, "readDraft", schema.name);
+    schemas.set(schema.name, schema);
+  }
+  const items = result.items.flatMap((item) => {
+    const schema = schemas.get(item.schemaName);
+    return schema ? [contentDto(item, schema, request, appName)] : [];
+  });
+  return json({ total: result.total, items, statuses: STATUSES, _links: {} });
+}
+
+/**
+ * Cross-schema walks (`api/content/{app}?referencing=X` or `?references=X`, or the same in a POST
+ * body): Squidex's `referencing` names the item whose references are listed, `references` the item
+ * whose referrers are. X is read as GET …/{id} reads it: a draft only with X-Unpublished.
+ */
+async function crossSchemaWalk(request: ApiRequest, by: Principal, ctx: SquidexHttpContext, walk: { referencing?: unknown; references?: unknown }, query: ContentQuery): Promise<ApiAnswer> {
+  const [key, raw] = walk.referencing !== undefined && walk.referencing !== null ? (["referencing", walk.referencing] as const) : (["references", walk.references] as const);
+  if (typeof raw !== "string" || raw === "") throw badRequest(`"${key}" must be the id of a content item.`);
+  const [id] = checkIds([raw]);
+  const unpublished = has(request, "x-unpublished");
+  const row = await ctx.store.db.selectFrom("contents").select("schema_name").where("id", "=", id!).executeTakeFirst();
+  const schema = row && (await ctx.store.getSchema(row.schema_name));
+  if (schema && unpublished) authorize(by, "readDraft", schema.name);
+  if (!schema || schema.type === "Component" || !(await ctx.store.get(schema.name, id!, { unpublished }))) throw notFound(`Content item "${id}" not found.`);
+  return related(request, key === "referencing" ? "references" : "referencing", id!, query, by, ctx);
+}
+
 export async function contents(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [schemaName = "", id, sub] = rest;
   if (schemaName === "") return crossSchema(request, method, by, ctx);
+  if (schemaName === "bulk" && id === undefined) {
+    // App-wide bulk jobs (Squidex's route before any schema's): each job names its schema, or ?schema= does.
+    if (method !== "POST") throw new ContentError(405, "Use POST for bulk jobs.");
+    const fallback = queryParam(new URL(request.url), "schema") || undefined;
+    return json(await bulk(fallback, await readJsonBody(request, ctx), by, store));
+  }
   const schema = await contentSchema(store, schemaName);
   const unpublished = has(request, "x-unpublished");
   if (unpublished) authorize(by, "readDraft", schema.name);
@@ -158,6 +223,10 @@ export async function contents(request: ApiRequest, method: string, rest: string
     if (method !== "POST") throw new ContentError(405, "Use POST for bulk jobs.");
     return json(await bulk(schema.name, await readJsonBody(request, ctx), by, store));
   }
+  if (id === "import" && sub === undefined) {
+    if (method !== "POST") throw new ContentError(405, "Use POST to import items.");
+    return json(await importItems(schema.name, await readJsonBody(request, ctx), by, store));
+  }
   if (id === "query" && method === "POST") {
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body)) throw badRequest("The query body must be an object.");
@@ -174,7 +243,25 @@ export async function contents(request: ApiRequest, method: string, rest: string
     }
     return list(query);
   }
+  if ((sub === "references" || sub === "referencing") && rest.length === 3) {
+    if (method !== "GET") throw new ContentError(405, "Use GET.");
+    // The item itself under the same rule as GET …/{id}: drafts only with X-Unpublished (authorized above).
+    if (!(await store.get(schema.name, id, { unpublished }))) throw notFound(`Content item "${id}" not found.`);
+    return related(request, sub, id, parseCollectionUrl(`${schema.name}${url.search}`).query, by, ctx);
+  }
+  if (sub === "validity" && rest.length === 3) {
+    if (method !== "GET") throw new ContentError(405, "Use GET.");
+    // As Squidex, the item's current data (a draft before it is published is what one checks), so
+    // asked as a read of drafts whatever X-Unpublished says.
+    authorize(by, "readDraft", schema.name);
+    await store.checkValidity(schema.name, id, { unpublished: true });
+    return empty(204);
+  }
   const opts = { expectedVersion: expectedVersion(request), by };
+  if (sub === "defaults" && rest.length === 3) {
+    if (method !== "PUT") throw new ContentError(405, "Use PUT.");
+    return written(await store.enrichDefaults(schema.name, id, opts));
+  }
   if (sub === "status" && method === "PUT") {
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body) || typeof body.status !== "string") throw badRequest('Send {"status": "Published" | "Draft" | "Archived"}.');
