@@ -62,8 +62,8 @@ export default function Page({ loaderData }: Route.ComponentProps) {
   if (loaderData.mode !== "edit" || !loaderData.editor) return view;
   // Edit mode's chunks load with the page's own scripts (hoisted into <head> by React).
   for (const href of loaderData.preload) preloadModule(href);
-  // No Suspense boundary of its own: React outlines a large completed boundary (the page twice in the
-  // HTML, swapped by a script). Without one, the server waits for the editor's module (once, after a
-  // start) and the browser keeps the server's markup until the preloaded chunk is there to hydrate it.
+  // No Suspense boundary of its own: the server waits for the editor's module (once, after a start)
+  // and the browser keeps the server's markup until the preloaded chunk is there to hydrate it. (Each
+  // block on the canvas is a boundary of its own: app/editor/canvas.tsx.)
   return <EditMode key={loaderData.editor.page.id} language={loaderData.language} page={loaderData.page} blockData={loaderData.blockData} editor={loaderData.editor} />;
 }
