@@ -1,4 +1,5 @@
 import type { Logger } from "../app/lib/logger.server";
+import { http } from "../app/lib/http";
 
 /**
  * Tells a CDN in front of the site what to forget: cacheable pages carry the names of what they read
@@ -34,11 +35,13 @@ export class CdnPurger {
     this.all = false;
     this.pending = new Set();
     try {
-      const res = await fetch(this.url, {
+      // A purge may be sent again: purging twice is purging.
+      const res = await http(this.url, {
         method: "POST",
-        headers: { "content-type": "application/json", ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
+        idempotent: true,
+        headers: this.token ? { authorization: `Bearer ${this.token}` } : {},
+        json: body,
+        timeoutMs: 10_000,
       });
       if (!res.ok) this.logger.warn({ status: res.status, purge: body }, "CDN purge refused");
     } catch (error) {

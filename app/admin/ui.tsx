@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ComponentType, type ReactNode 
 import { Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import type { Language } from "~/i18n/languages";
 import { adminTexts, type AdminTexts } from "./texts";
+import { log } from "~/lib/log";
 
 /** The admin layout's loader data (routes/manage/layout.tsx), for any screen below it. */
 export interface AdminShell {
@@ -63,7 +64,7 @@ export function SaveNotice({ result: answer }: { result: { ok: boolean; message:
   // A question before a destructive action is no result: ConfirmStep shows it.
   const result = answer?.confirm ? null : answer;
   useEffect(() => {
-    if (result && !result.ok) console.error("save failed:", result.message);
+    if (result && !result.ok) log.error("save failed:", result.message);
   }, [result]);
   if (!result) return <div role="status" aria-live="polite" className="sr-only" />;
   return (

@@ -1,4 +1,6 @@
 import { useEffect, useSyncExternalStore } from "react";
+import { log } from "~/lib/log";
+import { createHttpClient, http } from "~/lib/http";
 
 /**
  * The browser's view of the session (spec §4, §7): `GET /api/_auth/session` is fetched once per page
@@ -34,15 +36,17 @@ export function hasEditorHint(cookie: string): boolean {
 }
 
 /** Fetches the session once (no retry); failures are logged and leave the visitor signed out, ready. */
-export async function loadSession(fetcher: typeof fetch = fetch): Promise<AuthState> {
+export async function loadSession(fetcher?: typeof fetch): Promise<AuthState> {
   if (started) return state;
   started = true;
   try {
-    const response = await fetcher("/api/_auth/session", { credentials: "same-origin", headers: { accept: "application/json" } });
+    // §9: the session is asked once, never again on its own.
+    const client = fetcher ? createHttpClient({ fetch: fetcher }) : http;
+    const response = await client("/api/_auth/session", { retry: false });
     const body = (response.ok ? await response.json() : {}) as { user?: SessionUser };
     set({ ready: true, user: body.user ?? null });
   } catch (error) {
-    console.error("Error Fetching Session", error);
+    log.error("Error Fetching Session", error);
     set({ ready: true, user: null });
   }
   return state;

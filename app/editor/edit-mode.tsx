@@ -23,6 +23,8 @@ import { useSaving } from "./save";
 import { editorTexts } from "./texts";
 import type { EditorPayload } from "./types";
 import { invalidBlocks } from "./validity";
+import { http } from "~/lib/http";
+import { log } from "~/lib/log";
 
 const WIDTHS = { phone: 390, tablet: 820, desktop: null } as const;
 const PANELS = ["palette", "outline", "templates", "history"] as const;
@@ -65,15 +67,12 @@ export default function EditMode({ language, page, blockData, editor, probe }: {
     refresh.current = setTimeout(async () => {
       const state = store.get();
       try {
-        const res = await fetch("/api/editor/block-data", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ language: state.language, blocks: blocksFromDoc(state.docs[state.language]) }),
-        });
+        // A read that changes nothing: safe to ask again.
+        const res = await http("/api/editor/block-data", { method: "POST", idempotent: true, json: { language: state.language, blocks: blocksFromDoc(state.docs[state.language]) } });
         if (res.ok) setData((await res.json()) as PageBlockData);
-        else console.error("Loading the blocks' data failed", res.status);
+        else log.error("Loading the blocks' data failed", res.status);
       } catch (error) {
-        console.error("Loading the blocks' data failed", error);
+        log.error("Loading the blocks' data failed", error);
       }
     }, 300);
   }, [store]);

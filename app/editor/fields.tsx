@@ -8,6 +8,8 @@ import { newEntry, PLACEHOLDER_IMAGE } from "./new-block";
 import type { EditorField, EditorPayload } from "./types";
 import { optionLabel } from "./field-labels";
 import { invalidBlocks } from "./validity";
+import { http } from "~/lib/http";
+import { log } from "~/lib/log";
 
 /** The rich-text editor (Lexical): its own chunk, loaded when a rich-text field is first shown. */
 const RichTextField = lazy(() => import("./fields/rich-text-field").then((m) => ({ default: m.RichTextField })));
@@ -219,7 +221,7 @@ function ImagePicker({ common, value, onChange }: { common: Common; value: unkno
     try {
       const form = new FormData();
       form.append("file", file, file.name);
-      const res = await fetch(`/api/squidex/api/apps/${encodeURIComponent(payload.appName)}/assets`, { method: "POST", body: form, credentials: "same-origin" });
+      const res = await http(`/api/squidex/api/apps/${encodeURIComponent(payload.appName)}/assets`, { method: "POST", body: form });
       if (res.status !== 200 && res.status !== 201) throw new Error(`upload answered ${res.status}`);
       const a = (await res.json()) as { id: string; slug: string; fileName: string; mimeType: string; pixelWidth?: number; pixelHeight?: number };
       setAdded((list) => [{ id: a.id, fileName: a.fileName, url: `/api/assets/${encodeURIComponent(a.id)}/${encodeURIComponent(a.slug)}`, mimeType: a.mimeType, width: a.pixelWidth, height: a.pixelHeight }, ...list]);
@@ -227,7 +229,7 @@ function ImagePicker({ common, value, onChange }: { common: Common; value: unkno
       setStatus({ busy: false, message: t.uploaded(a.fileName), failed: false });
     } catch (error) {
       // §8: anything but 200/201 is logged, and the editor is told in plain words.
-      console.error("Uploading an image failed", error);
+      log.error("Uploading an image failed", error);
       setStatus({ busy: false, message: t.uploadFailed, failed: true });
     }
   };
@@ -410,16 +412,13 @@ function ReferencePicker({ common, field, value, onChange }: { common: Common; f
     let current = true;
     const timer = setTimeout(async () => {
       try {
-        const res = await fetch("/api/rest", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ url: `${collection}?${new URLSearchParams({ $search: q, $top: "10" })}`, language }),
-        });
+        // A search: safe to ask again.
+        const res = await http("/api/rest", { method: "POST", idempotent: true, json: { url: `${collection}?${new URLSearchParams({ $search: q, $top: "10" })}`, language } });
         if (!res.ok) throw new Error(String(res.status));
         const body = (await res.json()) as { items: Array<{ id: string; data: Record<string, unknown> }> };
         if (current) setFound(body.items.map((i) => ({ id: i.id, name: String(i.data.name ?? i.data.title ?? i.id), detail: String(i.data.city ?? "") })));
       } catch (error) {
-        console.error("Searching failed", error);
+        log.error("Searching failed", error);
         if (current) setFound([]);
       }
     }, 250);

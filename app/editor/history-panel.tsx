@@ -6,6 +6,8 @@ import { useEditor } from "./editor-store";
 import { useEnv, type EditorEnv } from "./env";
 import { blocksFromDoc } from "./model";
 import type { EditorPageMeta, HistoryAnswer, HistoryEntryAnswer, HistoryItem, HistoryListAnswer } from "./types";
+import { http } from "~/lib/http";
+import { log } from "~/lib/log";
 
 type PageBlocks = Record<Language, Block[]>;
 /** What can be compared: an entry of the history by id, or the draft in the editor now. */
@@ -27,7 +29,7 @@ const historyUrl = (pageId: string, query = "") => `/api/editor/pages/${encodeUR
 
 async function getJson<T>(url: string): Promise<{ status: number; body: T | { ok: false; message?: string } } | null> {
   try {
-    const res = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    const res = await http(url);
     return { status: res.status, body: (await res.json().catch(() => ({ ok: false }))) as T };
   } catch {
     return null;
@@ -149,12 +151,7 @@ export function HistoryPanel({ pageId, version, onRestored }: HistoryPanelProps)
     setMessage(null);
     let result: { status: number; body: HistoryAnswer } | null = null;
     try {
-      const res = await fetch(historyUrl(pageId), {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ intent: "restore", entry: item.id, version }),
-        credentials: "same-origin",
-      });
+      const res = await http(historyUrl(pageId), { method: "POST", json: { intent: "restore", entry: item.id, version } });
       result = { status: res.status, body: (await res.json().catch(() => ({ ok: false }))) as HistoryAnswer };
     } catch {
       result = null;
@@ -166,7 +163,7 @@ export function HistoryPanel({ pageId, version, onRestored }: HistoryPanelProps)
       onRestored(result.body.page, result.body.blocks);
       return;
     }
-    console.error("Restoring a version failed", { status: result?.status, message: result?.body.message });
+    log.error("Restoring a version failed", { status: result?.status, message: result?.body.message });
     setMessage(result?.body.message ?? t.restoreFailed);
   };
 

@@ -6,6 +6,7 @@ import { useEnv, type EditorEnv } from "./env";
 import { pathOf, ROOT } from "./model";
 import { newBlock } from "./new-block";
 import { useDropResolver } from "./use-drop";
+import { log } from "~/lib/log";
 
 /** Where a block inserted by keyboard or click goes: after the active block, inside it when it is an empty container, else at the end. */
 export function insertionPoint(store: EditorStore, env: EditorEnv, rootOnly = false): { parent: string; index: number } {
@@ -29,7 +30,7 @@ export function insertNew(store: EditorStore, env: EditorEnv, name: string, at?:
   if (!schema) return null;
   const made = newBlock(schema, store.ctx.newId());
   if (!made.ok) {
-    console.error("A block cannot be created: fields without a default or a known tag", { schema: name, fields: made.fields });
+    log.error("A block cannot be created: fields without a default or a known tag", { schema: name, fields: made.fields });
     return env.t.cannotCreate(env.label(name), made.fields.join(", "));
   }
   const { parent, index } = at ?? insertionPoint(store, env, schema.container);

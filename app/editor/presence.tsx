@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Language } from "~/i18n/languages";
 import { editorTexts } from "./texts";
+import { http } from "~/lib/http";
 
 /** The others on the page, as the presence endpoint names them. */
 export interface PresentEditor {
@@ -36,12 +37,8 @@ export function usePresence(pageId: string): PresentEditor[] {
       if (inFlight || stopped) return;
       inFlight = true;
       try {
-        const res = await fetch(url, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: "application/json" },
-          body: "{}",
-          credentials: "same-origin",
-        });
+        // A heartbeat: the next one is the retry.
+        const res = await http(url, { method: "POST", json: {}, retry: false });
         const answer = othersOf(await res.json().catch(() => null));
         // A page deleted meanwhile or a session that ended: nobody to show (the editor says the rest).
         if (!stopped) setOthers(res.ok && answer ? answer : []);
@@ -54,7 +51,7 @@ export function usePresence(pageId: string): PresentEditor[] {
     const leave = () => {
       // sendBeacon survives the page going away; its body cannot be JSON everywhere, so the query says it.
       if (typeof navigator.sendBeacon === "function" && navigator.sendBeacon(`${url}?leaving=1`)) return;
-      void fetch(url, { method: "DELETE", credentials: "same-origin", keepalive: true }).catch(() => {});
+      void http(url, { method: "DELETE", keepalive: true, retry: false }).catch(() => {});
     };
     const onFocus = () => void beat();
     const onVisible = () => {

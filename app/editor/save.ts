@@ -6,6 +6,8 @@ import type { EditorTexts } from "./texts";
 import { blocksFromDoc } from "./model";
 import type { EditorPageMeta, SaveAnswer } from "./types";
 import { invalidBlocks } from "./validity";
+import { http } from "~/lib/http";
+import { log } from "~/lib/log";
 
 export type SaveState = "saved" | "saving" | "unsaved" | "error";
 
@@ -45,12 +47,8 @@ export function useSaving(store: EditorStore, initial: EditorPageMeta, t: Editor
   const post = useCallback(
     async (body: Record<string, unknown>): Promise<{ status: number; answer: SaveAnswer } | null> => {
       try {
-        const res = await fetch(`/api/editor/pages/${encodeURIComponent(initial.id)}`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: "application/json" },
-          body: JSON.stringify(body),
-          credentials: "same-origin",
-        });
+        // Not repeated on its own: a save that may have arrived would come back as a conflict.
+        const res = await http(`/api/editor/pages/${encodeURIComponent(initial.id)}`, { method: "POST", json: body });
         const answer = (await res.json().catch(() => ({ ok: false }))) as SaveAnswer;
         return { status: res.status, answer };
       } catch {
@@ -96,7 +94,7 @@ export function useSaving(store: EditorStore, initial: EditorPageMeta, t: Editor
           setState(current ? "saved" : "unsaved");
           return true;
         }
-        console.error("Saving the page failed", { status: result.status, message: result.answer.message });
+        log.error("Saving the page failed", { status: result.status, message: result.answer.message });
         if (result.status === 409) setConflict(result.answer.conflict ?? { version: -1, lastModifiedBy: "", lastModified: "" });
         setState("error");
         setMessage(result.answer.message ?? t.saveFailed);
@@ -171,7 +169,7 @@ export function useSaving(store: EditorStore, initial: EditorPageMeta, t: Editor
         setMessage(result.answer.message ?? null);
         return true;
       }
-      console.error(`${intent} failed`, { status: result?.status, message: result?.answer.message });
+      log.error(`${intent} failed`, { status: result?.status, message: result?.answer.message });
       if (result?.status === 409) setConflict(result.answer.conflict ?? null);
       setMessage(result?.answer.message ?? t.saveFailed);
       return false;

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState } from "react";
 import type { Block } from "~/blocks/types";
 import type { Language } from "~/i18n/languages";
 import { editorTexts } from "./texts";
+import { http } from "~/lib/http";
 
 /** A template as the list endpoint gives it (GET /api/editor/templates). */
 export interface TemplateEntry {
@@ -23,13 +24,9 @@ interface Answer {
 }
 
 /** A JSON request to the templates endpoint; null without a connection. */
-async function call(url: string, init: RequestInit = {}): Promise<Answer | null> {
+async function call(url: string, init: { method?: string; json?: unknown } = {}): Promise<Answer | null> {
   try {
-    const res = await fetch(url, {
-      ...init,
-      headers: { Accept: "application/json", ...(init.body ? { "Content-Type": "application/json" } : {}) },
-      credentials: "same-origin",
-    });
+    const res = await http(url, init);
     const body = (await res.json().catch(() => ({}))) as unknown;
     return { status: res.status, body: body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {} };
   } catch {
@@ -87,7 +84,7 @@ export function TemplatesPanel({
       return;
     }
     setBusy(true);
-    const answer = await call(BASE, { method: "POST", body: JSON.stringify({ name, blocks }) });
+    const answer = await call(BASE, { method: "POST", json: { name, blocks } });
     setBusy(false);
     if (answer?.status === 201) {
       setNaming(false);

@@ -12,6 +12,7 @@ import {
 } from "./definition";
 import { basePlugins, countLedger, destroyDeep, fieldProps, submittedMessage, type FormLanguage } from "./engine";
 import { uiText } from "./locale";
+import { http } from "~/lib/http";
 
 /**
  * Our React binding of the FormKit engine (see ../shared/notes/formkit.md §5, docs/decisions/0011).
@@ -500,7 +501,9 @@ function Field({ form, field, uid, initial, serverMessages, submittedWithoutScri
 
 /** Posts the values as JSON and turns the answer into an outcome: 2xx is success, anything else a message. */
 export async function postJson(url: string, body: Record<string, unknown>, language: FormLanguage, headers: Record<string, string> = {}): Promise<SubmitOutcome> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json", ...headers }, body: JSON.stringify(body) });
+  // Sent once, unless it carries an idempotency key (a booking): then the server knows a repeat.
+  const idempotent = Object.keys(headers).some((h) => h.toLowerCase() === "idempotency-key");
+  const response = await http(url, { method: "POST", json: body, headers, idempotent });
   const data = (await response.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]> };
   if (response.ok) return { ok: true, data };
   const fallback = language === "de" ? "Das hat nicht geklappt. Bitte versuchen Sie es noch einmal." : "That did not work. Please try again.";

@@ -5,6 +5,7 @@ import workerUrl from "maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useSite } from "~/site/site-context";
+import { http } from "~/lib/http";
 
 export interface MapMarker {
   id: string;
@@ -85,7 +86,7 @@ export default function MapView({ center, zoom, markers: given = [], clusters }:
       });
       const url = `${clusters.url}${clusters.url.includes("?") ? "&" : "?"}${area}`;
       try {
-        const response = await fetch(url, { signal: mine.signal });
+        const response = await http(url, { signal: mine.signal });
         if (!response.ok) return;
         const { features } = (await response.json()) as { features: ClusterFeature[] };
         if (mine.signal.aborted) return;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useSite } from "./site-context";
 import { own } from "~/lib/input";
+import { http } from "~/lib/http";
 
 export type IconState = "not loaded" | "loading" | "loaded";
 
@@ -10,7 +11,7 @@ const loaded = new Map<string, Promise<string | null>>();
 function fetchIcon(name: string): Promise<string | null> {
   let pending = loaded.get(name);
   if (!pending) {
-    pending = fetch(`/api/icons/${encodeURIComponent(name)}`)
+    pending = http(`/api/icons/${encodeURIComponent(name)}`, { headers: { accept: "image/svg+xml" } })
       .then((res) => (res.ok ? res.text() : null))
       .catch(() => null);
     loaded.set(name, pending);

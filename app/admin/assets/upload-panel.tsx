@@ -3,6 +3,7 @@ import { storeMessage } from "~/admin/store-messages";
 import { useRevalidator } from "react-router";
 import { formatBytes, uploadErrorMessage } from "./query";
 import { sendUpload, uploadUrl } from "./upload";
+import { log } from "~/lib/log";
 
 /** The panel's texts, in the screen's language (kept with the screen's texts). */
 export interface UploadTexts {
@@ -118,7 +119,7 @@ function UploadRow(props: { entry: Entry; appName: string; folder: string; maxBy
     if (started.current) return;
     started.current = true;
     const fail = (message: string) => {
-      console.error(`upload of ${entry.file.name} failed:`, message);
+      log.error(`upload of ${entry.file.name} failed:`, message);
       setState({ phase: "error", message });
       finished.current();
     };

@@ -36,6 +36,7 @@ import {
 import { type KeyboardEvent, memo, type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { isAllowedLinkAddress } from "./link-address";
 import { $richTextHtml, $setRichTextHtml } from "./rich-text-html";
+import { log } from "~/lib/log";
 
 export interface RichTextFieldProps {
   id: string;
@@ -120,7 +121,7 @@ export function RichTextField(props: RichTextFieldProps) {
       nodes: [HeadingNode, ListNode, ListItemNode, LinkNode],
       theme: THEME,
       // An update that failed is rolled back by Lexical; the console is where a developer sees why.
-      onError: (error) => console.error(error),
+      onError: (error) => log.error("The rich-text editor failed", error),
       // Read once, when the field mounts; later values arrive through ValuePlugin.
       editorState: (editor) => $setRichTextHtml(editor, firstValue.current),
     }),

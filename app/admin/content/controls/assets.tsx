@@ -6,6 +6,7 @@ import { valueText, withAdvanced } from "./json";
 import { usePagedSearch } from "./paged-search";
 import { idsOf } from "./reference";
 import { controlInput, controlWords, smallButton } from "./words";
+import { http } from "~/lib/http";
 
 /** One file of the library grid, as GET /api/editor/assets answers. */
 interface LibraryFile {
@@ -66,7 +67,7 @@ function AssetsPicker({ id, value, onChange, props, language, describedBy }: Cus
     try {
       const form = new FormData();
       form.append("file", file, file.name);
-      const res = await fetch(`/api/squidex/api/apps/${encodeURIComponent(data.appName)}/assets`, { method: "POST", body: form, credentials: "same-origin", headers: { Accept: "application/json" } });
+      const res = await http(`/api/squidex/api/apps/${encodeURIComponent(data.appName)}/assets`, { method: "POST", body: form });
       const text = await res.text();
       if (res.status !== 200 && res.status !== 201) {
         // Our own words: the API's message is English and technical.

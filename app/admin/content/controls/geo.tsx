@@ -3,6 +3,7 @@ import type { CustomControlProps } from "~/forms/react";
 import { useControlsData } from "./context";
 import { parseValue, valueText, withAdvanced } from "./json";
 import { controlInput, controlWords, smallButton } from "./words";
+import { http } from "~/lib/http";
 
 // MapLibre is big: it loads with this control only, never with the site.
 const GeoMap = lazy(() => import("./geo-map"));
@@ -79,7 +80,7 @@ function GeoPicker({ id, value, onChange, onBlur, describedBy, invalid, language
     setFailed(null);
     setAnswer(null);
     try {
-      const res = await fetch(`/api/editor/geocode?${new URLSearchParams({ q: text })}`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      const res = await http("/api/editor/geocode", { query: { q: text } });
       const body = (await res.json().catch(() => ({}))) as { source?: "geocoder" | "directory"; places?: Place[]; message?: string };
       if (!res.ok || !Array.isArray(body.places)) setFailed(body.message ?? w.pickFailed);
       else setAnswer({ source: body.source ?? "directory", places: body.places });

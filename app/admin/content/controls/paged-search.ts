@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { http } from "~/lib/http";
 
 /**
  * One paged search of a picker (items, files): the newest request wins (older ones are aborted),
@@ -20,7 +21,7 @@ export function usePagedSearch<T>(failedText: string) {
     setBusy(true);
     setFailed(null);
     try {
-      const res = await fetch(url, { signal: controller.signal, credentials: "same-origin", headers: { Accept: "application/json" } });
+      const res = await http(url, { signal: controller.signal });
       const body = (await res.json().catch(() => ({}))) as { items?: T[]; total?: number; message?: string };
       if (!res.ok || !Array.isArray(body.items)) {
         setFailed(body.message ?? failedText);

@@ -9,6 +9,7 @@ import { can, type Principal } from "~/content/policy";
 import type { ContentStore } from "~/content/store";
 import type { ContentItem, Schema } from "~/content/types";
 import type { Language } from "~/i18n/languages";
+import { http } from "~/lib/http";
 
 /**
  * The server side of the admin's pickers (controls/reference.tsx, assets.tsx, geo.tsx): items of a
@@ -164,9 +165,11 @@ export async function askGeocoder(url: string, q: string, options: { timeoutMs?:
     target.searchParams.set("format", "json");
     target.searchParams.set("limit", String(PLACE_LIMIT));
     target.searchParams.set("q", q);
-    const res = await fetch(target, {
-      headers: { "User-Agent": "Praxisnetz admin (address search)", Accept: "application/json", ...(options.language ? { "Accept-Language": options.language } : {}) },
-      signal: AbortSignal.timeout(options.timeoutMs ?? 3000),
+    // Once: an editor is waiting, and the directory's own addresses answer when this cannot.
+    const res = await http(target.href, {
+      headers: { "User-Agent": "Praxisnetz admin (address search)", ...(options.language ? { "Accept-Language": options.language } : {}) },
+      timeoutMs: options.timeoutMs ?? 3000,
+      retry: false,
       redirect: "error",
     });
     if (!res.ok) return undefined;
