@@ -2,34 +2,9 @@
  * Motion in the editor (§9): list changes animate 250 ms ease-in-out, a drop settles with a spring
  * (stiffness 500, damping 25), and nothing moves for people who ask for reduced motion. Only the
  * blocks an action touched are measured and animated (two reads each, one Web Animation): the
- * other blocks of a long page cost nothing.
+ * other blocks of a long page cost nothing. The values are the site's (app/lib/motion.ts).
  */
-
-export const LIST_MOTION = { duration: 250, easing: "ease-in-out" } as const;
-export const SPRING = { stiffness: 500, damping: 25, mass: 1 } as const;
-
-const reduced = () => typeof window === "undefined" || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-
-/**
- * A damped spring's position over time (0 → 1), sampled into a CSS `linear()` easing, and how long
- * it takes to settle (within 0.1 % of the end).
- */
-export function springEasing({ stiffness, damping, mass } = SPRING): { easing: string; duration: number } {
-  const w0 = Math.sqrt(stiffness / mass);
-  const zeta = damping / (2 * Math.sqrt(stiffness * mass));
-  const at = (t: number) => {
-    if (zeta < 1) {
-      const wd = w0 * Math.sqrt(1 - zeta * zeta);
-      return 1 - Math.exp(-zeta * w0 * t) * (Math.cos(wd * t) + ((zeta * w0) / wd) * Math.sin(wd * t));
-    }
-    return 1 - Math.exp(-w0 * t) * (1 + w0 * t);
-  };
-  let settle = 0.05;
-  while (settle < 3 && Math.abs(1 - at(settle)) > 0.001) settle += 0.01;
-  const steps = 40;
-  const points = Array.from({ length: steps + 1 }, (_, i) => at((settle * i) / steps).toFixed(4));
-  return { easing: `linear(${points.join(", ")})`, duration: Math.round(settle * 1000) };
-}
+import { LIST_MOTION, prefersReducedMotion as reduced, springEasing } from "~/lib/motion";
 
 let spring: { easing: string; duration: number } | null = null;
 

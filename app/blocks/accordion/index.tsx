@@ -7,7 +7,7 @@ function AccordionBlock({ block }: BlockProps) {
     <BlockSection heading={text(block.heading)}>
       <div className="divide-y divide-black/10 rounded-lg border border-black/10">
         {items.map((item, i) => (
-          <details key={i} className="group p-4">
+          <details key={i} className="motion-details group p-4">
             <summary className="cursor-pointer font-semibold">{item.question}</summary>
             <p className="mt-2 whitespace-pre-line">{item.answer}</p>
           </details>
