@@ -23,6 +23,7 @@ import { AuthService, ensureFirstSuperuser } from "./auth/auth.server";
 import { newSessionKey, SESSION_KEY_SETTING, SessionSealer } from "./auth/session.server";
 import { LoginThrottle } from "./auth/throttle.server";
 import { UserStore } from "./auth/users.server";
+import { ConsentRecords } from "./consent/records.server";
 
 /** What the app needs of the server's page cache: to drop what a change touched, or everything. */
 export interface CachedPages {
@@ -48,6 +49,8 @@ export interface Services {
   /** Attempts per visitor address and per target (a slot, an e-mail address), shared through the database. */
   limits: RateLimits;
   newsletter: NewsletterService;
+  /** Proof of consent: when, which banner text, which categories (no personal data). */
+  consent: ConsentRecords;
   bookings: BookingService;
   registration: RegistrationService;
   /** Users, sessions, sign-in throttling, the audit log. */
@@ -129,6 +132,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     raw,
     limits,
     newsletter,
+    consent: new ConsentRecords(db),
     bookings,
     registration,
     auth,

@@ -26,6 +26,8 @@ declare module "react-router" {
     services: Services;
     /** This response's Content-Security-Policy, admitting the page's own inline scripts by hash (not in development). */
     contentSecurityPolicy?: (scriptHashes: readonly string[]) => string;
+    /** Origins of third-party scripts this page loads (the visitor allowed their category): its CSP admits them. */
+    scriptOrigins?: Set<string>;
     requestId: string;
     /** The visitor's address (through trusted proxies only): rate limits count per address. */
     clientIp: string;
@@ -187,14 +189,18 @@ export async function createApp(opts: AppOptions = {}) {
   // A page the cache did not have is kept once rendered (a change drops the pages that read it).
   if (!dev) app.use(pageCache.capture());
 
-  const getLoadContext = (req: express.Request, res: express.Response) => ({
-    services,
-    requestId: String(req.id),
-    clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
-    user: userOf(req),
-    secure: req.secure,
-    contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes }),
-  });
+  const getLoadContext = (req: express.Request, res: express.Response) => {
+    const scriptOrigins = new Set<string>();
+    return {
+      services,
+      scriptOrigins,
+      requestId: String(req.id),
+      clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      user: userOf(req),
+      secure: req.secure,
+      contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes, scriptOrigins: [...scriptOrigins] }),
+    };
+  };
   // In production the build is read once: given a function, React Router would call it and derive
   // its route tables again for every request. In development Vite reloads it per request.
   let render: express.RequestHandler | undefined = opts.vite

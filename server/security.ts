@@ -79,16 +79,20 @@ export const staticHeaders: express.RequestHandler = (_req, res, next) => {
  * and a cached page can be sent as ready bytes. `mapSource` is the map's tile service once the
  * visitor allowed functional cookies, else `'self'`.
  */
-export function contentSecurityPolicy(opts: { mapSource: string; scriptHashes?: readonly string[] }): string {
+export function contentSecurityPolicy(opts: { mapSource: string; scriptHashes?: readonly string[]; scriptOrigins?: readonly string[] }): string {
   const { scriptHashes = [] } = opts;
   const mapSource = opts.mapSource === "'self'" ? "" : ` ${opts.mapSource}`;
+  // Third-party scripts the visitor allowed (app/consent/scripts.ts): they load from, send to and
+  // show pixels from their own origin; nothing else of theirs is admitted.
+  const third = [...new Set(opts.scriptOrigins ?? [])].filter((o) => o !== "'self'" && /^https?:\/\/[\w.:[\]-]+$/.test(o));
+  const thirdSource = third.length ? ` ${third.join(" ")}` : "";
   return [
     "default-src 'self'",
-    ["script-src 'self'", ...scriptHashes.map((h) => `'sha256-${h}'`)].join(" "),
+    ["script-src 'self'", ...third, ...scriptHashes.map((h) => `'sha256-${h}'`)].join(" "),
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob:${mapSource}`,
+    `img-src 'self' data: blob:${mapSource}${thirdSource}`,
     "font-src 'self'",
-    `connect-src 'self'${mapSource}`,
+    `connect-src 'self'${mapSource}${thirdSource}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

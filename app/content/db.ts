@@ -124,6 +124,13 @@ export interface Database {
     created: string;
   };
   /** Newsletter addresses: pending until the owner confirms the link mailed to them (double opt-in). */
+  /** Proof of consent (issue 24): when, which text, which categories; nothing about the person. */
+  consent_records: {
+    id: string;
+    at: string;
+    text_version: string;
+    categories: string;
+  };
   subscribers: {
     /** Lower-cased address. */
     email: string;
@@ -901,3 +908,21 @@ export async function ping(db: DB): Promise<void> {
 export function readJsonColumn(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;
 }
+
+/**
+ * Proof of consent: when a visitor chose, which version of the banner's text they saw, and what
+ * they allowed. The record's id is in their consent cookie; no address, agent or other personal
+ * data is kept (issue 24).
+ */
+migrations["0016_consent_records"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("consent_records")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("at", "text", (c) => c.notNull())
+      .addColumn("text_version", "text", (c) => c.notNull())
+      .addColumn("categories", "text", (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex("consent_records_at").on("consent_records").columns(["at"]).execute();
+  },
+};

@@ -1,6 +1,8 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/api.consent";
-import { OPTIONAL_CATEGORIES, serializeConsent } from "~/consent/consent";
+import { OPTIONAL_CATEGORIES, parseConsent, serializeConsent } from "~/consent/consent";
+import { CONSENT_PROOF_COOKIE } from "~/consent/records.server";
+import { cookieDeletions } from "~/consent/scripts";
 import { ContentError } from "~/content/errors";
 import { isLanguage, localizedPath } from "~/i18n/languages";
 import { errorResponse, methodNotAllowed } from "~/lib/api.server";
@@ -19,12 +21,23 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (request.method !== "POST") throw new ContentError(405, "Use POST for this endpoint.");
     const form = await readForm(request, FORM_LIMIT);
     const intent = form.get("intent") ?? "save";
-    const granted = intent === "all" ? [...OPTIONAL_CATEGORIES] : intent === "necessary" ? [] : form.getAll("category");
+    const granted = (intent === "all" ? [...OPTIONAL_CATEGORIES] : intent === "necessary" ? [] : form.getAll("category")).filter((c) => (OPTIONAL_CATEGORIES as readonly string[]).includes(c));
     const language = form.get("language");
     const home = localizedPath(isLanguage(language) ? language : "de", "/");
     const target = sameSitePath(form.get("redirectTo") ?? home, home);
-    const secure = new URL(request.url).protocol === "https:";
-    return redirect(target, { status: 303, headers: { "Set-Cookie": serializeConsent(granted, { secure }), "Cache-Control": "no-store" } });
+    const url = new URL(request.url);
+    const secure = url.protocol === "https:";
+    const headers = new Headers({ "Cache-Control": "no-store" });
+    headers.append("Set-Cookie", serializeConsent(granted, { secure }));
+    // Proof of consent: the record's id in a cookie of its own; the record holds no personal data.
+    const proof = await context.services.consent.record(granted);
+    headers.append("Set-Cookie", `${CONSENT_PROOF_COOKIE}=${proof.id}; Path=/; Max-Age=${365 * 24 * 3600}; SameSite=Lax; HttpOnly${secure ? "; Secure" : ""}`);
+    // A category taken back: its scripts are gone from the next page on, and the cookies they left
+    // behind (any cookie that is not ours) are deleted, as far as a server can.
+    const before = parseConsent(request.headers.get("cookie"));
+    const withdrawn = OPTIONAL_CATEGORIES.some((c) => before[c] && !granted.includes(c));
+    if (withdrawn) for (const cookie of cookieDeletions(request.headers.get("cookie"), url.host)) headers.append("Set-Cookie", cookie);
+    return redirect(target, { status: 303, headers });
   } catch (error) {
     const response = errorResponse(error, context.requestId);
     if (response.status === 405) response.headers.set("Allow", "POST");

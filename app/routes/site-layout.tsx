@@ -1,9 +1,11 @@
+import { useEffect } from "react";
 import { preload } from "react-dom";
 import { Link, Outlet, useLocation, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/site-layout";
 import { useAuthSession } from "~/auth/session-client";
 import { parseConsent } from "~/consent/consent";
 import { ConsentBanner } from "~/consent/consent-banner";
+import { scriptsToLoad } from "~/consent/scripts";
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from "~/i18n/languages";
 import { LANGUAGE_NAMES, messages } from "~/i18n/messages";
 import { Icon } from "~/site/icon";
@@ -21,7 +23,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .sort((a, b) => a.navigationOrder - b.navigationOrder)
       .map((p) => ({ id: p.id, title: p.title[language], href: localizedPath(language, `/${p.slug[language]}`) }));
   const icons = Object.entries(site.theme.icons);
+  const consent = parseConsent(request.headers.get("cookie"));
+  // Third-party scripts of the categories this visitor allowed, and their origins into this page's CSP.
+  const url = new URL(request.url);
+  const editing = url.searchParams.get("edit") === "1" || url.searchParams.get("preview") === "1";
+  const scripts = editing
+    ? []
+    : scriptsToLoad(settings.thirdPartyScripts, consent, {
+    consentServiceId: context.services.env.CONSENT_SERVICE_ID,
+    warnMissingService: (service, script) => warnOnce(context, service, script),
+  });
+  for (const s of scripts) context.scriptOrigins?.add(s.origin);
   return {
+    thirdPartyScripts: scripts.map(({ name, src, category }) => ({ name, src, category })),
     language,
     siteName: settings.siteName,
     tagline: settings.tagline,
@@ -38,13 +52,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       textStyles: site.theme.textStyles,
       criticalIcons: Object.fromEntries(icons.filter(([, i]) => i.critical).map(([name, i]) => [name, i.svg])),
       iconNames: icons.map(([name]) => name),
-      consent: parseConsent(request.headers.get("cookie")),
+      consent,
       mapDefault: settings.mapDefault,
       mapZoom: settings.mapZoom,
       mapStyleUrl: context.services.env.MAP_STYLE_URL,
       siteVariant: context.services.env.SITE_VARIANT,
     } satisfies SiteContextValue,
   };
+}
+
+/**
+ * The consent state for other scripts on the page (§4): `window.praxisnetzConsent`, and a
+ * `praxisnetz:consent` event on window whenever it is known or changes.
+ */
+function useConsentEvent(consent: SiteContextValue["consent"]) {
+  useEffect(() => {
+    (window as { praxisnetzConsent?: unknown }).praxisnetzConsent = consent;
+    window.dispatchEvent(new CustomEvent("praxisnetz:consent", { detail: consent }));
+  }, [consent]);
+}
+
+const warned = new Set<string>();
+/** §8: a script names a consent-service id nothing here knows; said once per id, and our banner decides. */
+function warnOnce(context: Route.LoaderArgs["context"], service: string, script: string) {
+  if (warned.has(service) || warned.size > 100) return;
+  warned.add(service);
+  context.services.logger.warn({ consentServiceId: service, script }, "consent service id missing: no CONSENT_SERVICE_ID is configured; the site's own consent banner decides this script");
 }
 
 // Site data only changes with content; revalidate on navigation only when the language changes.
@@ -90,7 +123,8 @@ function MenuList({ items, className, linkClassName, children }: { items: MenuIt
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
-  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context } = loaderData;
+  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context, thirdPartyScripts } = loaderData;
+  useConsentEvent(context.consent);
   // Hoisted into <head> by React.
   for (const href of fontPreloads) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
   const t = messages(language);
@@ -161,6 +195,10 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
           </div>
         </footer>
         <ConsentBanner />
+        {/* Hoisted into <head> by React; only what the visitor allowed (the loader chose, the CSP admits). */}
+        {thirdPartyScripts.map((s) => (
+          <script key={s.src} src={s.src} async data-third-party={s.name} data-consent-category={s.category} />
+        ))}
       </div>
     </SiteContext.Provider>
   );
