@@ -194,7 +194,8 @@ export async function contents(request: ApiRequest, method: string, rest: string
   if (unpublished) authorize(by, "readDraft", schema.name);
   const url = new URL(request.url);
   const written = async (found: ContentItem, status = 200) => {
-    const item = found.scheduleJob ? found : ((await store.withSchedules([found]))[0] ?? found);
+    // A new item has no schedule yet: only changes of existing items read it.
+    const item = found.scheduleJob || status === 201 ? found : ((await store.withSchedules([found]))[0] ?? found);
     return json(contentDto(item, schema, request, appName), status, {
       ETag: `"${item.version}"`,
       ...(status === 201 ? { Location: `/api/content/${appName}/${schema.name}/${item.id}` } : {}),
