@@ -209,6 +209,38 @@ function suite(name: string, open: (() => StoreBackend) | undefined) {
       }
     });
 
+    it("a node that lost its claim, or whose job was replaced or cancelled, applies nothing", async () => {
+      const id = await fresh();
+      const due = new Date(Date.now() + HOUR);
+      await a.scheduleStatus(NOTES, id, "Published", due, { by: editor });
+      const clock = { now: new Date(due.getTime() + 1000) };
+      const slow = new ContentScheduler(a, { ...quietLogger(), nodeId: "slow", now: () => clock.now, leaseMs: 60_000 });
+      // The slow node claims the job, then stalls past its lease; another node takes it over.
+      const [claimed] = await slow["claim"]();
+      expect(claimed).toMatchObject({ content_id: id, claimed_by: "slow" });
+      clock.now = new Date(due.getTime() + 62_000);
+      const other = new ContentScheduler(b, { ...quietLogger(), nodeId: "other", now: () => clock.now, leaseMs: 60_000 });
+      expect((await other.tick()).applied).toBe(1);
+      expect(await slow["apply"](claimed!)).toBe("lost");
+      expect((await audit(id)).filter((l) => l.action === "publish-content")).toHaveLength(1);
+
+      // Claimed, then replaced by the editor: the old job is not applied, the new one waits.
+      const second = await fresh();
+      await a.scheduleStatus(NOTES, second, "Published", due, { by: editor });
+      const [old] = await slow["claim"]();
+      expect(old?.content_id).toBe(second);
+      const replaced = await a.scheduleStatus(NOTES, second, "Archived", new Date(Date.now() + 2 * HOUR), { by: editor });
+      expect(await slow["apply"](old!)).toBe("lost");
+      expect((await a.get(NOTES, second, { unpublished: true }))?.status).toBe("Draft");
+      expect((await row(second))?.job_id).toBe(replaced.scheduleJob!.id);
+      // Claimed, then cancelled: nothing either.
+      await a.db.updateTable("content_schedules").set({ due_time: due.toISOString(), next_attempt_at: due.toISOString() }).where("content_id", "=", second).execute();
+      const [third] = await slow["claim"]();
+      await a.cancelSchedule(NOTES, second, { by: editor });
+      expect(await slow["apply"](third!)).toBe("lost");
+      expect((await a.get(NOTES, second, { unpublished: true }))?.status).toBe("Draft");
+    });
+
     it("retries a failing job a bounded number of times, then drops it and logs why", async () => {
       const id = await (async () => {
         await a.upsertSchema({ name: "sched-strict", fields: [{ name: "title", partitioning: "invariant", properties: { fieldType: "String" } }] });
