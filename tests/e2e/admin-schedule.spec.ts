@@ -5,7 +5,7 @@ import { waitForHydration } from "./helpers";
 /**
  * The item screen's schedule (issue 23): an editor plans an unpublish at a German wall-clock time,
  * sees the pending change in words (no ids, no JSON), cancels it; a time that has passed is refused
- * in German. The scheduler applying it is tested in app/content/scheduler.test.ts and
+ * in German; the collection's list marks the item. The scheduler applying it is tested in app/content/scheduler.test.ts and
  * tests/api/squidex-schedule.test.ts.
  */
 
@@ -37,7 +37,13 @@ test("plans, shows and cancels a scheduled unpublish; refuses a past time", asyn
   // Still published until then.
   await expect(page.locator("[data-item-meta] [data-status]")).toHaveAttribute("data-status", "Published");
 
-  await page.reload();
+  // The collection's list marks it.
+  await page.goto("/manage/content/gm-content-practitioners?q=Yıldız");
+  const marker = page.locator('[data-item="prac-004"] [data-scheduled]');
+  await expect(marker).toHaveText(`Wird zurückgezogen am 01.06.${year}, 10:30`);
+  await expectNoAxeViolations(page);
+
+  await page.goto(ITEM);
   await waitForHydration(page);
   await expect(pending).toContainText(`1. Juni ${year} um 10:30`);
   await box.getByRole("button", { name: "Zeitplan aufheben" }).click();
