@@ -67,6 +67,8 @@ const schema = z.object({
   TEST_ROUTES: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   HSTS_INCLUDE_SUBDOMAINS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** How often this node looks for scheduled status changes that are due (0: never; another node does it). */
+  SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   SQL_SLOW_MS: z.coerce.number().min(0).default(0),
   CDN_CACHE_SECONDS: z.coerce.number().int().min(0).max(31_536_000).default(0),
   CDN_PURGE_URL: z

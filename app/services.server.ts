@@ -6,6 +6,7 @@ import { openDatabase, type RawDatabase } from "./content/db";
 import { SquidexAuth } from "./content/squidex/auth";
 import { seedDemoContent } from "./content/seed-demo";
 import { syncBlockSchemas } from "./content/block-sync";
+import { ContentScheduler } from "./content/scheduler";
 import { ContentStore } from "./content/store";
 import type { ContentChange } from "./content/types";
 import type { Env } from "./env.server";
@@ -44,6 +45,8 @@ export interface Services {
   tokens: TokenSigner;
   /** Mail: kept in the outbox table, delivered by SMTP when SMTP_URL is set. */
   mail: Outbox;
+  /** Applies scheduled status changes when they are due (content/scheduler.ts), every SCHEDULER_INTERVAL_MS. */
+  scheduler: ContentScheduler;
   /** The database driver itself, for libraries with their own SQL (rate limits). */
   raw: RawDatabase;
   /** Attempts per visitor address and per target (a slot, an e-mail address), shared through the database. */
@@ -120,6 +123,9 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   );
   const delivery = startDelivery(mail, { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger, stopGraceMs: Math.min(5000, env.SHUTDOWN_TIMEOUT_MS / 2) });
   const feed = env.DATABASE_URL ? await startChangeFeed(store, env.DATABASE_URL, logger) : null;
+  // After the change feed: what it applies drops cached pages on the other nodes too. Jobs that fell
+  // due while no node ran are applied by its first tick, at once.
+  const scheduler = new ContentScheduler(store, { logger }).start(env.SCHEDULER_INTERVAL_MS);
   return {
     env,
     store,
@@ -129,6 +135,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     squidexAuth,
     tokens,
     mail,
+    scheduler,
     raw,
     limits,
     newsletter,
@@ -140,6 +147,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     logger,
     close: async () => {
       maintenance.stop();
+      await scheduler.stop();
       await delivery.stop();
       limits.close();
       await feed?.close();

@@ -67,6 +67,31 @@ export interface Database {
     live: number;
     target_id: string;
   };
+  /**
+   * Status changes set to happen later (migration 0015, scheduler.ts): one row per item at most (a
+   * new schedule replaces the old), deleted when it is applied, cancelled, or the item is deleted.
+   */
+  content_schedules: {
+    content_id: string;
+    schema_name: string;
+    /** A fresh id per schedule: applying checks it, so a replaced job is never applied. */
+    job_id: string;
+    status: string;
+    /** UTC ISO (toISOString: sorts as text). */
+    due_time: string;
+    /** Actor ref token shown as the job's scheduledBy. */
+    scheduled_by: string;
+    /** JSON of the Principal who scheduled it: the change is authorized and audited as theirs. */
+    principal: string;
+    created: string;
+    /** When a scheduler may next take it (UTC ISO): the due time, later after a failed try. */
+    next_attempt_at: string;
+    /** The app node holding it and since when; a claim older than the lease is free again. */
+    claimed_by: string | null;
+    claimed_at: string | null;
+    attempts: number;
+    last_error: string | null;
+  };
   /** Which schemas have a typed side table (field-index.ts), and its shape when it was made. */
   content_indexes: {
     schema_name: string;
@@ -884,6 +909,34 @@ migrations["0013_content_references"] = {
       }
       for (let i = 0; i < refs.length; i += 5000) await db.insertInto("content_references").values(refs.slice(i, i + 5000)).execute();
     }
+  },
+};
+
+/**
+ * Scheduled status changes (issue 23, Squidex's ScheduleJob): a table beside the contents, so that
+ * every app node's scheduler can claim due jobs with one conditional UPDATE (scheduler.ts). Numbered
+ * 0015: 0014 belongs to other work.
+ */
+migrations["0015_schedules"] = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable("content_schedules")
+      .addColumn("content_id", "text", (c) => c.primaryKey())
+      .addColumn("schema_name", "text", (c) => c.notNull())
+      .addColumn("job_id", "text", (c) => c.notNull())
+      .addColumn("status", "text", (c) => c.notNull())
+      .addColumn("due_time", "text", (c) => c.notNull())
+      .addColumn("scheduled_by", "text", (c) => c.notNull())
+      .addColumn("principal", "text", (c) => c.notNull())
+      .addColumn("created", "text", (c) => c.notNull())
+      .addColumn("next_attempt_at", "text", (c) => c.notNull())
+      .addColumn("claimed_by", "text")
+      .addColumn("claimed_at", "text")
+      .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+      .addColumn("last_error", "text")
+      .execute();
+    // What a scheduler's tick asks: the jobs whose time has come.
+    await db.schema.createIndex("content_schedules_next").on("content_schedules").columns(["next_attempt_at", "content_id"]).execute();
   },
 };
 

@@ -1033,15 +1033,87 @@ export class ContentStore {
     });
   }
 
+  /**
+   * Changes the status now. A status change waiting for its time (scheduleStatus) is cancelled with
+   * it, as in Squidex, in the same transaction: the scheduler applies its jobs through here too.
+   */
   async changeStatus(schemaName: string, id: string, status: string, opts: WriteOptions = {}): Promise<ContentItem> {
     if (!STATUSES.includes(status as Status)) throw badRequest(`Unknown status "${status}"; use ${STATUSES.join(", ")}.`);
     const audited = status === "Published" ? ({ action: "publish", name: "publish-content" } as const) : ({ action: "unpublish", name: status === "Archived" ? "archive-content" : "unpublish-content" } as const);
-    return this.mutate(schemaName, id, opts, audited, async (row, schema) => {
-      if (status === "Published") {
-        await this.validate(schema, readJsonColumn(row.data));
-        return { status, new_status: null, published_data: jsonText(row.data) };
+    return this.atomically(async (store) => {
+      const item = await store.mutate(schemaName, id, opts, audited, async (row, schema) => {
+        if (status === "Published") {
+          await store.validate(schema, readJsonColumn(row.data));
+          return { status, new_status: null, published_data: jsonText(row.data) };
+        }
+        return { status, new_status: null, published_data: null };
+      });
+      await store.db.deleteFrom("content_schedules").where("content_id", "=", id).execute();
+      return item;
+    });
+  }
+
+  // ---- scheduled status changes (migration 0015, scheduler.ts) ---------------------------------
+
+  /**
+   * Sets the item's status to change to `status` at `dueTime` (Squidex's ChangeStatus with a DueTime):
+   * asked of the policy as that change is now, and again when it is applied. An item has one
+   * schedule at most: a new one replaces the old. The item itself (its version) does not change.
+   */
+  async scheduleStatus(schemaName: string, id: string, status: string, dueTime: Date, opts: WriteOptions = {}): Promise<ContentItem> {
+    if (!STATUSES.includes(status as Status)) throw badRequest(`Unknown status "${status}"; use ${STATUSES.join(", ")}.`);
+    if (Number.isNaN(dueTime.getTime())) throw badRequest("The due time is not a date.");
+    if (dueTime.getTime() <= Date.now()) throw badRequest(`The due time ${dueTime.toISOString()} has passed; give a time in the future, or none to change the status now.`);
+    if (dueTime.getUTCFullYear() > 9999) throw badRequest("The due time must be before the year 10000.");
+    this.authorizeWrite(opts, status === "Published" ? "publish" : "unpublish", schemaName);
+    const schema = await this.requireSchema(schemaName, { unpublished: true });
+    return this.atomically(async (store) => {
+      const row = await store.findRow(schema.name, id);
+      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+      const now = new Date().toISOString();
+      const due = dueTime.toISOString();
+      const job = { job_id: randomUUID(), status, due_time: due, scheduled_by: store.actorFor(opts), principal: JSON.stringify(opts.by ?? null), created: now, next_attempt_at: due, claimed_by: null, claimed_at: null, attempts: 0, last_error: null };
+      await store.db
+        .insertInto("content_schedules")
+        .values({ content_id: id, schema_name: schema.name, ...job })
+        .onConflict((oc) => oc.column("content_id").doUpdateSet({ schema_name: schema.name, ...job }))
+        .execute();
+      await store.audit({ ...opts, note: { action: opts.note?.action ?? "schedule-status", detail: opts.note?.detail ?? `${status} ${due}` } }, "schedule-status", schema.name, [{ id, version: row.version }]);
+      return { ...store.toItem(row, schema, false), scheduleJob: { id: job.job_id, status: status as Status, scheduledBy: job.scheduled_by, dueTime: due } };
+    });
+  }
+
+  /**
+   * Cancels the item's scheduled status change, if it has one (Squidex's DELETE …/status), asked of
+   * the policy as the change itself would be. The item is returned as it is now.
+   */
+  async cancelSchedule(schemaName: string, id: string, opts: WriteOptions = {}): Promise<ContentItem> {
+    const schema = await this.requireSchema(schemaName, { unpublished: true });
+    return this.atomically(async (store) => {
+      const row = await store.findRow(schema.name, id);
+      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
+      const job = await store.db.selectFrom("content_schedules").select(["job_id", "status", "due_time"]).where("content_id", "=", id).executeTakeFirst();
+      if (job) {
+        store.authorizeWrite(opts, job.status === "Published" ? "publish" : "unpublish", schema.name);
+        await store.db.deleteFrom("content_schedules").where("content_id", "=", id).execute();
+        await store.audit({ ...opts, note: { action: opts.note?.action ?? "cancel-schedule", detail: opts.note?.detail ?? `${job.status} ${job.due_time}` } }, "cancel-schedule", schema.name, [{ id, version: row.version }]);
       }
-      return { status, new_status: null, published_data: null };
+      return store.toItem(row, schema, false);
+    });
+  }
+
+  /** The items with their scheduled status changes (`scheduleJob`) where they have one: one query. */
+  async withSchedules<T extends ContentItem>(items: readonly T[]): Promise<T[]> {
+    if (!items.length) return [...items];
+    const jobs = new Map<string, Database["content_schedules"]>();
+    const ids = [...new Set(items.map((i) => i.id))];
+    for (let i = 0; i < ids.length; i += 500)
+      for (const row of await this.db.selectFrom("content_schedules").selectAll().where("content_id", "in", ids.slice(i, i + 500)).execute()) jobs.set(row.content_id, row);
+    if (!jobs.size) return [...items];
+    return items.map((item) => {
+      const job = jobs.get(item.id);
+      return job ? { ...item, scheduleJob: { id: job.job_id, status: job.status as Status, scheduledBy: job.scheduled_by, dueTime: job.due_time } } : item;
     });
   }
 
@@ -1100,6 +1172,7 @@ export class ContentStore {
       }
       await store.syncIndex(schema, id, undefined);
       await store.db.deleteFrom("content_references").where("source_id", "=", id).execute();
+      await store.db.deleteFrom("content_schedules").where("content_id", "=", id).execute();
       await store.audit(opts, "delete-content", schema.name, [{ id, version: opts.expectedVersion ?? null }]);
       store.emit({ kind: "content", schemaName: schema.name, id });
     });

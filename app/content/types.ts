@@ -120,6 +120,17 @@ export interface ContentItem {
   lastModifiedBy: string;
   /** The stored slug of a published item whose schema names a `slugField` (embedded store only). */
   slug?: string;
+  /** A status change waiting for its time (Squidex's ScheduleJob), on reads that ask for it (ContentStore.withSchedules). */
+  scheduleJob?: ScheduleJob;
+}
+
+/** A status change set to happen at `dueTime` (UTC ISO); one at most per item (migration 0015, scheduler.ts). */
+export interface ScheduleJob {
+  id: string;
+  status: Status;
+  /** Actor ref token of whoever scheduled it ("subject:<user id>", "client:…"). */
+  scheduledBy: string;
+  dueTime: string;
 }
 
 /** A content item read for one language: every field is its plain value. */

@@ -87,7 +87,6 @@ describe("ping, info and the app", () => {
       ["POST", "/user-management", { email: "x@example.org" }],
       ["GET", "/teams"],
       ["GET", "/rules/actions"],
-      ["GET", "/content/praxisnetz?scheduleFrom=2030-01-01T00:00:00Z&scheduleTo=2031-01-01T00:00:00Z"],
     ] as const) {
       const res = await authed(p, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
       expect(res.status, `${method} ${p}`).toBe(501);

@@ -975,7 +975,7 @@ const bearer = () => ({ authorization: `Bearer ${token}` });
 /** Writes only touch items this suite creates (fz-…) or ids that do not exist; seeded items are only read. */
 const writableId = fc.oneof(fc.constant("fz-color"), fc.stringMatching(/^fz-[a-z0-9]{1,8}$/), cleanSegment.filter((s) => !SEED_ID_SET.has(safeDecode(s)) && !SEED_ID_SET.has(safeDecode(safeDecode(s)))));
 const validColor = fc.record({ name: fc.oneof(fc.constant("Fz"), hostile), hexcode: fc.oneof(fc.constant("#abcdef"), hostile) }).map(({ name, hexcode }) => JSON.stringify({ name: { iv: name }, hexcode: { iv: hexcode } }));
-const contentBody = fc.oneof(validColor, jsonText, malformedJson, fc.constantFrom('{"status":"Published"}', '{"status":"Draft","dueTime":"2030-01-01"}', '{"status":"__proto__"}', '{"status":"toString"}', "{}", "[]", "null"));
+const contentBody = fc.oneof(validColor, jsonText, malformedJson, fc.constantFrom('{"status":"Published"}', '{"status":"Draft","dueTime":"2030-01-01"}', '{"status":"Draft","dueTime":"2099-01-01T00:00:00Z"}', '{"status":"Published","dueTime":"2001-01-01T00:00:00Z"}', '{"status":"Archived","dueTime":12}', '{"status":"Draft","dueTime":"+275760-09-13T00:00:00Z"}', '{"status":"__proto__"}', '{"status":"toString"}', "{}", "[]", "null"));
 
 describe("Squidex API", () => {
   beforeAll(async () => {
@@ -1136,6 +1136,30 @@ describe("Squidex API", () => {
     .map(({ extra, ...r }) => jobj([...(Object.entries(r) as Array<[string, string]>), ...(extra ? [extra] : [])]));
 
   it(
+    "scheduled periods with a token: scheduledFrom and scheduledTo of every shape, GET and POST",
+    () =>
+      property(
+        "squidex scheduled period",
+        fc.record({
+          post: fc.boolean(),
+          from: fc.option(fc.oneof(fc.constantFrom("2000-01-01T00:00:00Z", "2099-12-31T23:59:59.999Z", "2030-01-01", "-1", "+275760-09-13T00:00:00Z"), hostile), { nil: undefined }),
+          to: fc.option(fc.oneof(fc.constantFrom("2100-01-01T00:00:00+02:00", "2000-01-01T00:00:00Z", "yesterday"), hostile), { nil: undefined }),
+          headers: xHeaders,
+        }),
+        async ({ post, from, to, headers }) => {
+          if (post) {
+            const body = jobj([...(from !== undefined ? [["scheduledFrom", jstr(from)] as [string, string]] : []), ...(to !== undefined ? [["scheduledTo", jstr(to)] as [string, string]] : [])]);
+            await fz.request(`POST ${SQ}/api/content/{app} scheduled`, { method: "POST", path: `${SQ}/api/content/${APP}`, headers: { ...headers, ...bearer(), ...json }, body });
+          } else {
+            const query = [from !== undefined ? `scheduledFrom=${encodeSafe(from)}` : "", to !== undefined ? `scheduledTo=${encodeSafe(to)}` : ""].filter(Boolean).join("&");
+            await fz.request(`GET ${SQ}/api/content/{app}?scheduledFrom=`, { method: "GET", path: `${SQ}/api/content/${APP}?${query}`, headers: { ...headers, ...bearer() } });
+          }
+        },
+      ),
+    T,
+  );
+
+  it(
     "references and referencing with a token: paging, q and OData of every shape",
     () =>
       property(
@@ -1177,6 +1201,7 @@ describe("Squidex API", () => {
           expectedCount: fc.oneof(jsonNumberText, jsonText, fc.constantFrom("1", "200", "201", "0", "-1", "1e400")),
           expectedVersion: jsonNumberText,
           patch: fc.constantFrom("true", "false", "1", "null"),
+          dueTime: fc.oneof(fc.constantFrom('"2099-01-01T00:00:00Z"', '"2001-01-01T00:00:00Z"', '"soon"', "null", "0"), jsonText),
         },
         { requiredKeys: ["type"] },
       ),

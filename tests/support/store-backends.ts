@@ -8,6 +8,8 @@ import { ContentStore } from "~/content/store";
 
 /** A real store for a test suite: a SQLite file in a temp folder, or a PostgreSQL schema of its own. */
 export interface StoreBackend {
+  /** SQLite only: the database file (for a second process on it). */
+  sqlitePath?: string;
   openStore(): Promise<ContentStore>;
   dispose(): Promise<void>;
 }
@@ -15,6 +17,7 @@ export interface StoreBackend {
 export function sqliteStoreBackend(name: string, assetMaxBytes: number): StoreBackend {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `praxisnetz-${name}-`));
   return {
+    sqlitePath: path.join(dir, "content.sqlite"),
     async openStore() {
       const { db, dialect } = await openDatabase({ sqlitePath: path.join(dir, "content.sqlite") });
       if (dialect !== "sqlite") throw new Error(`expected SQLite, got ${dialect}`);

@@ -5,6 +5,7 @@ import { BatchItemError, type ContentStore } from "../store";
 import type { ContentQuery } from "../types";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
+import { parseDueTime } from "./respond";
 
 /**
  * Squidex bulk jobs, `POST api/content/{app}/{schema}/bulk` and app-wide `POST api/content/{app}/bulk`
@@ -26,6 +27,8 @@ interface BulkJob {
   id?: string;
   data?: unknown;
   status?: string;
+  /** ChangeStatus: when to make the change (Squidex's dueTime); unset: now. */
+  dueTime?: Date;
   expectedVersion?: number;
   patch?: boolean;
   schema?: string;
@@ -84,9 +87,11 @@ function parseBulk(body: unknown): { jobs: BulkJob[]; atomic: boolean; publish: 
       throw badRequest(`jobs[${i}].expectedCount is ${count}: a query job changes at most ${MAX_QUERY_JOB_ITEMS} items. Split it into several jobs (the query's skip) or requests.`);
     if (type !== "Create" && type !== "Upsert" && id === undefined && query === undefined) throw badRequest(`jobs[${i}] (${type}) needs an id or a query.`);
     if (type === "ChangeStatus" && status === undefined) throw badRequest(`jobs[${i}] (ChangeStatus) needs a status.`);
+    const dueTime = parseDueTime(job.dueTime, `jobs[${i}].dueTime`);
+    if (dueTime && dueTime.getTime() <= Date.now()) throw badRequest(`jobs[${i}].dueTime ${dueTime.toISOString()} has passed; give a time in the future, or none to change the status now.`);
     // Squidex sends -2 for "any version".
     const expectedVersion = typeof version === "number" && version >= 0 ? version : undefined;
-    return { type, id, data: job.data, status, expectedVersion, patch: job.patch === true, schema, query, expectedCount: count };
+    return { type, id, data: job.data, status, ...(dueTime && type === "ChangeStatus" ? { dueTime } : {}), expectedVersion, patch: job.patch === true, schema, query, expectedCount: count };
   });
   // Squidex's default: every job on its own. Only an explicit false keeps them together.
   return { jobs, atomic: body.continueOnError === false, publish: body.publish === true };
@@ -174,6 +179,7 @@ async function runTask(store: ContentStore, task: Task, publishAll: boolean, by:
     case "EnrichDefaults":
       return (await store.enrichDefaults(schema, id!, opts)).id;
     case "ChangeStatus":
+      if (job.dueTime) return (await store.scheduleStatus(schema, id!, job.status!, job.dueTime, opts)).id;
       return (await store.changeStatus(schema, id!, job.status!, opts)).id;
     case "Delete":
       await store.delete(schema, id!, opts);

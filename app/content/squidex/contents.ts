@@ -5,7 +5,7 @@ import type { ContentData, ContentItem, ContentQuery, Schema } from "../types";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
 import { bulk, importItems } from "./bulk";
-import { empty, expectedVersion, has, json, notImplemented, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { empty, expectedVersion, has, json, notImplemented, parseDueTime, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
  * Contents as Squidex serves them, `api/content/{app}/{schema}/...`: lists and queries (OData, JSON
@@ -55,6 +55,7 @@ function contentDto(item: ContentItem, schema: Schema, request: ApiRequest, appN
     status: item.status,
     statusColor: STATUS_COLORS[item.status] ?? "#8091a5",
     ...(item.newStatus ? { newStatus: item.newStatus, newStatusColor: STATUS_COLORS[item.newStatus] } : {}),
+    ...(item.scheduleJob ? { scheduleJob: { ...item.scheduleJob, color: STATUS_COLORS[item.scheduleJob.status] ?? "#8091a5" } } : {}),
     schemaId: schema.id,
     schemaName: schema.name,
     schemaDisplayName: schema.properties.label ?? schema.name,
@@ -75,7 +76,7 @@ async function contentSchema(store: ContentStore, name: string): Promise<Schema>
  * `{"ids": [...]}`), in the order asked, each with its schema's name: what Squidex answers for
  * references that may point into several schemas. Ids that name nothing (or nothing this caller
  * may read) are left out, as in Squidex. By `referencing`/`references` they walk the reference rows
- * (crossSchemaWalk). Schedules are not built yet: a 501.
+ * (crossSchemaWalk); by `scheduledFrom` and `scheduledTo` the items with a status change due then.
  */
 async function crossSchema(request: ApiRequest, method: string, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const url = new URL(request.url);
@@ -84,11 +85,14 @@ async function crossSchema(request: ApiRequest, method: string, by: Principal, c
     const walk = { referencing: url.searchParams.get("referencing"), references: url.searchParams.get("references") };
     if (url.searchParams.get("ids") === null && (walk.referencing !== null || walk.references !== null))
       return crossSchemaWalk(request, by, ctx, walk, parseCollectionUrl(`x${url.search}`).query);
-    for (const unsupported of ["scheduleFrom", "scheduleTo", "q"])
-      if (url.searchParams.has(unsupported)) throw notImplemented(`Cross-schema queries by ${unsupported} are not supported yet; ask by ids or by references.`);
-    const raw = url.searchParams.get("ids");
-    if (raw === null) throw badRequest("Name the items: ?ids=id1,id2.");
-    ids = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    const period = scheduledPeriod(queryParam(url, "scheduledFrom") || queryParam(url, "scheduleFrom"), queryParam(url, "scheduledTo") || queryParam(url, "scheduleTo"));
+    if (url.searchParams.get("ids") === null && period) ids = await scheduledIds(ctx.store, period);
+    else {
+      if (url.searchParams.has("q")) throw notImplemented("Cross-schema queries by q are not supported yet; ask by ids, by references or by schedule.");
+      const raw = url.searchParams.get("ids");
+      if (raw === null) throw badRequest("Name the items: ?ids=id1,id2 (or ?scheduledFrom=…&scheduledTo=…).");
+      ids = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    }
   } else if (method === "POST") {
     const body = await readJsonBody(request, ctx);
     if (!isPlainObject(body)) throw badRequest('Send {"ids": ["id1", "id2"]}.');
@@ -103,10 +107,12 @@ async function crossSchema(request: ApiRequest, method: string, by: Principal, c
       }
       return crossSchemaWalk(request, by, ctx, body, query);
     }
-    for (const unsupported of ["scheduledFrom", "scheduledTo"])
-      if (given(body[unsupported])) throw notImplemented(`Cross-schema queries by ${unsupported} are not supported yet; ask by ids or by references.`);
-    if (!Array.isArray(body.ids) || !body.ids.every((i) => typeof i === "string")) throw badRequest('"ids" must be an array of strings.');
-    ids = body.ids as string[];
+    const period = scheduledPeriod(body.scheduledFrom, body.scheduledTo);
+    if (!given(body.ids) && period) ids = await scheduledIds(ctx.store, period);
+    else {
+      if (!Array.isArray(body.ids) || !body.ids.every((i) => typeof i === "string")) throw badRequest('"ids" must be an array of strings.');
+      ids = body.ids as string[];
+    }
   } else throw new ContentError(405, "Use GET or POST.");
   ids = [...new Set(checkIds(ids))];
   if (!ids.length) return json({ total: 0, items: [], statuses: STATUSES, _links: {} });
@@ -123,7 +129,7 @@ async function crossSchema(request: ApiRequest, method: string, by: Principal, c
     if (unpublished) authorize(by, "readDraft", schema.name);
     const language = request.headers.get("x-languages")?.split(",")[0]?.trim() || MASTER_LANGUAGE;
     const result = await store.query(schema.name, { ids: schemaIds }, { unpublished, language, noTotal: true });
-    for (const item of result.items) found.set(item.id, contentDto(item, schema, request, appName));
+    for (const item of await store.withSchedules(result.items)) found.set(item.id, contentDto(item, schema, request, appName));
   }
   const items = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   return json({ total: items.length, items, statuses: STATUSES, _links: {} });
@@ -149,7 +155,7 @@ async function related(request: ApiRequest, direction: "references" | "referenci
     if (unpublished) authorize(by, "readDraft", schema.name);
     schemas.set(schema.name, schema);
   }
-  const items = result.items.flatMap((item) => {
+  const items = (await store.withSchedules(result.items)).flatMap((item) => {
     const schema = schemas.get(item.schemaName);
     return schema ? [contentDto(item, schema, request, appName)] : [];
   });
@@ -187,11 +193,14 @@ export async function contents(request: ApiRequest, method: string, rest: string
   const unpublished = has(request, "x-unpublished");
   if (unpublished) authorize(by, "readDraft", schema.name);
   const url = new URL(request.url);
-  const written = (item: ContentItem, status = 200) =>
-    json(contentDto(item, schema, request, appName), status, {
+  const written = async (found: ContentItem, status = 200) => {
+    // A new item has no schedule yet: only changes of existing items read it.
+    const item = found.scheduleJob || status === 201 ? found : ((await store.withSchedules([found]))[0] ?? found);
+    return json(contentDto(item, schema, request, appName), status, {
       ETag: `"${item.version}"`,
       ...(status === 201 ? { Location: `/api/content/${appName}/${schema.name}/${item.id}` } : {}),
     });
+  };
   const list = async (query: ContentQuery) => {
     const language = request.headers.get("x-languages")?.split(",")[0]?.trim() || MASTER_LANGUAGE;
     // X-NoTotal skips counting; X-NoSlowTotal only when there is a filter to count by.
@@ -202,7 +211,7 @@ export async function contents(request: ApiRequest, method: string, rest: string
     const total = noTotal ? (result.items.length >= pageSize(query) || (query.skip ?? 0) > 0 ? -1 : result.items.length) : result.total;
     return json({
       total,
-      items: result.items.map((i) => contentDto(i, schema, request, appName)),
+      items: (await store.withSchedules(result.items)).map((i) => contentDto(i, schema, request, appName)),
       statuses: STATUSES,
       _links: {},
     });
@@ -262,12 +271,15 @@ export async function contents(request: ApiRequest, method: string, rest: string
     if (method !== "PUT") throw new ContentError(405, "Use PUT.");
     return written(await store.enrichDefaults(schema.name, id, opts));
   }
-  if (sub === "status" && method === "PUT") {
+  if (sub === "status" && rest.length === 3 && method === "PUT") {
     const body = await readJsonBody(request, ctx);
-    if (!isPlainObject(body) || typeof body.status !== "string") throw badRequest('Send {"status": "Published" | "Draft" | "Archived"}.');
-    if (body.dueTime) throw badRequest("Scheduled status changes are not supported.");
+    if (!isPlainObject(body) || typeof body.status !== "string") throw badRequest('Send {"status": "Published" | "Draft" | "Archived", "dueTime": null | "2026-12-01T08:00:00Z"}.');
+    // As Squidex: with a due time the change waits for it (scheduleJob); without, it is made now.
+    const dueTime = parseDueTime(body.dueTime, "dueTime");
+    if (dueTime) return written(await store.scheduleStatus(schema.name, id, body.status, dueTime, opts));
     return written(await store.changeStatus(schema.name, id, body.status, opts));
   }
+  if (sub === "status" && rest.length === 3 && method === "DELETE") return written(await store.cancelSchedule(schema.name, id, opts));
   if (sub === "draft") {
     if (method === "POST") return written(await store.createDraft(schema.name, id, opts));
     if (method === "DELETE") return written(await store.discardDraft(schema.name, id, opts));
@@ -283,12 +295,13 @@ export async function contents(request: ApiRequest, method: string, rest: string
       const raw = url.searchParams.get("version");
       if (raw !== null && raw !== "") {
         if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`version must be a whole number, got "${raw.slice(0, 40)}".`);
-        const item = await contentVersion(store, schema, id, Number(raw), unpublished);
-        return json(contentDto(item, schema, request, appName), 200, { ETag: `"${item.version}"` });
+        const [item] = await store.withSchedules([await contentVersion(store, schema, id, Number(raw), unpublished)]);
+        return json(contentDto(item!, schema, request, appName), 200, { ETag: `"${item!.version}"` });
       }
-      const item = await store.get(schema.name, id, { unpublished });
-      if (!item) throw notFound(`Content item "${id}" not found.`);
-      return json(contentDto(item, schema, request, appName), 200, { ETag: `"${item.version}"` });
+      const found = await store.get(schema.name, id, { unpublished });
+      if (!found) throw notFound(`Content item "${id}" not found.`);
+      const [item] = await store.withSchedules([found]);
+      return json(contentDto(item!, schema, request, appName), 200, { ETag: `"${item!.version}"` });
     }
     case "PUT":
       return written(await store.update(schema.name, id, await readJsonBody(request, ctx), opts));
@@ -327,4 +340,26 @@ async function contentVersion(store: ContentStore, schema: Schema, id: string, v
   if (!unpublished && live?.version === version) throw notFound(`Version ${version} of content item "${id}" is not published; send X-Unpublished to read it.`);
   const kept = [...new Set([live?.version, published?.version].filter((v): v is number => v !== undefined))].sort((a, b) => a - b);
   throw notFound(`Version ${version} of content item "${id}" is not kept: this store keeps the current and the published version of an item (here ${kept.join(" and ")}).`);
+}
+
+/** Squidex's scheduledFrom/scheduledTo (both, or neither). */
+function scheduledPeriod(from: unknown, to: unknown): { from: Date; to: Date } | undefined {
+  const [start, end] = [parseDueTime(from, "scheduledFrom"), parseDueTime(to, "scheduledTo")];
+  if (!start && !end) return undefined;
+  if (!start || !end) throw badRequest('Give both "scheduledFrom" and "scheduledTo".');
+  return { from: start, to: end };
+}
+
+/** The items with a status change scheduled within the period, soonest first (at most 200). */
+async function scheduledIds(store: ContentStore, period: { from: Date; to: Date }): Promise<string[]> {
+  const rows = await store.db
+    .selectFrom("content_schedules")
+    .select("content_id")
+    .where("due_time", ">=", period.from.toISOString())
+    .where("due_time", "<=", period.to.toISOString())
+    .orderBy("due_time")
+    .orderBy("content_id")
+    .limit(200)
+    .execute();
+  return rows.map((r) => r.content_id);
 }

@@ -76,3 +76,15 @@ export function queryParam(url: URL, name: string): string | null {
   for (const [key, value] of url.searchParams) if (key.toLowerCase() === wanted) return value;
   return null;
 }
+
+/**
+ * A due time as Squidex takes it (an ISO 8601 instant; null or absent: none). Anything else is a 400
+ * that says what is wanted; whether it lies in the future the store checks.
+ */
+export function parseDueTime(value: unknown, name: string): Date | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  const date = typeof value === "string" && iso.test(value.trim()) ? new Date(value.trim()) : undefined;
+  if (!date || Number.isNaN(date.getTime())) throw badRequest(`"${name}" must be a date and time with its zone, e.g. "2026-12-01T08:00:00Z", or null to change the status now.`);
+  return date;
+}

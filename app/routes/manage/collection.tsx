@@ -18,6 +18,7 @@ import {
 } from "~/admin/content/list-query";
 import { collectionName, fieldLabel } from "~/admin/content/field-words";
 import { AdminPage, buttonClass, EmptyState, inputClass, Pager, StatusBadge, useAdmin } from "~/admin/ui";
+import { formatSlot } from "~/booking/days";
 import { routeAccess } from "~/auth/access";
 import { flattenItem } from "~/content/flatten";
 import type { Language } from "~/i18n/languages";
@@ -41,6 +42,8 @@ const texts = {
     status: "Status",
     anyStatus: "Alle",
     statuses: { Draft: "Entwurf", Published: "Veröffentlicht", Changed: "Geändert" },
+    scheduledPublish: "Wird veröffentlicht am",
+    scheduledUnpublish: "Wird zurückgezogen am",
     apply: "Anwenden",
     reset: "Zurücksetzen",
     modified: "Geändert am",
@@ -58,6 +61,8 @@ const texts = {
     status: "Status",
     anyStatus: "All",
     statuses: { Draft: "Draft", Published: "Published", Changed: "Changed" },
+    scheduledPublish: "To be published on",
+    scheduledUnpublish: "To be unpublished on",
     apply: "Apply",
     reset: "Reset",
     modified: "Last modified",
@@ -125,12 +130,14 @@ export async function loader(args: Route.LoaderArgs) {
     // with this query, so the redirect costs no extra count.
     const last = pageCount(total);
     if (params.page > last) throw redirect(`${url.pathname}${collectionHref(params, last)}`);
-    const rows: Row[] = items.map((item) => {
+    // A page's scheduled status changes: one lookup for its 25 items.
+    const rows: Row[] = (await services.store.withSchedules(items)).map((item) => {
       const flat = flattenItem(item, language, schema);
       return {
         id: item.id,
         status: item.status,
         newStatus: item.newStatus ?? null,
+        scheduled: item.scheduleJob ? { status: item.scheduleJob.status, dueTime: item.scheduleJob.dueTime } : null,
         lastModified: item.lastModified,
         cells: columns.map((c) => cellText(flat.data[c])),
       };
@@ -147,6 +154,7 @@ interface Row {
   id: string;
   status: string;
   newStatus: string | null;
+  scheduled: { status: string; dueTime: string } | null;
   lastModified: string;
   cells: string[];
 }
@@ -305,6 +313,11 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
                   ))}
                   <td className="p-2">
                     <StatusBadge status={item.status} newStatus={item.newStatus} />
+                    {item.scheduled ? (
+                      <span className="mt-1 block text-xs text-slate-700" data-scheduled={item.scheduled.status}>
+                        {item.scheduled.status === "Published" ? text.scheduledPublish : text.scheduledUnpublish} {formatSlot(language, item.scheduled.dueTime)}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="p-2 whitespace-nowrap">{new Date(item.lastModified).toLocaleString(language === "de" ? "de-DE" : "en-GB", { timeZone: "Europe/Berlin" })}</td>
                 </tr>

@@ -22,6 +22,8 @@ import { ControlsDataProvider, type ControlsData } from "~/admin/content/control
 import { controlsData } from "~/admin/content/controls/data.server";
 import { FormRejected, requireValid } from "~/forms/submission.server";
 import { LANGUAGES, localizedPath, type Language } from "~/i18n/languages";
+import { parseBerlinTime, ScheduleBox, scheduleTexts } from "~/admin/content/schedule";
+import { formatSlot } from "~/booking/days";
 
 /**
  * `/manage/content/:schema/:itemid` (`new` creates): the item's form, made from its schema by the
@@ -127,8 +129,10 @@ async function moreControlsData(args: Route.LoaderArgs, schema: Schema, item: Co
 export async function loader(args: Route.LoaderArgs) {
   const { user, language, services } = admin(args);
   const schema = await requireCollection(services.store, args.params.schema);
-  const item = args.params.itemid === "new" ? null : await requireItem(args, schema);
+  const found = args.params.itemid === "new" ? null : await requireItem(args, schema);
+  const item = found ? ((await services.store.withSchedules([found]))[0] ?? found) : null;
   const form = itemForm(schema, language, item?.data);
+  const people = item ? await peopleNames(args.context) : undefined;
   const title = item ? titleOf(schema, item) : null;
   return {
     language,
@@ -148,7 +152,16 @@ export async function loader(args: Route.LoaderArgs) {
       return { name, label: fieldLabel(schema.name, field, language), json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
     }),
     item: item
-      ? { id: item.id, title, status: item.status, newStatus: item.newStatus ?? null, version: item.version, lastModified: item.lastModified, lastModifiedBy: personName(await peopleNames(args.context), item.lastModifiedBy, language) }
+      ? {
+          id: item.id,
+          title,
+          status: item.status,
+          newStatus: item.newStatus ?? null,
+          version: item.version,
+          lastModified: item.lastModified,
+          lastModifiedBy: personName(people!, item.lastModifiedBy, language),
+          schedule: item.scheduleJob ? { status: item.scheduleJob.status, dueTime: item.scheduleJob.dueTime, by: personName(people!, item.scheduleJob.scheduledBy, language) } : null,
+        }
       : null,
   };
 }
@@ -233,6 +246,27 @@ export async function action(args: Route.ActionArgs) {
       null,
       () => store.changeStatus(schema.name, id, publish ? "Published" : "Draft", write),
       () => done(publish ? text.published : text.unpublished),
+    ).then((answer) => localiseConflict(answer, text.conflict));
+  }
+  if (fields.intent === "schedule") {
+    const said = scheduleTexts[language];
+    const target = fields.target === "Draft" ? "Draft" : "Published";
+    if (target === "Draft" && keepsItem("unpublish", schema.name)) return refused(t.singletonKept, 400);
+    const when = parseBerlinTime(fields.when);
+    if (!(when instanceof Date)) return refused(when === "past" ? said.pastTime : when === "missing" ? said.noSuchTime : said.badTime, 400);
+    return mutate(
+      ctx,
+      null,
+      () => store.scheduleStatus(schema.name, id, target, when, write),
+      () => done(said.scheduled(formatSlot(language, when.toISOString(), "full"))),
+    ).then((answer) => localiseConflict(answer, text.conflict));
+  }
+  if (fields.intent === "cancel-schedule") {
+    return mutate(
+      ctx,
+      null,
+      () => store.cancelSchedule(schema.name, id, write),
+      () => done(scheduleTexts[language].cancelled),
     ).then((answer) => localiseConflict(answer, text.conflict));
   }
   if (fields.intent === "discard") {
@@ -397,6 +431,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
           </div>
         </dl>
       ) : null}
+      {item ? <ScheduleBox language={language} pending={item.schedule} mayUnpublish={mayUnpublish} isPublished={item.status === "Published"} version={version} busy={busy} Form={fetcher.Form} /> : null}
       <ConfirmStep confirm={result?.confirm} Form={fetcher.Form} cancelHref={here} />
       <SaveNotice result={result} />
       <div className="max-w-3xl rounded border border-slate-300 bg-white p-4">
