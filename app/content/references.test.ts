@@ -195,8 +195,10 @@ describe("content references at size (SQLite)", () => {
     await store.create(POSTS, post("Old", { author: ["p2"], card: "p3" }), { id: "old", publish: true });
     // As a store made before 0013: no table, the migration not applied.
     await sql`drop table content_references`.execute(db);
-    await sql`delete from kysely_migration where name = '0013_content_references'`.execute(db);
-    expect(await migrate(db)).toEqual(["0013_content_references"]);
+    // Later migrations go too (the migrator runs them in order): their tables are dropped with them.
+    for (const table of ["analytics_salts", "analytics_visitors", "analytics_seen", "analytics_daily", "analytics_breakdown", "analytics_props", "analytics_revenue"]) await sql`drop table ${sql.table(table)}`.execute(db);
+    await sql`delete from kysely_migration where name >= '0013_content_references'`.execute(db);
+    expect((await migrate(db))[0]).toBe("0013_content_references");
     expect(ids(await store.related("references", "old", {})).sort()).toEqual(["p2", "p3"]);
     expect(ids(await store.related("referencing", "p3", {}))).toEqual(["old"]);
   });
