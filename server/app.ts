@@ -143,6 +143,8 @@ export async function createApp(opts: AppOptions = {}) {
   const mapOrigin = new URL(env.MAP_STYLE_URL).origin;
   const isAdmin = (path: string) => path === "/manage" || path.startsWith("/manage/");
   const mapSource = (res: express.Response) => (isAdmin(res.req.path) || parseConsent(res.req.headers.cookie).functional ? mapOrigin : "'self'");
+  // Events go to an external Plausible server only when one is set and the visitor allowed statistics.
+  const analyticsSource = (res: express.Response) => (env.PLAUSIBLE_URL && parseConsent(res.req.headers.cookie).statistic ? env.PLAUSIBLE_URL : undefined);
   // Pages set their own policy (with their inline scripts' hashes); everything else gets this one.
   if (!dev) app.use(defaultContentSecurityPolicy(mapSource));
   app.use(
@@ -193,7 +195,7 @@ export async function createApp(opts: AppOptions = {}) {
     clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
     user: userOf(req),
     secure: req.secure,
-    contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes }),
+    contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), analyticsSource: analyticsSource(res), scriptHashes }),
   });
   // In production the build is read once: given a function, React Router would call it and derive
   // its route tables again for every request. In development Vite reloads it per request.

@@ -79,16 +79,18 @@ export const staticHeaders: express.RequestHandler = (_req, res, next) => {
  * and a cached page can be sent as ready bytes. `mapSource` is the map's tile service once the
  * visitor allowed functional cookies, else `'self'`.
  */
-export function contentSecurityPolicy(opts: { mapSource: string; scriptHashes?: readonly string[] }): string {
+export function contentSecurityPolicy(opts: { mapSource: string; analyticsSource?: string; scriptHashes?: readonly string[] }): string {
   const { scriptHashes = [] } = opts;
   const mapSource = opts.mapSource === "'self'" ? "" : ` ${opts.mapSource}`;
+  // An external Plausible server (PLAUSIBLE_URL), only for visitors who allowed statistics.
+  const analyticsSource = opts.analyticsSource ? ` ${opts.analyticsSource}` : "";
   return [
     "default-src 'self'",
     ["script-src 'self'", ...scriptHashes.map((h) => `'sha256-${h}'`)].join(" "),
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob:${mapSource}`,
     "font-src 'self'",
-    `connect-src 'self'${mapSource}`,
+    `connect-src 'self'${mapSource}${analyticsSource}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

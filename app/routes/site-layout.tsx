@@ -1,6 +1,7 @@
 import { preload } from "react-dom";
 import { Link, Outlet, useLocation, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/site-layout";
+import { AnalyticsTracker } from "~/analytics/tracker-loader";
 import { useAuthSession } from "~/auth/session-client";
 import { parseConsent } from "~/consent/consent";
 import { ConsentBanner } from "~/consent/consent-banner";
@@ -21,7 +22,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .sort((a, b) => a.navigationOrder - b.navigationOrder)
       .map((p) => ({ id: p.id, title: p.title[language], href: localizedPath(language, `/${p.slug[language]}`) }));
   const icons = Object.entries(site.theme.icons);
+  const { PLAUSIBLE_URL, PLAUSIBLE_DOMAIN, ANALYTICS_TRACK_LOCALHOST } = context.services.env;
   return {
+    analytics: {
+      endpoint: PLAUSIBLE_URL ? `${PLAUSIBLE_URL}/api/event` : "/api/event",
+      domain: PLAUSIBLE_URL ? (PLAUSIBLE_DOMAIN ?? null) : null,
+      trackLocalhost: ANALYTICS_TRACK_LOCALHOST,
+    },
     language,
     siteName: settings.siteName,
     tagline: settings.tagline,
@@ -90,7 +97,7 @@ function MenuList({ items, className, linkClassName, children }: { items: MenuIt
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
-  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context } = loaderData;
+  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context, analytics } = loaderData;
   // Hoisted into <head> by React.
   for (const href of fontPreloads) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
   const t = messages(language);
@@ -161,6 +168,7 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
           </div>
         </footer>
         <ConsentBanner />
+        <AnalyticsTracker config={analytics} />
       </div>
     </SiteContext.Provider>
   );
