@@ -134,17 +134,25 @@ export default function Plausible({ loaderData }: Route.ComponentProps) {
           {text.chart}
         </h2>
         <DailyChart series={report.series} labels={{ visitors: text.visitors, pageviews: text.pageviews }} />
-        <div className="sr-only">
-          <DataTable headings={[text.day, text.visitors, text.pageviews]}>
+        <table className="sr-only">
+          <caption>{text.chart}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{text.day}</th>
+              <th scope="col">{text.visitors}</th>
+              <th scope="col">{text.pageviews}</th>
+            </tr>
+          </thead>
+          <tbody>
             {report.series.map((s) => (
               <tr key={s.day}>
-                <td>{dayFormat.format(new Date(`${s.day}T00:00:00Z`))}</td>
+                <th scope="row">{dayFormat.format(new Date(`${s.day}T00:00:00Z`))}</th>
                 <td>{number.format(s.visitors)}</td>
                 <td>{number.format(s.pageviews)}</td>
               </tr>
             ))}
-          </DataTable>
-        </div>
+          </tbody>
+        </table>
       </section>
       <div className="grid gap-6 lg:grid-cols-2">
         <TopTable title={text.pages} heading={text.page} rows={report.pages} label={(v) => v} columns={[[text.visitors, "visitors"], [text.pageviews, "pageviews"]]} text={text} number={number} />
