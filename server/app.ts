@@ -19,6 +19,7 @@ import { authGate, routeTable, userOf, type RouteTable } from "./auth-gate";
 import { CdnPurger } from "./cdn";
 import { PageCache } from "./page-cache";
 import { MOUNT as SQUIDEX_MOUNT, squidexMiddleware } from "./squidex";
+import { analyticsFastPath } from "./analytics-endpoint";
 import { contentSecurityPolicy, crossSiteGuard, defaultContentSecurityPolicy, PERMISSIONS_POLICY, staticHeaders, transportSecurity } from "./security";
 
 declare module "react-router" {
@@ -252,7 +253,8 @@ export async function createApp(opts: AppOptions = {}) {
    * Express, as ready bytes with the headers their first answer had (none of the middlewares above
    * runs for them); everything else goes to the app.
    */
-  const handler: http.RequestListener = dev ? app : (req, res) => pageCache.handle(req, res, () => app(req, res));
+  const eventFastPath = analyticsFastPath(services, app.get("trust proxy fn"));
+  const handler: http.RequestListener = dev ? app : (req, res) => eventFastPath(req, res) || pageCache.handle(req, res, () => app(req, res));
 
   return { app, handler, env, services, logger, pageCache, warm: warmUp, rendererReady };
 }

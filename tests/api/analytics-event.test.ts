@@ -109,6 +109,19 @@ describe("POST /api/event", () => {
     }
   });
 
+  it("answers the same through Express and React Router when the request names an origin; another site's gets a 403", async () => {
+    const own = await send({ n: "pageview", u: "http://praxis.example/by-origin", d: "praxis.example" }, { origin: server.url });
+    expect(own.status).toBe(202);
+    const bad = await send({ n: "pageview" }, { origin: server.url });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toMatch(/"url" is required/);
+    const foreign = await send({ n: "pageview", u: "http://praxis.example/", d: "praxis.example" }, { origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    const crossSite = await send({ n: "pageview", u: "http://praxis.example/", d: "praxis.example" }, { "sec-fetch-site": "cross-site" });
+    expect(crossSite.status).toBe(403);
+    await stored("/by-origin");
+  });
+
   it("limits events per address with a 429", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < EVENTS_PER_MINUTE + 5; i++) statuses.push((await send({ n: "pageview", u: `http://praxis.example/flood`, d: "praxis.example" })).status);
