@@ -133,3 +133,28 @@ describe("POST /api/event", () => {
     expect(res.json.message).toMatch(/Too many events/);
   });
 });
+
+describe("PLAUSIBLE_URL", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { PLAUSIBLE_URL: "https://plausible.example.org/", PLAUSIBLE_DOMAIN: "www.praxis.example" } });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const page = (consent?: string) => fetch(`${server.url}/ueber-uns`, { headers: consent ? { cookie: `pn_consent=${consent}` } : {} });
+
+  it("is admitted in connect-src only for visitors who allowed statistics, and the page names it as the endpoint", async () => {
+    for (const consent of [undefined, "necessary", "functional"]) {
+      const res = await page(consent);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-security-policy"), String(consent)).not.toContain("plausible.example.org");
+    }
+    const res = await page("statistic");
+    expect(res.headers.get("content-security-policy")).toMatch(/connect-src 'self'[^;]* https:\/\/plausible\.example\.org/);
+    const html = await res.text();
+    expect(html).toContain("https://plausible.example.org/api/event");
+    expect(html).toContain("www.praxis.example");
+  });
+});
