@@ -1,5 +1,6 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoAxeViolations, signIn } from "./admin-helpers";
+import { signIn } from "./admin-helpers";
 import { waitForHydration } from "./helpers";
 
 /**
@@ -61,7 +62,9 @@ test("after accepting statistics, page views are sent (also on client-side navig
   await expect(page.locator("[data-analytics-chart] canvas")).toHaveCount(1);
   // Countries by name in the admin's language (Accept-Language en-US from the browser).
   await expect(page.locator("section", { has: page.getByRole("heading", { name: "Länder" }) }).getByRole("cell", { name: "Vereinigte Staaten" })).toBeVisible();
-  await expectNoAxeViolations(page);
+  // With data in every table (the admin screens' a11y spec sees it empty): AAA contrast as there.
+  const { violations } = await new AxeBuilder({ page }).options({ rules: { "color-contrast-enhanced": { enabled: true } } }).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 
   // Another period, by its form.
   await page.getByRole("combobox", { name: "Zeitraum" }).selectOption("12mo");
