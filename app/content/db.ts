@@ -902,7 +902,8 @@ migrations["0014_analytics"] = {
       .createTable("analytics_visitors")
       .addColumn("day", "text", (c) => c.notNull())
       .addColumn("hash", "text", (c) => c.notNull())
-      .addColumn("last_seen", "integer", (c) => c.notNull())
+      // Epoch seconds: past 2038 on PostgreSQL too.
+      .addColumn("last_seen", "bigint", (c) => c.notNull())
       .addColumn("visit_pageviews", "integer", (c) => c.notNull())
       .addPrimaryKeyConstraint("analytics_visitors_pk", ["day", "hash"])
       .execute();
