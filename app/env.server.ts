@@ -95,6 +95,15 @@ const schema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 30).default(12 * 60),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
   FLUSH_TOKEN: z.string().min(16, "must be at least 16 characters (leave it unset to have one generated)").optional().or(z.literal("").transform(() => undefined)),
+  PLAUSIBLE_URL: z
+    .string()
+    .url("must be the origin of a Plausible server, like https://plausible.example.org (leave it unset to count on this server)")
+    .transform((v) => new URL(v).origin)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  PLAUSIBLE_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "must be the site's domain as registered in Plausible, like www.example.org").optional().or(z.literal("").transform(() => undefined)),
+  ANALYTICS_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  ANALYTICS_TRACK_LOCALHOST: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(10).max(50_000).default(50_000),
   TRUST_PROXY: z
     .string()

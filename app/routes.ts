@@ -48,6 +48,7 @@ export default [
   route("api/editor/items/:schema", "routes/api.editor-items.ts"),
   route("api/editor/assets", "routes/api.editor-assets.ts"),
   route("api/editor/geocode", "routes/api.editor-geocode.ts"),
+  route("api/event", "routes/api.event.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("theme/:file", "routes/theme-css.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),

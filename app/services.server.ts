@@ -25,6 +25,8 @@ import { newSessionKey, SESSION_KEY_SETTING, SessionSealer } from "./auth/sessio
 import { LoginThrottle } from "./auth/throttle.server";
 import { UserStore } from "./auth/users.server";
 import { ConsentRecords } from "./consent/records.server";
+import { AnalyticsCollector, utcDay } from "./analytics/collector.server";
+import { TokenBuckets } from "./analytics/token-bucket";
 
 /** What the app needs of the server's page cache: to drop what a change touched, or everything. */
 export interface CachedPages {
@@ -58,6 +60,9 @@ export interface Services {
   registration: RegistrationService;
   /** Users, sessions, sign-in throttling, the audit log. */
   auth: AuthService;
+  /** Page views and events into daily rollups (POST /api/event), and the per-address limit on them. */
+  analytics: AnalyticsCollector;
+  analyticsLimit: TokenBuckets;
   /** The secret /manage/flushcache wants (FLUSH_TOKEN, or one generated and kept in the database). */
   flushToken: string;
   logger: Logger;
@@ -112,8 +117,11 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   const flushToken = env.FLUSH_TOKEN ?? (await store.ensureSetting("flush-token", TokenSigner.newKey()));
   const content = createEmbeddedClient({ store, cache, siteName: env.SITE_NAME });
   const bookings = new BookingService(store, content, mail, tokens, { siteName: env.SITE_NAME, retentionDays: env.BOOKING_RETENTION_DAYS });
+  const analytics = new AnalyticsCollector(db, { onError: (error) => logger.warn({ err: error }, "analytics events not written yet; tried again") });
+  const analyticsLimit = new TokenBuckets(env.ANALYTICS_EVENTS_PER_MINUTE);
   const maintenance = startMaintenance(
     [
+      { name: "analytics visitor hashes of past days", run: (now) => analytics.rotate(utcDay(now)) },
       { name: "booker details past retention", run: (now) => bookings.purgeExpired(now) },
       { name: "unconfirmed newsletter addresses", run: (now) => newsletter.purgePending(now) },
       { name: "sent mail", run: (now) => mail.purgeSent(30, now) },
@@ -144,10 +152,13 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     registration,
     auth,
     flushToken,
+    analytics,
+    analyticsLimit,
     logger,
     close: async () => {
       maintenance.stop();
       await scheduler.stop();
+      await analytics.close().catch((error) => logger.warn({ err: error }, "analytics events lost at shutdown"));
       await delivery.stop();
       limits.close();
       await feed?.close();

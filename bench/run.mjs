@@ -9,7 +9,8 @@
 // the first, `--only=forms` the visitor flows (bench/forms.mjs), `--only=auth` the password check for
 // unknown addresses and wrong passwords (bench/auth.mjs), `--only=writes` the write path at size
 // (bench/write-path.mjs: create, update, publish and their bulk forms, demo store and 100 000 side by side),
-// `--only=hostile` how long hostile queries hold the event loop (bench/hostile-queries.mjs);
+// `--only=hostile` how long hostile queries hold the event loop (bench/hostile-queries.mjs),
+// `--only=analytics` how many analytics events a second POST /api/event takes and writes (bench/analytics.mjs);
 // BENCH_SCALE_SIZES="" skips the scale section, BENCH_WRITE_SIZES="" the write path.
 //
 // Not part of this run: `npm run bench:editor` (bench/editor/run.mjs) measures the visual page
@@ -31,6 +32,7 @@ import { runAuth } from "./auth.mjs";
 import { runForms } from "./forms.mjs";
 import { runWritePath } from "./write-path.mjs";
 import { runHostileQueries } from "./hostile-queries.mjs";
+import { runAnalytics } from "./analytics.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -38,7 +40,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const port = Number(process.env.BENCH_PORT ?? 3288);
 const base = `http://127.0.0.1:${port}`;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) ?? process.env.BENCH_ONLY ?? "";
-const SECTIONS = ["pages", "scale", "forms", "auth", "writes", "hostile"];
+const SECTIONS = ["pages", "scale", "forms", "auth", "writes", "hostile", "analytics"];
 if (only && !SECTIONS.includes(only)) throw new Error(`--only must be one of ${SECTIONS.map((s) => `"${s}"`).join(", ")}, not "${only}"`);
 
 buildIfNeeded();
@@ -48,6 +50,7 @@ if (!only || only === "forms") await runForms();
 if (!only || only === "auth") await runAuth();
 if (!only || only === "writes") await runWritePath();
 if (!only || only === "hostile") await runHostileQueries();
+if (!only || only === "analytics") await runAnalytics();
 
 async function benchPages() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-bench-"));

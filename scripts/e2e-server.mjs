@@ -10,4 +10,6 @@ process.env.TEST_ROUTES = "true";
 // fill time (the tests wait it out) and a high attempt limit. The limits themselves are tested in tests/api.
 process.env.FORM_MIN_FILL_SECONDS ??= "1";
 process.env.RATE_LIMIT_PER_HOUR ??= "100000";
+// The tracker stays silent on localhost unless the server says otherwise (tests/e2e/analytics.spec.ts).
+process.env.ANALYTICS_TRACK_LOCALHOST ??= "true";
 await import("../server.js");

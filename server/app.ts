@@ -19,6 +19,7 @@ import { authGate, routeTable, userOf, type RouteTable } from "./auth-gate";
 import { CdnPurger } from "./cdn";
 import { PageCache } from "./page-cache";
 import { MOUNT as SQUIDEX_MOUNT, squidexMiddleware } from "./squidex";
+import { analyticsFastPath } from "./analytics-endpoint";
 import { contentSecurityPolicy, crossSiteGuard, defaultContentSecurityPolicy, PERMISSIONS_POLICY, staticHeaders, transportSecurity } from "./security";
 
 declare module "react-router" {
@@ -145,6 +146,8 @@ export async function createApp(opts: AppOptions = {}) {
   const mapOrigin = new URL(env.MAP_STYLE_URL).origin;
   const isAdmin = (path: string) => path === "/manage" || path.startsWith("/manage/");
   const mapSource = (res: express.Response) => (isAdmin(res.req.path) || parseConsent(res.req.headers.cookie).functional ? mapOrigin : "'self'");
+  // Events go to an external Plausible server only when one is set and the visitor allowed statistics.
+  const analyticsSource = (res: express.Response) => (env.PLAUSIBLE_URL && parseConsent(res.req.headers.cookie).statistic ? env.PLAUSIBLE_URL : undefined);
   // Pages set their own policy (with their inline scripts' hashes); everything else gets this one.
   if (!dev) app.use(defaultContentSecurityPolicy(mapSource));
   app.use(
@@ -198,7 +201,7 @@ export async function createApp(opts: AppOptions = {}) {
       clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       user: userOf(req),
       secure: req.secure,
-      contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), scriptHashes, scriptOrigins: [...scriptOrigins] }),
+      contentSecurityPolicy: dev ? undefined : (scriptHashes: readonly string[]) => contentSecurityPolicy({ mapSource: mapSource(res), analyticsSource: analyticsSource(res), scriptHashes, scriptOrigins: [...scriptOrigins] }),
     };
   };
   // In production the build is read once: given a function, React Router would call it and derive
@@ -256,7 +259,8 @@ export async function createApp(opts: AppOptions = {}) {
    * Express, as ready bytes with the headers their first answer had (none of the middlewares above
    * runs for them); everything else goes to the app.
    */
-  const handler: http.RequestListener = dev ? app : (req, res) => pageCache.handle(req, res, () => app(req, res));
+  const eventFastPath = analyticsFastPath(services, app.get("trust proxy fn"));
+  const handler: http.RequestListener = dev ? app : (req, res) => eventFastPath(req, res) || pageCache.handle(req, res, () => app(req, res));
 
   return { app, handler, env, services, logger, pageCache, warm: warmUp, rendererReady };
 }

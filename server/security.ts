@@ -79,9 +79,11 @@ export const staticHeaders: express.RequestHandler = (_req, res, next) => {
  * and a cached page can be sent as ready bytes. `mapSource` is the map's tile service once the
  * visitor allowed functional cookies, else `'self'`.
  */
-export function contentSecurityPolicy(opts: { mapSource: string; scriptHashes?: readonly string[]; scriptOrigins?: readonly string[] }): string {
+export function contentSecurityPolicy(opts: { mapSource: string; analyticsSource?: string; scriptHashes?: readonly string[]; scriptOrigins?: readonly string[] }): string {
   const { scriptHashes = [] } = opts;
   const mapSource = opts.mapSource === "'self'" ? "" : ` ${opts.mapSource}`;
+  // An external Plausible server (PLAUSIBLE_URL), only for visitors who allowed statistics.
+  const analyticsSource = opts.analyticsSource ? ` ${opts.analyticsSource}` : "";
   // Third-party scripts the visitor allowed (app/consent/scripts.ts): they load from, send to and
   // show pixels from their own origin; nothing else of theirs is admitted.
   const third = [...new Set(opts.scriptOrigins ?? [])].filter((o) => o !== "'self'" && /^https?:\/\/[\w.:[\]-]+$/.test(o));
@@ -92,7 +94,7 @@ export function contentSecurityPolicy(opts: { mapSource: string; scriptHashes?: 
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob:${mapSource}${thirdSource}`,
     "font-src 'self'",
-    `connect-src 'self'${mapSource}${thirdSource}`,
+    `connect-src 'self'${mapSource}${analyticsSource}${thirdSource}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { promisify } from "node:util";
 import { gzip as gzipCallback } from "node:zlib";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
@@ -99,7 +100,7 @@ function apiRequest(req: ExpressRequest): ApiRequest {
  * Reads the body, at most `limit` bytes. Beyond it, reading stops and a 413 goes out; the server
  * reads and drops the rest (server/app.ts), so the client gets the answer, not a reset.
  */
-function readNodeBody(req: ExpressRequest, limit: number): Promise<Buffer> {
+export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -264,6 +264,17 @@ export interface Database {
     /** When (UTC ISO). */
     at: string;
   };
+  /** The visitor-hash salt of each UTC day (analytics/collector.server.ts): only today's is kept. */
+  analytics_salts: { day: string; salt: string };
+  /** Today's visitors by salted hash: the end of their current visit. Purged when the day is over. */
+  analytics_visitors: { day: string; hash: string; last_seen: number; visit_pageviews: number };
+  /** Which breakdown values (page, source…) a visitor of today has been counted for. Purged with the day. */
+  analytics_seen: { day: string; hash: string; dim: string; value: string };
+  /** Daily rollups (migration 0014): all the dashboard reads. */
+  analytics_daily: { day: string; visitors: number; pageviews: number; visits: number; bounces: number; visit_seconds: number; events: number };
+  analytics_breakdown: { dim: string; day: string; value: string; visitors: number; pageviews: number; visits: number; events: number };
+  analytics_props: { day: string; name: string; prop: string; value: string; events: number };
+  analytics_revenue: { day: string; name: string; currency: string; events: number; amount: number };
 }
 
 export type DB = Kysely<Database>;
@@ -909,6 +920,62 @@ migrations["0013_content_references"] = {
       }
       for (let i = 0; i < refs.length; i += 5000) await db.insertInto("content_references").values(refs.slice(i, i + 5000)).execute();
     }
+  },
+};
+
+/**
+ * Privacy-friendly analytics (issue 24, decision 0029): daily aggregates only. The visitor tables
+ * hold a salted hash of the day (never an address or user agent) and are purged when the day ends.
+ */
+migrations["0014_analytics"] = {
+  async up(db: Kysely<any>) {
+    await db.schema.createTable("analytics_salts").addColumn("day", "text", (c) => c.primaryKey()).addColumn("salt", "text", (c) => c.notNull()).execute();
+    await db.schema
+      .createTable("analytics_visitors")
+      .addColumn("day", "text", (c) => c.notNull())
+      .addColumn("hash", "text", (c) => c.notNull())
+      // Epoch seconds: past 2038 on PostgreSQL too.
+      .addColumn("last_seen", "bigint", (c) => c.notNull())
+      .addColumn("visit_pageviews", "integer", (c) => c.notNull())
+      .addPrimaryKeyConstraint("analytics_visitors_pk", ["day", "hash"])
+      .execute();
+    await db.schema
+      .createTable("analytics_seen")
+      .addColumn("day", "text", (c) => c.notNull())
+      .addColumn("hash", "text", (c) => c.notNull())
+      .addColumn("dim", "text", (c) => c.notNull())
+      .addColumn("value", "text", (c) => c.notNull())
+      .addPrimaryKeyConstraint("analytics_seen_pk", ["day", "hash", "dim", "value"])
+      .execute();
+    const counts = ["visitors", "pageviews", "visits", "bounces", "visit_seconds", "events"] as const;
+    let daily = db.schema.createTable("analytics_daily").addColumn("day", "text", (c) => c.primaryKey());
+    for (const name of counts) daily = daily.addColumn(name, "integer", (c) => c.notNull().defaultTo(0));
+    await daily.execute();
+    let breakdown = db.schema
+      .createTable("analytics_breakdown")
+      .addColumn("dim", "text", (c) => c.notNull())
+      .addColumn("day", "text", (c) => c.notNull())
+      .addColumn("value", "text", (c) => c.notNull());
+    for (const name of ["visitors", "pageviews", "visits", "events"]) breakdown = breakdown.addColumn(name, "integer", (c) => c.notNull().defaultTo(0));
+    await breakdown.addPrimaryKeyConstraint("analytics_breakdown_pk", ["dim", "day", "value"]).execute();
+    await db.schema
+      .createTable("analytics_props")
+      .addColumn("day", "text", (c) => c.notNull())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("prop", "text", (c) => c.notNull())
+      .addColumn("value", "text", (c) => c.notNull())
+      .addColumn("events", "integer", (c) => c.notNull().defaultTo(0))
+      .addPrimaryKeyConstraint("analytics_props_pk", ["day", "name", "prop", "value"])
+      .execute();
+    await db.schema
+      .createTable("analytics_revenue")
+      .addColumn("day", "text", (c) => c.notNull())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("currency", "text", (c) => c.notNull())
+      .addColumn("events", "integer", (c) => c.notNull().defaultTo(0))
+      .addColumn("amount", "double precision", (c) => c.notNull().defaultTo(0))
+      .addPrimaryKeyConstraint("analytics_revenue_pk", ["day", "name", "currency"])
+      .execute();
   },
 };
 

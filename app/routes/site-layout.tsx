@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { preload } from "react-dom";
 import { Link, Outlet, useLocation, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/site-layout";
+import { AnalyticsTracker } from "~/analytics/tracker-loader";
 import { useAuthSession } from "~/auth/session-client";
 import { parseConsent } from "~/consent/consent";
 import { ConsentBanner } from "~/consent/consent-banner";
@@ -30,12 +31,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const scripts = editing
     ? []
     : scriptsToLoad(settings.thirdPartyScripts, consent, {
-    consentServiceId: context.services.env.CONSENT_SERVICE_ID,
-    warnMissingService: (service, script) => warnOnce(context, service, script),
-  });
+        consentServiceId: context.services.env.CONSENT_SERVICE_ID,
+        warnMissingService: (service, script) => warnOnce(context, service, script),
+      });
   for (const s of scripts) context.scriptOrigins?.add(s.origin);
+  const { PLAUSIBLE_URL, PLAUSIBLE_DOMAIN, ANALYTICS_TRACK_LOCALHOST } = context.services.env;
   return {
     thirdPartyScripts: scripts.map(({ name, src, category }) => ({ name, src, category })),
+    analytics: {
+      endpoint: PLAUSIBLE_URL ? `${PLAUSIBLE_URL}/api/event` : "/api/event",
+      domain: PLAUSIBLE_URL ? (PLAUSIBLE_DOMAIN ?? null) : null,
+      trackLocalhost: ANALYTICS_TRACK_LOCALHOST,
+    },
     language,
     siteName: settings.siteName,
     tagline: settings.tagline,
@@ -123,7 +130,7 @@ function MenuList({ items, className, linkClassName, children }: { items: MenuIt
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
-  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context, thirdPartyScripts } = loaderData;
+  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context, thirdPartyScripts, analytics } = loaderData;
   useConsentEvent(context.consent);
   // Hoisted into <head> by React.
   for (const href of fontPreloads) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
@@ -199,6 +206,7 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
         {thirdPartyScripts.map((s) => (
           <script key={s.src} src={s.src} async data-third-party={s.name} data-consent-category={s.category} />
         ))}
+        <AnalyticsTracker config={analytics} />
       </div>
     </SiteContext.Provider>
   );

@@ -39,7 +39,7 @@ const SQ = "/api/squidex";
 
 beforeAll(async () => {
   // Many generated submissions from one address: the rate limits are tested in tests/api.
-  server = await startServer({ env: { RATE_LIMIT_PER_HOUR: "1000000000" } });
+  server = await startServer({ env: { RATE_LIMIT_PER_HOUR: "1000000000", ANALYTICS_EVENTS_PER_MINUTE: "1000000000" } });
   fz = new Fuzzer(server);
   token = await squidexToken(server);
   console.log(`fuzz: seed ${FUZZ_SEED} (FUZZ_SEED), ${FUZZ_RUNS} runs per property (FUZZ_RUNS), server ${server.url}`);
@@ -936,6 +936,49 @@ describe("public resources", () => {
           const headers: Record<string, string> = { "content-type": mp ? "multipart/form-data; boundary=fzb0undary" : "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) };
           const body = mp ? multipart(fields, "fzb0undary") : fields.map(([k, v]) => `${encodeSafe(k)}=${encodeSafe(v)}`).join("&");
           await consent({ method: "POST", path: "/api/consent", headers, body });
+        },
+      ),
+    T,
+  );
+
+  it(
+    "POST /api/event: hostile events, content types and methods, by both paths",
+    () =>
+      property(
+        "analytics events",
+        fc.record({
+          fields: fc.dictionary(
+            fc.constantFrom("n", "name", "u", "url", "d", "domain", "r", "referrer", "w", "screen_width", "h", "hashMode", "p", "props", "$", "revenue", "__proto__", "constructor"),
+            fc.oneof(
+              hostile,
+              fc.constantFrom("pageview", "https://praxis.example/a?utm_source=x#h", "http://[::1]/", "javascript:alert(1)", "praxis.example"),
+              fc.integer(),
+              fc.double(),
+              fc.boolean(),
+              fc.constant(null),
+              fc.dictionary(hostile, fc.oneof(hostile, fc.integer(), fc.double(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })), { maxKeys: 40 }),
+              fc.record({ currency: fc.oneof(hostile, fc.constantFrom("EUR", "eur", "XXX")), amount: fc.oneof(hostile, fc.double(), fc.constantFrom("1.5", "1e400", "-0")) }),
+            ),
+            { maxKeys: 9 },
+          ),
+          raw: fc.option(malformedJson, { nil: undefined }),
+          type: fc.option(fc.oneof(fc.constantFrom("text/plain", "application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""), hostile), { nil: undefined }),
+          method: fc.constantFrom("POST", "POST", "POST", "GET", "PUT"),
+          origin: fc.option(fc.constantFrom("own", "https://evil.example", "null"), { nil: undefined }),
+          ua: fc.option(fc.oneof(hostile, fc.constantFrom("Mozilla/5.0 Firefox/140", "Googlebot/2.1")), { nil: undefined }),
+          acceptLanguage: fc.option(hostile, { nil: undefined }),
+        }),
+        async ({ fields, raw, type, method, origin, ua, acceptLanguage }) => {
+          const headers: Record<string, string> = {};
+          if (type !== undefined && !/[\r\n\0]/.test(type) && /^[\x20-\x7e]*$/.test(type)) headers["content-type"] = type;
+          if (origin !== undefined) headers.origin = origin === "own" ? server.url : origin;
+          if (ua !== undefined && /^[\x20-\x7e]*$/.test(ua)) headers["user-agent"] = ua;
+          if (acceptLanguage !== undefined && /^[\x20-\x7e]*$/.test(acceptLanguage)) headers["accept-language"] = acceptLanguage;
+          const body = raw ?? JSON.stringify(fields);
+          const req: FuzzRequest = { method, path: "/api/event", headers, body: method === "GET" ? undefined : body };
+          const res = await fz.request(`${method} /api/event`, req);
+          if (method === "POST" && origin !== "https://evil.example" && origin !== "null")
+            fz.expect([202, 400, 413, 415].includes(res.status) || rejectedByHttpParser(res), "POST /api/event", "unexpected status", req, res, `answered ${res.status}`);
         },
       ),
     T,
