@@ -32,7 +32,7 @@ export function readBuildInfo(clientDir: string): BuildInfo | null {
   } catch {
     return null;
   }
-  const routerManifest = fs.readdirSync(path.join(clientDir, "assets")).find((f) => /^manifest-[\w-]+\.js$/.test(f));
+  const routerManifest = fs.readdirSync(path.join(clientDir, "assets")).find((f) => /^manifest-[0-9a-f]{8}\.js$/.test(f));
   const id = routerManifest?.slice("manifest-".length, -".js".length) ?? createHash("sha256").update(JSON.stringify(manifest)).digest("hex").slice(0, 12);
   const files = new Set<string>();
   const visit = (key: string) => {

@@ -33,7 +33,7 @@ self.addEventListener("install", (event) => {
           // The offline pages' stylesheets (the theme's is named by its content, not in the build).
           if (!url.startsWith("/assets/")) {
             const html = await res.clone().text();
-            for (const m of html.matchAll(/href="(\/(?:theme|assets)\/[\w.-]+\.css)"/g)) await remember(m[1]);
+            for (const m of html.matchAll(/href="([/](?:theme|assets)[/][^"]+[.]css)"/g)) await remember(m[1]);
           }
           await cache.put(url, res);
         }),

@@ -10,7 +10,6 @@ export const PWA_TEXTS = {
     installText: "Legen Sie diese Website auf Ihren Startbildschirm – sie öffnet sich dann wie eine App.",
     install: "Installieren",
     dismiss: "Nein, danke",
-    formOffline: "Sie sind offline. Ihre Eingaben bleiben erhalten – bitte senden Sie das Formular erneut, sobald Sie wieder verbunden sind.",
     manifestDescription: "Behandelnde finden und Termine buchen",
   },
   en: {
@@ -21,7 +20,6 @@ export const PWA_TEXTS = {
     installText: "Add this website to your home screen – it then opens like an app.",
     install: "Install",
     dismiss: "No, thanks",
-    formOffline: "You are offline. Your input is kept – please send the form again once you are connected.",
     manifestDescription: "Find practitioners and book appointments",
   },
 } satisfies Record<Language, Record<string, string>>;

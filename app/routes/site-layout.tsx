@@ -1,3 +1,4 @@
+import { lazy, Suspense, useEffect, useState } from "react";
 import { preload } from "react-dom";
 import { Link, Outlet, useLocation, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/site-layout";
@@ -9,6 +10,10 @@ import { LANGUAGE_NAMES, messages } from "~/i18n/messages";
 import { Icon } from "~/site/icon";
 import { SiteContext, type SiteContextValue } from "~/site/site-context";
 import { loadSite } from "~/site/site.server";
+import { themeColors } from "~/pwa/web-manifest";
+
+// Our install prompt: loaded only when the browser offers installing (the PWA core starts it).
+const InstallPrompt = lazy(() => import("~/pwa/install-prompt"));
 
 /** The default layout of the public site: header with menu and language switcher, footer, consent. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -29,6 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     header: menu("header"),
     footer: menu("footer"),
     themeHref: `/theme/${site.theme.hash}.css`,
+    themeColor: themeColors(site.theme.css).main,
     fontPreloads: site.theme.fontPreloads,
     defaultThemeClass: site.defaultThemeId ? `theme-${site.defaultThemeId}` : "",
     /** Each language's name, in that language, for the switcher. */
@@ -90,7 +96,7 @@ function MenuList({ items, className, linkClassName, children }: { items: MenuIt
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
-  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context } = loaderData;
+  const { language, siteName, tagline, header, footer, footerText, themeHref, themeColor, fontPreloads, defaultThemeClass, languageNames, context } = loaderData;
   // Hoisted into <head> by React.
   for (const href of fontPreloads) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
   const t = messages(language);
@@ -161,8 +167,28 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
           </div>
         </footer>
         <ConsentBanner />
+        <link rel="manifest" href={language === "de" ? "/manifest.webmanifest" : `/${language}/manifest.webmanifest`} />
+        <meta name="theme-color" content={themeColor} />
+        <Pwa language={language} />
       </div>
     </SiteContext.Provider>
+  );
+}
+
+/**
+ * The service worker, build checks and offline form guard: a small chunk asked for after hydration,
+ * in production builds only (the server's HTML is the same for everyone).
+ */
+function Pwa({ language }: { language: Language }) {
+  const [install, setInstall] = useState(false);
+  useEffect(() => {
+    if (import.meta.env.PROD) void import("~/pwa/client").then((pwa) => pwa.startPwa(() => setInstall(true)));
+  }, []);
+  if (!install) return null;
+  return (
+    <Suspense fallback={null}>
+      <InstallPrompt language={language} />
+    </Suspense>
   );
 }
 

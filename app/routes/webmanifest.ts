@@ -1,4 +1,4 @@
-import type { Route } from "./+types/manifest";
+import type { Route } from "./+types/webmanifest";
 import { splitLanguage } from "~/i18n/languages";
 import { PWA_TEXTS } from "~/pwa/texts";
 import { themeColors, webManifest } from "~/pwa/web-manifest";
