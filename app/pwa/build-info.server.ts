@@ -17,8 +17,8 @@ export interface BuildInfo {
   shell: string[];
 }
 
-/** The route modules every public page (and so the offline page) loads. */
-const SHELL_MODULES = ["app/root.tsx", "app/routes/site-layout.tsx", "app/routes/offline.tsx", "app/routes/page.tsx"];
+/** The route modules every public page loads, the PWA core, and the offline form notice (needed exactly when offline). */
+const SHELL_MODULES = ["app/root.tsx", "app/routes/site-layout.tsx", "app/routes/offline.tsx", "app/routes/page.tsx", "app/pwa/client.ts", "app/pwa/offline-notice.ts"];
 
 /**
  * Reads the build's client manifest once at start: the build id and the shell to precache (the

@@ -7,16 +7,14 @@ export const RELOAD_KEY = "pn-reload-at";
  * so the guard survives the reload it allowed (a chunk that keeps failing never loops).
  */
 export function claimReload(storage: Pick<Storage, "getItem" | "setItem">, now: number): boolean {
-  let last = NaN;
   try {
-    last = Number(storage.getItem(RELOAD_KEY));
-  } catch {}
-  if (Number.isFinite(last) && last > 0 && now - last < RELOAD_GUARD_MS && now >= last) return false;
-  try {
+    // A garbled stamp is NaN and one from the future (a clock set back) is ignored: both allow.
+    const last = Number(storage.getItem(RELOAD_KEY));
+    if (now - last < RELOAD_GUARD_MS && now >= last) return false;
     storage.setItem(RELOAD_KEY, String(now));
+    return true;
   } catch {
     // No storage (private mode, full): no guard to keep, so no automatic reload either.
     return false;
   }
-  return true;
 }

@@ -11,25 +11,19 @@ export interface PwaState {
 
 let state: PwaState = { offlineReady: false, needRefresh: false, installAvailable: false, installed: false, registrationError: false };
 const listeners = new Set<() => void>();
+const SERVER_STATE = state;
 
-export function getPwaState(): PwaState {
-  return state;
-}
+export const getPwaState = () => state;
 
 export function setPwaState(patch: Partial<PwaState>): void {
   state = { ...state, ...patch };
-  // Tests and styles can read the states off the document.
-  const root = document.documentElement;
-  root.dataset.pwa = (Object.keys(state) as Array<keyof PwaState>).filter((k) => state[k]).join(" ") || "none";
-  for (const listener of listeners) listener();
+  listeners.forEach((listener) => listener());
 }
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
-
-const SERVER_STATE: PwaState = { ...state };
 
 export function usePwaState(): PwaState {
   return useSyncExternalStore(subscribe, getPwaState, () => SERVER_STATE);

@@ -47,15 +47,15 @@ self.addEventListener("activate", (event) => {
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((k) => k.startsWith("pn-shell-") && k !== SHELL).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()),
+      .then(() => self.clients.claim())
+      // The pages open now were loaded before this worker: keep them (under the same rules) for offline.
+      .then(() => self.clients.matchAll({ type: "window" }))
+      .then((open) => Promise.all(open.map((client) => remember(client.url)))),
   );
 });
 
 self.addEventListener("message", (event) => {
-  const data = event.data || {};
-  if (data.type === "skip-waiting") self.skipWaiting();
-  // Pages and files the page loaded before this worker controlled it: asked for again through the same rules.
-  if (data.type === "warm" && Array.isArray(data.urls)) event.waitUntil(Promise.all(data.urls.slice(0, 100).map((url) => remember(String(url)))));
+  if (event.data === "skip-waiting") self.skipWaiting();
 });
 
 async function remember(url) {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect } from "react";
 import { preload } from "react-dom";
 import { Link, Outlet, useLocation, useMatches, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/site-layout";
@@ -11,9 +11,6 @@ import { Icon } from "~/site/icon";
 import { SiteContext, type SiteContextValue } from "~/site/site-context";
 import { loadSite } from "~/site/site.server";
 import { themeColors } from "~/pwa/web-manifest";
-
-// Our install prompt: loaded only when the browser offers installing (the PWA core starts it).
-const InstallPrompt = lazy(() => import("~/pwa/install-prompt"));
 
 /** The default layout of the public site: header with menu and language switcher, footer, consent. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -169,27 +166,21 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
         <ConsentBanner />
         <link rel="manifest" href={language === "de" ? "/manifest.webmanifest" : `/${language}/manifest.webmanifest`} />
         <meta name="theme-color" content={themeColor} />
-        <Pwa language={language} />
+        <Pwa />
       </div>
     </SiteContext.Provider>
   );
 }
 
 /**
- * The service worker, build checks and offline form guard: a small chunk asked for after hydration,
- * in production builds only (the server's HTML is the same for everyone).
+ * The service worker, build checks, offline form guard and install prompt: a small chunk asked for
+ * after hydration, in production builds only (the server's HTML is the same for everyone).
  */
-function Pwa({ language }: { language: Language }) {
-  const [install, setInstall] = useState(false);
+function Pwa() {
   useEffect(() => {
-    if (import.meta.env.PROD) void import("~/pwa/client").then((pwa) => pwa.startPwa(() => setInstall(true)));
+    if (import.meta.env.PROD) void import("~/pwa/client").then((pwa) => pwa.startPwa());
   }, []);
-  if (!install) return null;
-  return (
-    <Suspense fallback={null}>
-      <InstallPrompt language={language} />
-    </Suspense>
-  );
+  return null;
 }
 
 /**
