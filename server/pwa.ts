@@ -38,9 +38,19 @@ const SESSION_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=`);
 /**
  * Answers to a browser that carries a session cookie are about a signed-in person: `private,
  * no-store`, so neither a shared cache nor the service worker (which cannot see HttpOnly cookies,
- * but sees this header) keeps them. Route headers are appended to this one, never replace it.
+ * but sees this header) keeps them. Decided as the headers go out: a route that said so itself
+ * keeps its words; anything else (a page's `no-cache`, a CDN's `public`) is replaced.
  */
 export const privateForSignedIn: express.RequestHandler = (req, res, next) => {
-  if (SESSION_COOKIE_PATTERN.test(req.headers.cookie ?? "")) res.setHeader("Cache-Control", "private, no-store");
+  if (!SESSION_COOKIE_PATTERN.test(req.headers.cookie ?? "")) return next();
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: express.Response, ...args: unknown[]) {
+    if (!this.headersSent) {
+      const current = this.getHeader("cache-control");
+      const value = Array.isArray(current) ? current.join(", ") : String(current ?? "");
+      if (!/\bprivate\b/i.test(value) || !/\bno-store\b/i.test(value)) this.setHeader("Cache-Control", "private, no-store");
+    }
+    return (writeHead as (...a: unknown[]) => express.Response).apply(this, args);
+  } as express.Response["writeHead"];
   next();
 };
