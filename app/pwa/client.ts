@@ -93,9 +93,10 @@ export function startPwa(): void {
   // The worker. A new version waiting takes over at once; the page then reloads once onto it.
   const sw = navigator.serviceWorker;
   if (!sw) return;
-  const controlled = !!sw.controller;
+  // The first worker claiming this page is no update; any later change of controller is.
+  let controller = sw.controller;
   const waiting = (worker: ServiceWorker | null) => {
-    if (!worker || !controlled) return;
+    if (!worker || !sw.controller) return;
     setPwaState({ needRefresh: true });
     worker.postMessage("skip-waiting");
   };
@@ -106,7 +107,10 @@ export function startPwa(): void {
         const worker = registration.installing;
         if (worker) worker.onstatechange = () => worker.state === "installed" && waiting(worker);
       };
-      sw.oncontrollerchange = () => controlled && requestReload();
+      sw.oncontrollerchange = () => {
+        if (controller) requestReload();
+        controller = sw.controller;
+      };
       return sw.ready.then(() => setPwaState({ offlineReady: true }));
     },
     () => setPwaState({ registrationError: true }),
