@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations, signIn } from "./admin-helpers";
 import { waitForFormEngine, waitForHydration } from "./helpers";
@@ -59,6 +60,14 @@ test.describe("PWA", () => {
       await expect(page.locator("h1")).toHaveText("Sie sind offline");
     } finally {
       await context.setOffline(false);
+    }
+  });
+
+  test("the offline pages are accessible (axe) in both languages", async ({ page }) => {
+    for (const path of ["/offline", "/en/offline"]) {
+      await page.goto(path);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), path).toEqual([]);
     }
   });
 
