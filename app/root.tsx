@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { localizedPath, splitLanguage } from "./i18n/languages";
 import { messages } from "./i18n/messages";
@@ -21,6 +21,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Edit mode's window does not scroll (its canvas does): no scroll positions to restore there, and
   // the restoring script, run while the page is still being read, costs its opening 10-15 ms.
   const editing = new URLSearchParams(location.search).get("edit") === "1";
+  // A page that is served under other addresses (the offline page) stays plain HTML: hydrated there it would not match.
+  const plain = useMatches().some((m) => (m.handle as { plain?: boolean } | undefined)?.plain);
   return (
     <html lang={language}>
       <head>
@@ -33,8 +35,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         {/* After the page: the theme's stylesheet (site-layout) is found first and stays first in the cascade. */}
         <link rel="stylesheet" href={appCss} precedence="app" />
-        {editing ? null : <ScrollRestoration nonce={nonce} />}
-        <Scripts nonce={nonce} />
+        {editing || plain ? null : <ScrollRestoration nonce={nonce} />}
+        {plain ? null : <Scripts nonce={nonce} />}
       </body>
     </html>
   );

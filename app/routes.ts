@@ -18,6 +18,7 @@ function site(prefix: "" | "en" | "de") {
     route(path("appointments/cancel"), "routes/appointment-cancel.tsx", { id: id("appointment-cancel") }),
     route(path("appointments/book/:appointmentid"), "routes/appointment-book.tsx", { id: id("appointment-book") }),
     route(path("login"), "routes/login.tsx", { id: id("login") }),
+    route(path("offline"), "routes/offline.tsx", { id: id("offline") }),
     route(path("*"), "routes/page.tsx", { id: id("page") }),
   ];
 }
@@ -52,6 +53,9 @@ export default [
   route("api/*", "routes/api.not-found.ts"),
   route("theme/:file", "routes/theme-css.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
+  route("manifest.webmanifest", "routes/webmanifest.ts"),
+  route("en/manifest.webmanifest", "routes/webmanifest.ts", { id: "manifest-en" }),
+  route("pwa/icons/:file", "routes/pwa-icon.ts"),
   route("robots.txt", "routes/robots.ts"),
   route("__test/error", "routes/test-error.tsx"),
   route("__test/injected-script", "routes/test-injected-script.tsx"),

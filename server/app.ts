@@ -18,6 +18,7 @@ import { requestOrigin } from "../app/lib/request-origin.server";
 import { authGate, routeTable, userOf, type RouteTable } from "./auth-gate";
 import { CdnPurger } from "./cdn";
 import { PageCache } from "./page-cache";
+import { privateForSignedIn, pwaMiddleware } from "./pwa";
 import { MOUNT as SQUIDEX_MOUNT, squidexMiddleware } from "./squidex";
 import { analyticsFastPath } from "./analytics-endpoint";
 import { contentSecurityPolicy, crossSiteGuard, defaultContentSecurityPolicy, PERMISSIONS_POLICY, staticHeaders, transportSecurity } from "./security";
@@ -120,7 +121,10 @@ export async function createApp(opts: AppOptions = {}) {
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     // The build's manifest (build/client/.vite) is the server's to read, not a file to serve.
     app.use(express.static(clientDir, { maxAge: "1h", index: false, dotfiles: "ignore" }));
+    // The service worker and the build pointers: made from the build on disk, no session needed.
+    app.use(pwaMiddleware(clientDir));
   }
+  app.use(privateForSignedIn);
   app.use(crossSiteGuard(env.PUBLIC_ORIGIN));
   // Host and proxy headers become the URL of the request and of every link on the page: refuse
   // what cannot be one here, not deep inside the renderer.

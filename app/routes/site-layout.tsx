@@ -12,6 +12,7 @@ import { LANGUAGE_NAMES, messages } from "~/i18n/messages";
 import { Icon } from "~/site/icon";
 import { SiteContext, type SiteContextValue } from "~/site/site-context";
 import { loadSite } from "~/site/site.server";
+import { themeColors } from "~/pwa/web-manifest";
 
 /** The default layout of the public site: header with menu and language switcher, footer, consent. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -50,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     header: menu("header"),
     footer: menu("footer"),
     themeHref: `/theme/${site.theme.hash}.css`,
+    themeColor: themeColors(site.theme.css).main,
     fontPreloads: site.theme.fontPreloads,
     defaultThemeClass: site.defaultThemeId ? `theme-${site.defaultThemeId}` : "",
     /** Each language's name, in that language, for the switcher. */
@@ -130,7 +132,7 @@ function MenuList({ items, className, linkClassName, children }: { items: MenuIt
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
-  const { language, siteName, tagline, header, footer, footerText, themeHref, fontPreloads, defaultThemeClass, languageNames, context, thirdPartyScripts, analytics } = loaderData;
+  const { language, siteName, tagline, header, footer, footerText, themeHref, themeColor, fontPreloads, defaultThemeClass, languageNames, context, thirdPartyScripts, analytics } = loaderData;
   useConsentEvent(context.consent);
   // Hoisted into <head> by React.
   for (const href of fontPreloads) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
@@ -207,9 +209,23 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
           <script key={s.src} src={s.src} async data-third-party={s.name} data-consent-category={s.category} />
         ))}
         <AnalyticsTracker config={analytics} />
+        <link rel="manifest" href={language === "de" ? "/manifest.webmanifest" : `/${language}/manifest.webmanifest`} />
+        <meta name="theme-color" content={themeColor} />
+        <Pwa />
       </div>
     </SiteContext.Provider>
   );
+}
+
+/**
+ * The service worker, build checks, offline form guard and install prompt: a small chunk asked for
+ * after hydration, in production builds only (the server's HTML is the same for everyone).
+ */
+function Pwa() {
+  useEffect(() => {
+    if (import.meta.env.PROD) void import("~/pwa/client").then((pwa) => pwa.startPwa());
+  }, []);
+  return null;
 }
 
 /**

@@ -133,6 +133,7 @@ function siteRoutes(prefix: "" | "/en" | "/de"): Record<string, PublicExpectatio
     [`${prefix}/appointments/cancel`]: { sample: `${prefix}/appointments/cancel`, status: "any", data: true },
     [`${prefix}/appointments/book/:appointmentid`]: { sample: (c) => `${prefix}/appointments/book/${c.appointmentId}`, status: "any", data: true },
     [`${prefix}/login`]: { sample: `${prefix}/login`, status: 200, data: true },
+    [`${prefix}/offline`]: { sample: `${prefix}/offline`, status: 200, data: true },
     [`${prefix}/*`]: { sample: (c) => `${prefix}/${c.draftPageSlug}`, status: 404, data: true },
   };
 }
@@ -169,6 +170,9 @@ const PUBLIC: Record<string, PublicExpectation> = {
   "/theme/:file": { sample: "/theme/site.css", status: "any" },
   "/sitemap.xml": { sample: "/sitemap.xml", status: 200 },
   "/robots.txt": { sample: "/robots.txt", status: 200 },
+  "/manifest.webmanifest": { sample: "/manifest.webmanifest", status: 200 },
+  "/en/manifest.webmanifest": { sample: "/en/manifest.webmanifest", status: 200 },
+  "/pwa/icons/:file": { sample: "/pwa/icons/icon-192.png", status: 200 },
   "/__test/error": { sample: "/__test/error", status: "any" },
   "/__test/injected-script": { sample: "/__test/injected-script", status: "any" },
   "/__test/rich-text": { sample: "/__test/rich-text", status: "any" },
