@@ -3,6 +3,7 @@
  * only after the visitor allowed statistics (tracker-loader.tsx). Like Plausible's script it stays
  * silent on localhost and under file:, and when `localStorage.plausible_ignore` is "true".
  */
+import { http } from "~/lib/http";
 export interface TrackerConfig {
   /** Where events go: our own /api/event, or PLAUSIBLE_URL's. */
   endpoint: string;
@@ -38,7 +39,8 @@ export function startTracker(config: TrackerConfig): Tracker | null {
     if (ignored(config)) return;
     const body = JSON.stringify({ n: name, u: location.href, d: config.domain ?? location.hostname, r: document.referrer || null, w: innerWidth, h: false, ...(props ? { p: props } : {}) });
     // text/plain needs no CORS preflight (an external Plausible); keepalive outlives a page change.
-    void fetch(config.endpoint, { method: "POST", body, headers: { "Content-Type": "text/plain" }, keepalive: true, credentials: "omit" }).catch(() => {});
+    // Sent once (a lost page view is not worth a second request), through the one client.
+    void http(config.endpoint, { method: "POST", body, headers: { "Content-Type": "text/plain" }, keepalive: true, credentials: "omit", retry: false }).catch(() => {});
   };
   const onClick = (e: MouseEvent) => {
     const link = (e.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;

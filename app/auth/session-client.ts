@@ -1,5 +1,4 @@
 import { useEffect, useSyncExternalStore } from "react";
-import { log } from "~/lib/log";
 import { createHttpClient, http } from "~/lib/http";
 
 /**
@@ -46,6 +45,8 @@ export async function loadSession(fetcher?: typeof fetch): Promise<AuthState> {
     const body = (response.ok ? await response.json() : {}) as { user?: SessionUser };
     set({ ready: true, user: body.user ?? null });
   } catch (error) {
+    // The logger loads only when there is something to say.
+    const { log } = await import("~/lib/log");
     log.error("Error Fetching Session", error);
     set({ ready: true, user: null });
   }
