@@ -11,8 +11,8 @@
  *   the caller shows, anything the user is waiting to see fail.
  * - A timeout per try (`timeoutMs`) and the caller's own `signal` both abort; an abort is never retried.
  *
- * `http()` answers the Response, whatever its status: the caller decides what a 4xx means.
- * `http.json()` answers the parsed body of a 2xx and throws an `HttpError` otherwise.
+ * `http()` answers the Response, whatever its status: the caller decides what a 4xx means (and
+ * tells the person in their words).
  */
 
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
@@ -39,16 +39,6 @@ export interface HttpOptions {
   redirect?: RequestRedirect;
 }
 
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly url: string,
-  ) {
-    super(`${status} from ${url}`);
-    this.name = "HttpError";
-  }
-}
 
 export interface HttpConfig {
   /** Prefixed to relative paths ("" in the browser: the page's own origin). */
@@ -65,10 +55,7 @@ export interface HttpConfig {
   random?: () => number;
 }
 
-export interface HttpClient {
-  (path: string, opts?: HttpOptions): Promise<Response>;
-  json<T = unknown>(path: string, opts?: HttpOptions): Promise<T>;
-}
+export type HttpClient = (path: string, opts?: HttpOptions) => Promise<Response>;
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -137,15 +124,7 @@ export function createHttpClient(config: HttpConfig = {}): HttpClient {
     }
   };
 
-  const client = request as HttpClient;
-  client.json = async <T>(path: string, opts?: HttpOptions): Promise<T> => {
-    const response = await request(path, opts);
-    const type = response.headers.get("content-type") ?? "";
-    const parsed: unknown = type.includes("json") ? await response.json().catch(() => null) : await response.text().catch(() => "");
-    if (!response.ok) throw new HttpError(response.status, parsed, response.url || path);
-    return parsed as T;
-  };
-  return client;
+  return request;
 }
 
 /** The site's own client: same origin in the browser. */
