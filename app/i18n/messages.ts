@@ -65,16 +65,6 @@ const de = {
   present: "Ihr Geschenk",
   registration: "Registrierung als Behandelnde:r",
   bookAppointment: "Termin buchen",
-  flushCache: {
-    title: "Cache leeren",
-    intro: "Leert die Inhalts- und Seiten-Caches; sie bauen sich aus dem Inhaltsspeicher neu auf.",
-    button: "Cache leeren",
-    done: "Cache geleert.",
-    tooSoon: "Der Cache wurde gerade erst geleert.",
-    last: "Zuletzt",
-    token: "Schlüssel (FLUSH_TOKEN)",
-    badToken: "Ohne gültigen Schlüssel wird nichts geleert.",
-  },
 };
 
 export type Messages = typeof de;
@@ -141,16 +131,6 @@ const en: Messages = {
   present: "Your gift",
   registration: "Register as a practitioner",
   bookAppointment: "Book an appointment",
-  flushCache: {
-    title: "Flush cache",
-    intro: "Empties the content and page caches; they rebuild from the content store.",
-    button: "Flush cache",
-    done: "Cache flushed.",
-    tooSoon: "The cache was flushed a moment ago.",
-    last: "Last",
-    token: "Secret (FLUSH_TOKEN)",
-    badToken: "Without a valid secret nothing is flushed.",
-  },
 };
 
 const MESSAGES: Record<Language, Messages> = { de, en };

@@ -1,7 +1,6 @@
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/flushcache";
 import { LANGUAGES } from "~/i18n/languages";
-import { messages, type Messages } from "~/i18n/messages";
 import { readForm } from "~/lib/body";
 import { sameSecret } from "~/lib/same-secret";
 
@@ -13,8 +12,31 @@ import { sameSecret } from "~/lib/same-secret";
  * and says so (403). It works at most once every 10 seconds, so it cannot keep the site cold.
  */
 let lastFlush = 0;
-/** The page has no language in its address: every text in both, German first, from the dictionary. */
-const both = (pick: (t: Messages["flushCache"]) => string) => LANGUAGES.map((l) => pick(messages(l).flushCache)).join(" / ");
+/** Its own words (no visitor page needs them), in both languages: the page has none in its address. */
+const TEXTS = {
+  de: {
+    title: "Cache leeren",
+    intro: "Leert die Inhalts- und Seiten-Caches; sie bauen sich aus dem Inhaltsspeicher neu auf.",
+    button: "Cache leeren",
+    done: "Cache geleert.",
+    tooSoon: "Der Cache wurde gerade erst geleert.",
+    last: "Zuletzt",
+    token: "Schlüssel (FLUSH_TOKEN)",
+    badToken: "Ohne gültigen Schlüssel wird nichts geleert.",
+  },
+  en: {
+    title: "Flush cache",
+    intro: "Empties the content and page caches; they rebuild from the content store.",
+    button: "Flush cache",
+    done: "Cache flushed.",
+    tooSoon: "The cache was flushed a moment ago.",
+    last: "Last",
+    token: "Secret (FLUSH_TOKEN)",
+    badToken: "Without a valid secret nothing is flushed.",
+  },
+};
+/** Every text in both languages, German first. */
+const both = (pick: (t: (typeof TEXTS)["de"]) => string) => LANGUAGES.map((l) => pick(TEXTS[l])).join(" / ");
 const MIN_INTERVAL_MS = 10_000;
 const NO_STORE = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 export const headers = () => NO_STORE;
