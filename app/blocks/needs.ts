@@ -1,4 +1,3 @@
-import type { SchemaInput } from "~/content/types";
 
 /** The first id of a references/assets field (the blocks show one); anything else is none. */
 export function firstId(value: unknown): string | undefined {
@@ -7,10 +6,9 @@ export function firstId(value: unknown): string | undefined {
 
 /**
  * A list block's length, the same on the server (what to load) and in the component (what to show):
- * its `limit` when a positive number (at most 200), else the schema's default for the field.
+ * its `limit` when a positive number (at most 200), else the block's default (its `limit.ts`, which its schema uses too).
  */
-export function listLimit(value: unknown, schema: SchemaInput): number {
+export function listLimit(value: unknown, fallback: number): number {
   if (typeof value === "number" && value >= 1) return Math.min(Math.floor(value), 200);
-  const fallback = schema.fields.find((f) => f.name === "limit")?.properties.defaultValue;
-  return typeof fallback === "number" ? fallback : 10;
+  return fallback;
 }

@@ -67,8 +67,7 @@ export function schema(
   };
 }
 
-/** A colour as a hex code (#abc or #aabbcc): the theme's colours and a section's background. */
-export const HEX_COLOR_PATTERN = "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$";
+export { HEX_COLOR_PATTERN } from "~/lib/hex-color";
 
 /** Options of a localised field (`{ de, en }`). */
 export const L = { localized: true } as const;

@@ -150,6 +150,7 @@ const PUBLIC: Record<string, PublicExpectation> = {
   "/api/assets/:id": { sample: (c) => `/api/assets/${c.assetId}`, status: "any" },
   "/api/icons/:name": { sample: "/api/icons/no-such-icon", status: "any" },
   "/api/consent": { sample: "/api/consent", status: "any" },
+  "/api/event": { sample: "/api/event", method: "POST", body: () => ({ n: "pageview", u: "http://127.0.0.1/ueber-uns", d: "127.0.0.1" }), status: "any" },
   "/api/practitioners/map": { sample: "/api/practitioners/map?zoom=3&west=-20&south=30&east=40&north=70", status: 200 },
   "/api/practitioners/register": { sample: "/api/practitioners/register", status: "any" },
   "/api/newsletter/subscribe": { sample: "/api/newsletter/subscribe", status: "any" },

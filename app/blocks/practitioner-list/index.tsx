@@ -5,7 +5,7 @@ import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "../block-section";
 import { listLimit } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
+import { DEFAULT_LIMIT } from "./limit";
 
 /**
  * Every visible practitioner by name, a page of `limit` at a time: the page the URL's `list`
@@ -15,7 +15,7 @@ import { blockSchema } from "./schema";
 function PractitionerListBlock({ block, data }: BlockProps) {
   const { t } = useSite();
   const location = useLocation();
-  const limit = listLimit(block.limit, blockSchema);
+  const limit = listLimit(block.limit, DEFAULT_LIMIT);
   const list = data.lists[String(limit)];
   if (!list) return null;
   const href = (page: number) => {

@@ -1,8 +1,8 @@
 import { listLimit } from "../needs";
 import type { BlockServer } from "../types";
-import { blockSchema } from "./schema";
+import { DEFAULT_LIMIT } from "./limit";
 
 export const server: BlockServer = {
   name: "block-practitioner-list",
-  needs: (block) => ({ practitionerList: listLimit(block.limit, blockSchema) }),
+  needs: (block) => ({ practitionerList: listLimit(block.limit, DEFAULT_LIMIT) }),
 };

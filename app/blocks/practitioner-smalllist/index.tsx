@@ -5,11 +5,11 @@ import { useSite } from "~/site/site-context";
 import { BlockSection, text } from "../block-section";
 import { listLimit } from "../needs";
 import type { BlockDefinition, BlockProps } from "../types";
-import { blockSchema } from "./schema";
+import { DEFAULT_LIMIT } from "./limit";
 
 function PractitionerSmallListBlock({ block, data }: BlockProps) {
   const { language, t } = useSite();
-  const limit = listLimit(block.limit, blockSchema);
+  const limit = listLimit(block.limit, DEFAULT_LIMIT);
   return (
     <BlockSection heading={text(block.heading)} width="wide">
       <ul className="divide-y divide-black/10 rounded-lg border border-black/10">

@@ -1,4 +1,5 @@
 import { field, schema } from "~/content/schema-builder";
+import { DEFAULT_LIMIT } from "./limit";
 
 /** The block's fields: every one has a default or a known tag, so the editor can build a new block. */
 export const blockSchema = schema(
@@ -8,6 +9,6 @@ export const blockSchema = schema(
   "Kompakte Liste, z. B. für die Startseite.",
   [
     field("heading", "String", "Überschrift", { defaultValue: "" }),
-    field("limit", "Number", "Anzahl", { minValue: 1, defaultValue: 5 }),
+    field("limit", "Number", "Anzahl", { minValue: 1, defaultValue: DEFAULT_LIMIT }),
   ],
 );

@@ -1,4 +1,4 @@
-import { HEX_COLOR_PATTERN } from "~/content/schema-builder";
+import { HEX_COLOR_PATTERN } from "~/lib/hex-color";
 import { useTextStyle } from "~/site/site-context";
 import { text } from "../block-section";
 // The registry lists this kind too (a cycle): Blocks and childBlocks are only called when rendering,
