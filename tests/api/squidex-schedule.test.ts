@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import path from "node:path";
 import { SquidexClient, SquidexError } from "@squidex/squidex";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { squidexToken, startServer, type RunningServer } from "../support/server";
+import { startServer, type RunningServer } from "../support/server";
+import { authedApi, sdkClient } from "../support/squidex-sdk";
 
 /**
  * Issue 23: scheduled status changes through the official SDK (`@squidex/squidex`) over HTTP against
@@ -16,13 +16,11 @@ import { squidexToken, startServer, type RunningServer } from "../support/server
 let server: RunningServer;
 let client: SquidexClient;
 const PRACTITIONERS = "gm-content-practitioners";
-const api = (p: string) => `${server.url}/api/squidex/api${p}`;
 const inAnHour = () => new Date(Math.ceil((Date.now() + 3600_000) / 1000) * 1000);
 
 async function start(dataDir?: string) {
   server = await startServer({ ...(dataDir ? { dataDir } : {}), env: { SCHEDULER_INTERVAL_MS: "200" } });
-  const credentials = JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8"));
-  client = new SquidexClient({ appName: "praxisnetz", clientId: credentials.clientId, clientSecret: credentials.clientSecret, url: `${server.url}/api/squidex` });
+  client = sdkClient(server);
 }
 
 beforeAll(async () => {
@@ -32,11 +30,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function authed(p: string, init: RequestInit = {}) {
-  const res = await fetch(api(p), { ...init, headers: { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } });
-  const text = await res.text();
-  return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
-}
+const authed = (p: string, init: RequestInit = {}) => authedApi(server, p, init);
 
 async function failure(call: Promise<unknown>): Promise<SquidexError<{ message: string; statusCode: number }>> {
   try {

@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import path from "node:path";
 import { SquidexBadRequestError, SquidexClient, SquidexError } from "@squidex/squidex";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { squidexToken, startServer, type RunningServer } from "../support/server";
+import { startServer, type RunningServer } from "../support/server";
+import { authedApi, sdkClient } from "../support/squidex-sdk";
 
 /**
  * Issue 23, the gaps in our Squidex API, closed with the official SDK (`@squidex/squidex`) as a real
@@ -13,23 +13,17 @@ import { squidexToken, startServer, type RunningServer } from "../support/server
  */
 let server: RunningServer;
 let client: SquidexClient;
-let credentials: { clientId: string; clientSecret: string };
 const api = (p: string) => `${server.url}/api/squidex/api${p}`;
 
 beforeAll(async () => {
   server = await startServer();
-  credentials = JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8"));
-  client = new SquidexClient({ appName: "praxisnetz", clientId: credentials.clientId, clientSecret: credentials.clientSecret, url: `${server.url}/api/squidex` });
+  client = sdkClient(server);
 });
 afterAll(async () => {
   await server?.stop();
 });
 
-async function authed(p: string, init: RequestInit = {}) {
-  const res = await fetch(api(p), { ...init, headers: { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } });
-  const text = await res.text();
-  return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
-}
+const authed = (p: string, init: RequestInit = {}) => authedApi(server, p, init);
 
 /** What an SDK call threw, for assertions on its status and body. */
 async function failure(call: Promise<unknown>): Promise<SquidexError<{ message: string; details?: string[]; statusCode: number }>> {
