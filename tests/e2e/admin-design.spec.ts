@@ -278,7 +278,8 @@ for (const path of ["/manage/colors", "/manage/squidex/colors", "/manage/text-st
   });
 }
 
-test("the analytics screen explains that nothing is configured yet", async ({ page }) => {
+test("the analytics screen is the dashboard, no longer a placeholder", async ({ page }) => {
   await signIn(page, "/manage/plausible");
-  await expect(page.locator("[data-empty-state]")).toContainText(/nicht eingerichtet|not configured/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Statistik (Plausible)");
+  await expect(page.locator("main")).not.toContainText(/nicht eingerichtet|not configured/);
 });

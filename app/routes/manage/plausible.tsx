@@ -15,7 +15,7 @@ export { AdminErrorBoundary as ErrorBoundary } from "~/admin/error-boundary";
 const texts = {
   de: {
     title: "Statistik (Plausible)",
-    intro: "Besucherzahlen ohne Cookies und ohne gespeicherte IP-Adressen, gezählt nur bei Besucher:innen, die der Statistik zugestimmt haben. Tage in UTC.",
+    intro: "Besucherzahlen ohne Cookies und ohne gespeicherte IP-Adressen, gezählt nur bei Besucher:innen, die der Statistik zugestimmt haben. Ein Tag reicht von Mitternacht bis Mitternacht Weltzeit (in Deutschland 1 bzw. 2 Uhr).",
     external: "Die Website sendet ihre Ereignisse an einen externen Plausible-Server; dort steht die vollständige Statistik. Hier erscheint nur, was dieser Server selbst gezählt hat.",
     period: "Zeitraum",
     periods: { "7d": "Letzte 7 Tage", "30d": "Letzte 30 Tage", "12mo": "Letzte 12 Monate", custom: "Eigener Zeitraum" } as Record<Period, string>,
@@ -53,7 +53,7 @@ const texts = {
   },
   en: {
     title: "Analytics (Plausible)",
-    intro: "Visitor figures without cookies and without stored IP addresses, counted only for visitors who allowed statistics. Days in UTC.",
+    intro: "Visitor figures without cookies and without stored IP addresses, counted only for visitors who allowed statistics. A day runs from midnight to midnight universal time (1 or 2 a.m. in Germany).",
     external: "The site sends its events to an external Plausible server, which has the full figures. This page shows only what this server counted itself.",
     period: "Period",
     periods: { "7d": "Last 7 days", "30d": "Last 30 days", "12mo": "Last 12 months", custom: "Custom period" } as Record<Period, string>,
