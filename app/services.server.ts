@@ -103,7 +103,13 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   const tokens = new TokenSigner(await store.ensureSetting(SIGNING_KEY_SETTING, TokenSigner.newKey()));
   const mail = new Outbox(db);
   const newsletter = new NewsletterService(db, mail, tokens);
-  const limits = createRateLimits(raw, { perHour: env.RATE_LIMIT_PER_HOUR, logger });
+  const limits = createRateLimits(raw, {
+    perHour: env.RATE_LIMIT_PER_HOUR,
+    logger,
+    // Consent records (proof of consent): a person changes their choice a few times; a script that
+    // posts in a loop must not fill the database. Past this, the choice still works, unrecorded.
+    kinds: { consent: { perIp: { points: 200, durationSeconds: 60 * 60 }, perTarget: null } },
+  });
   await limits.ready();
   const registration = new RegistrationService(store, mail, tokens, env.SITE_NAME);
   const refuseDemoPassword = env.NODE_ENV === "production" && !!env.PUBLIC_ORIGIN?.startsWith("https:");

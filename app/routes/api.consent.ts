@@ -7,6 +7,7 @@ import { ContentError } from "~/content/errors";
 import { isLanguage, localizedPath } from "~/i18n/languages";
 import { errorResponse, methodNotAllowed } from "~/lib/api.server";
 import { readForm } from "~/lib/body";
+import { RateLimitedError } from "~/lib/rate-limit.server";
 import { sameSitePath } from "~/lib/input";
 
 /** A consent form is a handful of fields; nothing legitimate comes near this. */
@@ -30,8 +31,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = new Headers({ "Cache-Control": "no-store" });
     headers.append("Set-Cookie", serializeConsent(granted, { secure }));
     // Proof of consent: the record's id in a cookie of its own; the record holds no personal data.
-    const proof = await context.services.consent.record(granted);
-    headers.append("Set-Cookie", `${CONSENT_PROOF_COOKIE}=${proof.id}; Path=/; Max-Age=${365 * 24 * 3600}; SameSite=Lax; HttpOnly${secure ? "; Secure" : ""}`);
+    // An address that posts choices in a loop gets its choice (the cookie), but no more records.
+    const recorded = await context.services.limits.consume("consent", context.clientIp, "consent").then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof RateLimitedError) return false;
+        throw error;
+      },
+    );
+    if (recorded) {
+      const proof = await context.services.consent.record(granted);
+      headers.append("Set-Cookie", `${CONSENT_PROOF_COOKIE}=${proof.id}; Path=/; Max-Age=${365 * 24 * 3600}; SameSite=Lax; HttpOnly${secure ? "; Secure" : ""}`);
+    }
     // A category taken back: its scripts are gone from the next page on, and the cookies they left
     // behind (any cookie that is not ours) are deleted, as far as a server can.
     const before = parseConsent(request.headers.get("cookie"));

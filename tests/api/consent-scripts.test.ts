@@ -119,4 +119,26 @@ describe("consent gates third-party scripts", () => {
     expect(res.status).toBe(303);
     expect(res.headers.getSetCookie().find((c) => c.startsWith("pn_consent="))).toMatch(/^pn_consent=statistic;/);
   });
+
+  it("a script posting choices in a loop still gets its choice, but fills no table: at most 200 records an hour per address", async () => {
+    const post = () =>
+      fetch(`${server.url}/api/consent`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        body: "intent=all&language=de",
+      });
+    let last: Response | undefined;
+    for (let i = 0; i < 210; i++) last = await post();
+    expect(last!.status).toBe(303);
+    const cookies = last!.headers.getSetCookie();
+    expect(cookies.some((c) => c.startsWith("pn_consent=functional%2Cmarketing%2Cstatistic%2Cunclassified;"))).toBe(true);
+    expect(cookies.some((c) => c.startsWith("pn_consent_proof="))).toBe(false);
+    const db = new Database(path.join(server.dataDir, "praxisnetz.sqlite"), { readonly: true });
+    try {
+      expect((db.prepare("select count(*) as n from consent_records").get() as { n: number }).n).toBeLessThanOrEqual(200);
+    } finally {
+      db.close();
+    }
+  });
 });
