@@ -1,6 +1,10 @@
-// `npm test`: build, then the unit/store/API suites (Vitest), then the browser suites (Playwright).
+// `npm test`: build, then three independent suites at once: the type check, the unit/store/API
+// suites (Vitest) and the browser suites (Playwright). They share nothing (each API test and the
+// browser suite's server have their own data dir and port), and much of their time is waiting on
+// sockets and the browser, so running them side by side takes about as long as the longest one.
+// Vitest writes to the terminal as it goes; the others' lines carry a prefix ("[tsc]", "[e2e]").
 // Browser tests need Chromium: without one they are skipped with a note, unless REQUIRE_BROWSER=1.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,11 +17,16 @@ const run = (file, args) => spawnSync(process.execPath, [file, ...args], { cwd: 
 
 buildIfNeeded();
 const failures = [];
-// Types first: strict TypeScript over app, server and tests (route types come from typegen).
-if (run(bin("@react-router/dev", "bin.js"), ["typegen"]) !== 0 || run(bin("typescript", "bin/tsc"), ["--noEmit"]) !== 0) failures.push("typecheck");
+const started = Date.now();
+// Route types come from typegen; it is quick and tsc needs it, so it runs first.
+if (run(bin("@react-router/dev", "bin.js"), ["typegen"]) !== 0) failures.push("typecheck");
+
+const suites = [];
+// Types: strict TypeScript over app, server and tests.
+if (!failures.length) suites.push(runPrefixed("tsc", bin("typescript", "bin/tsc"), ["--noEmit"]).then((code) => code === 0 || failures.push("typecheck")));
 // The JSON report names the failed tests again at the very end, where a CI log's tail shows them.
 const vitestReport = path.join(os.tmpdir(), `praxisnetz-vitest-${process.pid}.json`);
-if (run(bin("vitest", "vitest.mjs"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]) !== 0) failures.push("vitest");
+suites.push(runPrefixed(null, bin("vitest", "vitest.mjs"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]).then((code) => code === 0 || failures.push("vitest")));
 
 const chromium = findChromium();
 if (!chromium) {
@@ -26,7 +35,10 @@ if (!chromium) {
     console.error(`${note} REQUIRE_BROWSER=1, so this is a failure.`);
     failures.push("browser");
   } else console.log(note);
-} else if (run(bin("@playwright/test", "cli.js"), ["test"]) !== 0) failures.push("playwright");
+} else suites.push(runPrefixed("e2e", bin("@playwright/test", "cli.js"), ["test"]).then((code) => code === 0 || failures.push("playwright")));
+
+await Promise.all(suites);
+console.log(`npm test: suites finished in ${Math.round((Date.now() - started) / 1000)} s`);
 
 if (failures.length) {
   for (const line of failedVitestTests(vitestReport)) console.error(`vitest failed: ${line}`);
@@ -34,6 +46,37 @@ if (failures.length) {
   process.exit(1);
 }
 console.log("npm test: all suites passed");
+
+/**
+ * Runs a Node script; with a prefix its output is passed on line by line as "[prefix] line" (so
+ * suites running at once stay readable), without one it goes straight to the terminal.
+ * Resolves to the exit code.
+ */
+function runPrefixed(prefix, file, args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [file, ...args], { cwd: root, env: process.env, stdio: prefix ? ["ignore", "pipe", "pipe"] : "inherit" });
+    if (prefix) {
+      for (const [stream, out] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        let rest = "";
+        stream.setEncoding("utf8");
+        stream.on("data", (chunk) => {
+          const lines = (rest + chunk).split("\n");
+          rest = lines.pop() ?? "";
+          for (const line of lines) out.write(`[${prefix}] ${line}\n`);
+        });
+        stream.on("end", () => rest && out.write(`[${prefix}] ${rest}\n`));
+      }
+    }
+    child.on("error", (error) => {
+      console.error(`${prefix ?? "vitest"}: ${error.message}`);
+      resolve(1);
+    });
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
 
 /** "file › test: first line of the error" for each failed test in Vitest's JSON report (none when it is missing). */
 function failedVitestTests(file) {
