@@ -4,7 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
 /** The modules of the public site that every page needs (see `codeSplitting` below). */
-const SITE_MODULES = /[\\/]app[\\/](?:i18n[\\/]|blocks[\\/]|consent[\\/]|booking[\\/]days|lib[\\/](?:input|http\.ts|hex-color)|practitioners[\\/](?:components|directory|paths)|site[\\/](?:content-page|icon|seo|site-context|smart-link))/;
+const SITE_MODULES = /[\\/]app[\\/](?:i18n[\\/]|blocks[\\/]|consent[\\/]|booking[\\/]days|lib[\\/](?:input|http\.ts|hex-color)|practitioners[\\/](?:components|directory|paths)|site[\\/](?:content-page|icon|seo|site-context|smart-link)|root\.tsx|routes[\\/](?:site-layout|page|practitioners?)\.tsx)/;
 
 export default defineConfig(({ command, isSsrBuild }) => ({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },

@@ -1,4 +1,5 @@
 import { ContentError } from "~/content/errors";
+import { countryOfTimeZone } from "./time-zones";
 
 /**
  * One event of Plausible's event API (`POST /api/event`), checked and reduced to what the daily
@@ -11,7 +12,7 @@ export interface AnalyticsEvent {
   page: string;
   /** Where the visit came from: the referrer's host without "www." or utm_source; "" for direct. */
   source: string;
-  /** ISO 3166 alpha-2 region from Accept-Language, "" when unknown. */
+  /** ISO 3166 alpha-2 country: of the browser's time zone, else the region of Accept-Language; "" when unknown. */
   country: string;
   device: Device;
   props: Record<string, string>;
@@ -35,7 +36,7 @@ const bad = (message: string) => new ContentError(400, message);
 const clean = (text: string) => text.replace(/\u0000/g, "");
 
 /** Plausible's field names: the tracker's short ones, and the long ones of the documented API. */
-const FIELDS = { n: "name", u: "url", d: "domain", r: "referrer", w: "screen_width", h: "hashMode", p: "props", $: "revenue" } as const;
+const FIELDS = { n: "name", u: "url", d: "domain", r: "referrer", w: "screen_width", h: "hashMode", p: "props", $: "revenue", tz: "timezone" } as const;
 
 function field(body: Record<string, unknown>, short: keyof typeof FIELDS): unknown {
   if (Object.hasOwn(body, short)) return body[short];
@@ -157,13 +158,16 @@ export function parseEvent(body: unknown, acceptLanguage: string | null): Analyt
   if (w !== undefined && w !== null && (typeof w !== "number" || !Number.isInteger(w) || w < 0 || w > 100_000)) throw bad('"screen_width" must be a whole number of pixels.');
   const h = field(b, "h");
   if (h !== undefined && h !== null && typeof h !== "boolean" && h !== 0 && h !== 1) throw bad('"hashMode" must be true or false.');
+  // Our tracker adds the browser's IANA time zone (not part of Plausible's API): a better guess at
+  // the country than the language settings (an English browser in Berlin), and no address lookup.
+  const timeZone = optionalString(field(b, "tz"), "timezone");
   let path = url.pathname;
   if (h && url.hash.length > 1) path += url.hash;
   return {
     name,
     page: path.slice(0, PAGE_MAX),
     source: sourceOf(url, referrer),
-    country: countryOf(acceptLanguage),
+    country: countryOfTimeZone(timeZone) || countryOf(acceptLanguage),
     device: deviceOf(typeof w === "number" ? w : undefined),
     props: parseProps(field(b, "p")),
     revenue: parseRevenue(field(b, "$")),

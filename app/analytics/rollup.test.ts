@@ -64,6 +64,21 @@ describe("parseEvent", () => {
     expect(parseEvent({ n: "pageview", u: "https://a.example/#/route", d: "a.example", h: true }, null).page).toBe("/#/route");
   });
 
+  it("takes the country from the browser's time zone first, then from Accept-Language", () => {
+    const at = (tz: unknown, acceptLanguage: string | null) => parseEvent({ n: "pageview", u: "https://a.example/", d: "a.example", tz }, acceptLanguage).country;
+    // An English browser in Vienna counts for Austria; an old zone name and a renamed one are known too.
+    expect(at("Europe/Vienna", "en-US,en;q=0.9")).toBe("AT");
+    expect(at("Europe/Kiev", null)).toBe("UA");
+    expect(at("Asia/Calcutta", null)).toBe("IN");
+    // Old names that tzdata links across a border keep their own country.
+    expect(at("Atlantic/Jan_Mayen", null)).toBe("NO");
+    // No country in the zone (UTC) or an unknown one: Accept-Language decides.
+    expect(at("UTC", "de-CH")).toBe("CH");
+    expect(at("Mars/Olympus", "de-DE")).toBe("DE");
+    expect(at(undefined, null)).toBe("");
+    expect(() => at(42, null)).toThrow(/"timezone" must be a string/);
+  });
+
   it("refuses what is not an event with a message", () => {
     const cases: Array<[unknown, RegExp]> = [
       [[], /JSON object/],

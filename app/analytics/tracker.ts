@@ -34,10 +34,15 @@ function ignored(config: TrackerConfig): boolean {
 export function startTracker(config: TrackerConfig): Tracker | null {
   if (ignored(config)) return null;
   let lastPage = "";
+  // For the country of our own /api/event (a Plausible server, config.domain set, is sent its own API only).
+  let timeZone = "";
+  try {
+    timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
+  } catch {}
   const send = (name: string, props?: Record<string, string | number>) => {
     // Checked again for each event: the flag may be set in another tab meanwhile.
     if (ignored(config)) return;
-    const body = JSON.stringify({ n: name, u: location.href, d: config.domain ?? location.hostname, r: document.referrer || null, w: innerWidth, h: false, ...(props ? { p: props } : {}) });
+    const body = JSON.stringify({ n: name, u: location.href, d: config.domain ?? location.hostname, r: document.referrer || null, w: innerWidth, h: false, ...(props ? { p: props } : {}), ...(timeZone && !config.domain ? { tz: timeZone } : {}) });
     // text/plain needs no CORS preflight (an external Plausible); keepalive outlives a page change.
     // Sent once (a lost page view is not worth a second request), through the one client.
     void http(config.endpoint, { method: "POST", body, headers: { "Content-Type": "text/plain" }, keepalive: true, credentials: "omit", retry: false }).catch(() => {});

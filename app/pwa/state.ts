@@ -15,9 +15,15 @@ const SERVER_STATE = state;
 
 export const getPwaState = () => state;
 
+/**
+ * Changes the state; the UI's components hear of it, and other scripts too: `window.praxisnetzPwa`
+ * holds the current state and a `praxisnetz:pwa` event on window tells each change.
+ */
 export function setPwaState(patch: Partial<PwaState>): void {
   state = { ...state, ...patch };
   listeners.forEach((listener) => listener());
+  (window as { praxisnetzPwa?: PwaState }).praxisnetzPwa = state;
+  window.dispatchEvent(new CustomEvent("praxisnetz:pwa", { detail: state }));
 }
 
 function subscribe(listener: () => void) {

@@ -34,7 +34,10 @@ test("no analytics request before consent, nor with necessary cookies only", asy
   expect(sent).toEqual([]);
 });
 
-test("after accepting statistics, page views are sent (also on client-side navigation) and show on the dashboard", async ({ page }) => {
+test("after accepting statistics, page views are sent (also on client-side navigation) and show on the dashboard", async ({ browser }) => {
+  // An English-speaking browser in Vienna: the country comes from the time zone, not the language.
+  const context = await browser.newContext({ locale: "en-US", timezoneId: "Europe/Vienna" });
+  const page = await context.newPage();
   const sent = eventRequests(page);
   await page.goto("/ueber-uns");
   const first = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/event");
@@ -60,8 +63,9 @@ test("after accepting statistics, page views are sent (also on client-side navig
   await expect(pages.getByRole("cell", { name: target, exact: true })).toBeVisible();
   await expect(page.locator("[data-analytics-totals] dd").first()).not.toHaveText("0");
   await expect(page.locator("[data-analytics-chart] canvas")).toHaveCount(1);
-  // Countries by name in the admin's language (Accept-Language en-US from the browser).
-  await expect(page.locator("section", { has: page.getByRole("heading", { name: "Länder" }) }).getByRole("cell", { name: "Vereinigte Staaten" })).toBeVisible();
+  // Countries by name in the admin's language: Austria, from the time zone (Accept-Language says en-US).
+  expect(sent[0]).toMatchObject({ tz: "Europe/Vienna" });
+  await expect(page.locator("section", { has: page.getByRole("heading", { name: "Länder" }) }).getByRole("cell", { name: "Österreich" })).toBeVisible();
   // With data in every table (the admin screens' a11y spec sees it empty): AAA contrast as there.
   const { violations } = await new AxeBuilder({ page }).options({ rules: { "color-contrast-enhanced": { enabled: true } } }).analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
@@ -71,6 +75,7 @@ test("after accepting statistics, page views are sent (also on client-side navig
   await page.getByRole("button", { name: "Anzeigen" }).click();
   await expect(page).toHaveURL(/period=12mo/);
   await expect(pages.getByRole("cell", { name: "/ueber-uns", exact: true })).toBeVisible();
+  await context.close();
 });
 
 test("nothing is sent with the opt-out flag, even with statistics allowed", async ({ page }) => {

@@ -3,11 +3,16 @@ import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations, signIn } from "./admin-helpers";
 import { waitForFormEngine, waitForHydration } from "./helpers";
 
-/** Waits until the service worker is active and controls this page (it claims open pages on activation). */
+/**
+ * Waits until the service worker is active and controls this page (it claims open pages on
+ * activation), and until the page's PWA code says it is offline-ready (its listeners, the install
+ * offer's among them, are attached by then: the code is a chunk loaded after hydration).
+ */
 async function controlled(page: Page): Promise<string> {
   await waitForHydration(page);
   const scope = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.scope));
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await expect.poll(() => page.evaluate(() => (window as { praxisnetzPwa?: { offlineReady: boolean } }).praxisnetzPwa?.offlineReady === true)).toBe(true);
   return scope;
 }
 
