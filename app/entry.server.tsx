@@ -4,6 +4,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { sealInlineScripts } from "./lib/inline-scripts.server";
+import { scriptsAfterPaint } from "./lib/scripts-after-paint.server";
 import { redactUrl } from "./lib/redact";
 import { NonceContext } from "./root";
 
@@ -49,7 +50,11 @@ export default function handleRequest(
             final(done) {
               settled = true;
               clearTimeout(timer);
-              const { html, hashes } = sealInlineScripts(Buffer.concat(chunks).toString("utf8"), nonce);
+              let markup = Buffer.concat(chunks).toString("utf8");
+              // A visitor's page paints before it asks for its scripts; edit mode and the admin area
+              // want theirs at once (they are tools, not reading).
+              if (visitorPage(request)) markup = scriptsAfterPaint(markup, nonce).html;
+              const { html, hashes } = sealInlineScripts(markup, nonce);
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               if (loadContext.contentSecurityPolicy) responseHeaders.set("Content-Security-Policy", loadContext.contentSecurityPolicy(hashes));
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
@@ -74,6 +79,11 @@ export default function handleRequest(
       if (!settled) abort();
     }, streamTimeout + 1000);
   });
+}
+
+function visitorPage(request: Request): boolean {
+  const url = new URL(request.url);
+  return !/^\/(manage|login)(\/|$)/.test(url.pathname) && url.searchParams.get("edit") !== "1" && url.searchParams.get("preview") !== "1";
 }
 
 /** Errors in loaders, actions and rendering go to the structured log (not the console), once. */

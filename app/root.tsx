@@ -1,4 +1,4 @@
-import { createContext, useContext } from "react";
+import { createContext, useContext, useEffect } from "react";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { localizedPath, splitLanguage } from "./i18n/languages";
@@ -43,6 +43,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Said once the page is hydrated (its scripts may come after its first paint): for scripts and tests that wait for it.
+  useEffect(() => void (document.documentElement.dataset.hydrated = "true"), []);
   return <Outlet />;
 }
 

@@ -115,16 +115,19 @@ try {
 
 /** Chromium's reasons why a page cannot be installed (none: installable), once its worker controls it. */
 async function installabilityErrors(url) {
-  const browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_ARGS });
+  // A profile of its own on disk: Chromium does not offer installing from an incognito window.
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-install-"));
+  const browser = await chromium.launchPersistentContext(profile, { executablePath: chromePath, args: CHROMIUM_ARGS, headless: true });
   try {
     const page = await browser.newPage();
     await page.goto(url);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    const cdp = await page.context().newCDPSession(page);
+    const cdp = await browser.newCDPSession(page);
     const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
     return installabilityErrors.map((e) => [e.errorId, ...e.errorArguments.map((a) => `${a.name}=${a.value}`)].join(" "));
   } finally {
     await browser.close();
+    fs.rmSync(profile, { recursive: true, force: true });
   }
 }
 process.exit(failed ? 1 : 0);

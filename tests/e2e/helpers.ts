@@ -92,9 +92,10 @@ export const PAGE_TYPES = [
   { name: "home (en)", path: "/en" },
 ];
 
-/** Waits until React Router's client took over the page (its context object exists). */
+/** Waits until React has hydrated the page (its scripts load after the first paint). */
 export async function waitForHydration(page: Page): Promise<void> {
-  await expect.poll(() => page.evaluate(() => typeof (window as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
+  // The root route marks <html data-hydrated> once React has hydrated the page (app/root.tsx).
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
 }
 
 // --- Forms and mail (forms, newsletter, registration and booking specs) ---
