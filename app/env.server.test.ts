@@ -20,3 +20,12 @@ describe("TRUST_PROXY", () => {
     }
   });
 });
+
+describe("CONSENT_SERVICE_URL", () => {
+  it("takes an https loader script, http only on this machine, and nothing else", () => {
+    expect(parseEnv({ CONSENT_SERVICE_URL: "https://cmp.example/loader.js" }).CONSENT_SERVICE_URL).toBe("https://cmp.example/loader.js");
+    expect(parseEnv({ CONSENT_SERVICE_URL: "http://localhost:3236/__test/consent-service.js" }).CONSENT_SERVICE_URL).toContain("localhost");
+    expect(parseEnv({ CONSENT_SERVICE_URL: "" }).CONSENT_SERVICE_URL).toBeUndefined();
+    for (const bad of ["http://cmp.example/loader.js", "javascript:alert(1)", "not a url"]) expect(() => parseEnv({ CONSENT_SERVICE_URL: bad }), bad).toThrow(/CONSENT_SERVICE_URL/);
+  });
+});

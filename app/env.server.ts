@@ -63,6 +63,13 @@ const schema = z.object({
   SQUIDEX_CLIENT_SECRET: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
   GEOCODER_URL: z.string().url("must be the search URL of a Nominatim-compatible geocoder").default("https://nominatim.openstreetmap.org/search"),
   MAP_STYLE_URL: z.string().url("must be a URL of a MapLibre style").default("https://tiles.openfreemap.org/styles/positron"),
+  /** An external consent tool's loader script (with CONSENT_SERVICE_ID); https, or http on this machine for tests. */
+  CONSENT_SERVICE_URL: z
+    .string()
+    .url("must be the URL of the consent service's loader script")
+    .refine((u) => /^https:\/\//.test(u) || /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?\//.test(u), "must be an https URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   CONSENT_SERVICE_ID: z.string().regex(/^[\w-]{1,100}$/, "must be the id of the consent service's settings (letters, digits, - and _)").optional().or(z.literal("").transform(() => undefined)),
   TEST_ROUTES: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   HSTS_INCLUDE_SUBDOMAINS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),

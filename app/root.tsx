@@ -56,6 +56,19 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { language } = splitLanguage(useLocation().pathname);
   const t = messages(language);
+  // A link followed in the browser while offline: its data could not be fetched. Loaded as a
+  // document instead, the service worker answers with the page it kept, or with its offline page.
+  const offline = !isRouteErrorResponse(error) && typeof navigator !== "undefined" && navigator.onLine === false;
+  useEffect(() => {
+    if (offline && navigator.serviceWorker?.controller) location.reload();
+  }, [offline]);
+  if (offline)
+    return (
+      <main className="mx-auto max-w-3xl px-6 py-16" data-offline-error>
+        <title>{t.offline}</title>
+        <h1 className="text-4xl font-bold tracking-tight">{t.offline}</h1>
+      </main>
+    );
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const notFound = status === 404;
   const title = notFound ? t.pageNotFound : t.internalError;

@@ -60,6 +60,7 @@ export default [
   route("__test/error", "routes/test-error.tsx"),
   route("__test/injected-script", "routes/test-injected-script.tsx"),
   route("__test/rich-text", "routes/test-rich-text.tsx"),
+  route("__test/consent-service.js", "routes/test-consent-service.ts"),
   layout("routes/empty-layout.tsx", [route("manage/flushcache", "routes/flushcache.tsx")]),
   layout("routes/site-layout.tsx", [
     ...site(""),

@@ -29,16 +29,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Third-party scripts of the categories this visitor allowed, and their origins into this page's CSP.
   const url = new URL(request.url);
   const editing = url.searchParams.get("edit") === "1" || url.searchParams.get("preview") === "1";
+  // An external consent tool (CONSENT_SERVICE_URL with CONSENT_SERVICE_ID) asks instead of our banner;
+  // it is needed to ask, so it loads before any choice (public/consent-bridge.js carries its answer to us).
+  const { CONSENT_SERVICE_URL, CONSENT_SERVICE_ID } = context.services.env;
+  const consentService = CONSENT_SERVICE_URL && CONSENT_SERVICE_ID && !editing ? { src: CONSENT_SERVICE_URL, id: CONSENT_SERVICE_ID } : null;
   const scripts = editing
     ? []
     : scriptsToLoad(settings.thirdPartyScripts, consent, {
-        consentServiceId: context.services.env.CONSENT_SERVICE_ID,
+        // Without the tool's script there is no service to know the scripts' ids: our banner decides.
+        consentServiceId: consentService ? consentService.id : undefined,
         warnMissingService: (service, script) => warnOnce(context, service, script),
       });
   for (const s of scripts) context.scriptOrigins?.add(s.origin);
+  if (consentService) context.scriptOrigins?.add(new URL(consentService.src).origin);
   const { PLAUSIBLE_URL, PLAUSIBLE_DOMAIN, ANALYTICS_TRACK_LOCALHOST } = context.services.env;
   return {
     thirdPartyScripts: scripts.map(({ name, src, category }) => ({ name, src, category })),
+    consentService,
     analytics: {
       endpoint: PLAUSIBLE_URL ? `${PLAUSIBLE_URL}/api/event` : "/api/event",
       domain: PLAUSIBLE_URL ? (PLAUSIBLE_DOMAIN ?? null) : null,
@@ -86,7 +93,7 @@ const warned = new Set<string>();
 function warnOnce(context: Route.LoaderArgs["context"], service: string, script: string) {
   if (warned.has(service) || warned.size > 100) return;
   warned.add(service);
-  context.services.logger.warn({ consentServiceId: service, script }, "consent service id missing: no CONSENT_SERVICE_ID is configured; the site's own consent banner decides this script");
+  context.services.logger.warn({ consentServiceId: service, script }, "consent service id missing: no consent service is configured (CONSENT_SERVICE_URL and CONSENT_SERVICE_ID); the site's own consent banner decides this script");
 }
 
 // Site data only changes with content; revalidate on navigation only when the language changes.
@@ -132,7 +139,7 @@ function MenuList({ items, className, linkClassName, children }: { items: MenuIt
 }
 
 export default function SiteLayout({ loaderData }: Route.ComponentProps) {
-  const { language, siteName, tagline, header, footer, footerText, themeHref, themeColor, fontPreloads, defaultThemeClass, languageNames, context, thirdPartyScripts, analytics } = loaderData;
+  const { language, siteName, tagline, header, footer, footerText, themeHref, themeColor, fontPreloads, defaultThemeClass, languageNames, context, thirdPartyScripts, consentService, analytics } = loaderData;
   useConsentEvent(context.consent);
   // Hoisted into <head> by React.
   for (const href of fontPreloads) preload(href, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
@@ -203,7 +210,14 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
             </nav>
           </div>
         </footer>
-        <ConsentBanner />
+        {consentService ? (
+          <>
+            <script src={consentService.src} data-settings-id={consentService.id} data-consent-service="" async />
+            <script src="/consent-bridge.js" async />
+          </>
+        ) : (
+          <ConsentBanner />
+        )}
         {/* Hoisted into <head> by React; only what the visitor allowed (the loader chose, the CSP admits). */}
         {thirdPartyScripts.map((s) => (
           <script key={s.src} src={s.src} async data-third-party={s.name} data-consent-category={s.category} />

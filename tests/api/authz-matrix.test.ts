@@ -177,6 +177,7 @@ const PUBLIC: Record<string, PublicExpectation> = {
   "/__test/error": { sample: "/__test/error", status: "any" },
   "/__test/injected-script": { sample: "/__test/injected-script", status: "any" },
   "/__test/rich-text": { sample: "/__test/rich-text", status: "any" },
+  "/__test/consent-service.js": { sample: "/__test/consent-service.js", status: "any" },
   "/manage/flushcache": { sample: "/manage/flushcache", status: 200, data: true },
   ...siteRoutes(""),
   ...siteRoutes("/en"),

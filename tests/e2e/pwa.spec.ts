@@ -68,6 +68,33 @@ test.describe("PWA", () => {
     }
   });
 
+  test("offline: a link followed in the page (no new document) shows a visited page from the cache, an unvisited one the offline page", async ({ page, context }) => {
+    await page.goto("/");
+    await controlled(page);
+    const nav = page.getByRole("navigation", { name: "Hauptnavigation" });
+    const [visited, unvisited] = await nav.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!).filter((href) => href !== "/"));
+    expect(visited && unvisited).toBeTruthy();
+    await page.goto(visited!);
+    const heading = await page.locator("h1").first().innerText();
+    await page.goto("/");
+    await waitForHydration(page);
+    await context.setOffline(true);
+    try {
+      await nav.locator(`a[href="${visited}"]`).click();
+      await expect(page).toHaveURL(new RegExp(`${visited}$`));
+      await expect(page.locator("h1").first()).toHaveText(heading);
+      await page.goBack();
+      await expect(page.locator("h1").first()).not.toHaveText(heading);
+      await waitForHydration(page);
+      await nav.locator(`a[href="${unvisited}"]`).click();
+      await expect(page).toHaveURL(new RegExp(`${unvisited}$`));
+      await expect(page.locator("[data-offline-page]")).toHaveAttribute("data-offline-page", "de");
+      await expect(page.locator("h1")).toHaveText("Sie sind offline");
+    } finally {
+      await context.setOffline(false);
+    }
+  });
+
   test("the offline pages are accessible (axe) in both languages", async ({ page }) => {
     for (const path of ["/offline", "/en/offline"]) {
       await page.goto(path);

@@ -74,7 +74,7 @@ for (const served of ["rendered", "from the page cache"] as const) {
     const csp = response!.headers()["content-security-policy"] ?? "";
     expect(csp).toMatch(/script-src 'self' 'sha256-/);
     // React Router's scripts ran (hydration), the injected one did not.
-    await expect(page.locator("[data-hydrated]")).toHaveAttribute("data-hydrated", "yes");
+    await expect(page.locator("p[data-hydrated]")).toHaveAttribute("data-hydrated", "yes");
     expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
     expect(await page.title()).toBe("Test page");
     expect(refused.length).toBeGreaterThan(0);
