@@ -122,7 +122,7 @@ export async function createApp(opts: AppOptions = {}) {
     // The build's manifest (build/client/.vite) is the server's to read, not a file to serve.
     app.use(express.static(clientDir, { maxAge: "1h", index: false, dotfiles: "ignore" }));
     // The service worker and the build pointers: made from the build on disk, no session needed.
-    app.use(pwaMiddleware(clientDir));
+    app.use(pwaMiddleware(clientDir, async () => (await import("../app/site/site.server")).criticalPaths(services)));
   }
   app.use(privateForSignedIn);
   app.use(crossSiteGuard(env.PUBLIC_ORIGIN));

@@ -1,14 +1,14 @@
 import express from "express";
 import { readBuildInfo } from "../app/pwa/build-info.server";
 import { routeRules } from "../app/pwa/route-rules";
-import { serviceWorkerScript } from "../app/pwa/sw-script.server";
+import { CRITICAL_PAGES_URL, serviceWorkerScript } from "../app/pwa/sw-script.server";
 import { SESSION_COOKIE } from "../app/auth/session.server";
 
 /**
  * The service worker (`/sw.js`, made once per start for the build on disk) and the build pointers
  * pages poll (`/builds/latest.json`, `/builds/meta/{id}.json`). Nothing here without a build.
  */
-export function pwaMiddleware(clientDir: string): express.Router {
+export function pwaMiddleware(clientDir: string, criticalPaths: () => Promise<string[]>): express.Router {
   const router = express.Router();
   const build = readBuildInfo(clientDir);
   if (!build) return router;
@@ -17,6 +17,10 @@ export function pwaMiddleware(clientDir: string): express.Router {
   router.get("/sw.js", (_req, res) => {
     // Always asked again: a new build must reach browsers with the next check, not in a day.
     res.set({ "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }).send(script);
+  });
+  // The pages marked critical (both languages): the worker keeps them for offline once it is active.
+  router.get(CRITICAL_PAGES_URL, (_req, res, next) => {
+    criticalPaths().then((paths) => void res.set("Cache-Control", "no-cache").json({ paths }), next);
   });
   router.get("/builds/latest.json", (_req, res) => {
     res.set("Cache-Control", "no-cache").json({ id: build.id });

@@ -2,10 +2,13 @@ import { mayKeepResponse, strategyFor } from "./cache-rules";
 
 /** The offline pages, one per language, rendered by the app and precached with the shell. */
 export const OFFLINE_PAGES = { de: "/offline", en: "/en/offline" } as const;
+/** The list of pages marked critical in the content, which the worker keeps for offline once it is active. */
+export const CRITICAL_PAGES_URL = "/pwa/critical.json";
 
 /**
  * The service worker's script for one build. Hand-written (decision 0030): precache the shell and
- * the offline pages under a cache named by the build id, then pages network first with the cache
+ * the offline pages under a cache named by the build id (and, once active, the pages marked
+ * critical, from CRITICAL_PAGES_URL), then pages network first with the cache
  * as fallback (the offline page in the page's language when neither answers) and hashed assets
  * cache first. What may be kept is decided by `cache-rules.ts`, whose functions are pasted in.
  */
@@ -19,6 +22,7 @@ const PAGES = "pn-pages";
 const ASSETS = "pn-assets";
 const PRECACHE = ${JSON.stringify(precache)};
 const OFFLINE = ${JSON.stringify(OFFLINE_PAGES)};
+const CRITICAL = ${JSON.stringify(CRITICAL_PAGES_URL)};
 const strategyFor = ${strategyFor.toString()};
 const mayKeepResponse = ${mayKeepResponse.toString()};
 const keepable = (res) => mayKeepResponse(res.status, res.type, res.headers.get("cache-control"), res.headers.has("set-cookie"));
@@ -50,7 +54,12 @@ self.addEventListener("activate", (event) => {
       .then(() => self.clients.claim())
       // The pages open now were loaded before this worker: keep them (under the same rules) for offline.
       .then(() => self.clients.matchAll({ type: "window" }))
-      .then((open) => Promise.all(open.map((client) => remember(client.url)))),
+      .then((open) => Promise.all(open.map((client) => remember(client.url))))
+      // And the pages marked critical in the content (their list changes with content, not with this script).
+      .then(() => fetch(CRITICAL, { credentials: "omit", cache: "no-cache" }))
+      .then((res) => (res.ok ? res.json() : { paths: [] }))
+      .then(({ paths }) => Promise.all((Array.isArray(paths) ? paths : []).filter((p) => typeof p === "string" && p.startsWith("/")).slice(0, 50).map((p) => remember(new URL(p, self.location.origin).href))))
+      .catch(() => {}),
   );
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../support/auth";
-import { startServer, type RunningServer } from "../support/server";
+import { squidexToken, startServer, type RunningServer } from "../support/server";
 
 /** The PWA's server side: the worker script, build pointers, manifests, icons, and what must never be cached. */
 describe("PWA endpoints", () => {
@@ -29,6 +29,27 @@ describe("PWA endpoints", () => {
     const unknown = await get("/builds/meta/0000.json");
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { message: string }).message).toContain(id);
+  });
+
+  it("lists the pages marked critical for the worker to keep, and follows the content", async () => {
+    const list = async () => {
+      const res = await get("/pwa/critical.json");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      return ((await res.json()) as { paths: string[] }).paths;
+    };
+    // The demo's home page is critical, in both languages; the about page is not.
+    expect(await list()).toEqual(expect.arrayContaining(["/", "/en"]));
+    expect(await list()).not.toContain("/ueber-uns");
+    // Marked critical through the Squidex API: listed on the next ask, no new worker needed.
+    const patch = await fetch(`${server.url}/api/squidex/api/content/praxisnetz/core-pages/page-about`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json" },
+      body: JSON.stringify({ critical: { iv: true } }),
+    });
+    expect(patch.status).toBe(200);
+    expect(await list()).toEqual(expect.arrayContaining(["/ueber-uns", "/en/about-us"]));
+    expect(await (await get("/sw.js")).text()).toContain('const CRITICAL = "/pwa/critical.json"');
   });
 
   it("offers a manifest per language with icons that exist, including a maskable one", async () => {

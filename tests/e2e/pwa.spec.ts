@@ -38,9 +38,13 @@ async function offerInstall(page: Page): Promise<boolean> {
 }
 
 test.describe("PWA", () => {
-  test("the worker registers at /sw.js with scope / and precaches both offline pages", async ({ page, baseURL }) => {
-    await page.goto("/");
+  test("the worker registers at /sw.js with scope / and precaches both offline pages and the pages marked critical", async ({ page, baseURL }) => {
+    await page.goto("/practitioners");
     expect(await controlled(page)).toBe(`${baseURL}/`);
+    // The home page is marked critical in the demo content: kept in both languages without a visit.
+    const critical = (await (await page.request.get("/pwa/critical.json")).json()) as { paths: string[] };
+    expect(critical.paths).toEqual(expect.arrayContaining(["/", "/en"]));
+    await expect.poll(() => cachedUrls(page)).toEqual(expect.arrayContaining(["/", "/en"]));
     const urls = await cachedUrls(page);
     expect(urls).toEqual(expect.arrayContaining(["/offline", "/en/offline"]));
     expect(urls.some((u) => u.startsWith("/assets/entry.client-"))).toBe(true);
