@@ -1,0 +1,103 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { AssetStore } from "../assets";
+import { openDatabase } from "../db";
+import { ContentError } from "../errors";
+import { ContentStore } from "../store";
+import { parseEnv } from "~/env.server";
+import { ArchiveError, progressReporter, RECORD_KINDS, type Counts } from "./archive";
+import { exportContent } from "./export";
+import { importContent } from "./import";
+
+const EXPORT_USAGE = "usage: npm run content:export -- [--out <file.ndjson.gz>]";
+const IMPORT_USAGE = "usage: npm run content:import -- <file.ndjson.gz>";
+
+interface Io {
+  out: (line: string) => void;
+  /** Where progress goes: rewritten in place when it is a terminal. */
+  progress: { isTTY?: boolean; write(s: string): unknown };
+}
+
+const defaultIo = (): Io => ({ out: (line) => console.log(line), progress: process.stderr });
+
+/** The store the server uses (DATA_DIR or DATABASE_URL, as the server reads them), migrated. */
+async function openStore(): Promise<ContentStore> {
+  const env = parseEnv();
+  const { db, dialect } = await openDatabase({ databaseUrl: env.DATABASE_URL, sqlitePath: env.sqlitePath });
+  const store = new ContentStore(db, dialect, new AssetStore(env.assetsDir, env.ASSET_MAX_BYTES));
+  await store.migrate();
+  return store;
+}
+
+const summary = (counts: Counts) => RECORD_KINDS.map((k) => `${counts[k]} ${k}${counts[k] === 1 ? "" : "s"}`).join(", ");
+
+/** A fault the person can act on (bad input, a bad archive) as its message; anything else as one line too. */
+function explain(error: unknown): string {
+  if (error instanceof ArchiveError || error instanceof ContentError) return error.message;
+  const code = (error as { code?: string }).code;
+  if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") return String((error as Error).message);
+  return `Failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** `npm run content:export`: the whole content of the store into one archive (transfer/archive.ts). Returns the exit code. */
+export async function contentExportCommand(argv: string[], err: (line: string) => void = console.error, io: Io = defaultIo()): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { out: { type: "string", short: "o" } }, strict: true }));
+  } catch (error) {
+    err(`${error instanceof Error ? error.message : error}\n${EXPORT_USAGE}`);
+    return 2;
+  }
+  const file = path.resolve(values.out ?? `praxisnetz-export-${new Date().toISOString().slice(0, 10)}.ndjson.gz`);
+  let store: ContentStore | undefined;
+  try {
+    store = await openStore();
+    let progress: ReturnType<typeof progressReporter> | undefined;
+    const counts = await exportContent(store, file, {
+      onTotals: (totals) => (progress = progressReporter(io.progress, "export", totals, ["item", "asset"])),
+      onRecord: (kind) => progress?.tick(kind),
+    });
+    progress?.finish();
+    io.out(`exported ${summary(counts)} to ${file}`);
+    return 0;
+  } catch (error) {
+    err(explain(error));
+    return 1;
+  } finally {
+    await store?.close();
+  }
+}
+
+/** `npm run content:import -- FILE`: an archive into the store, all or nothing. Returns the exit code. */
+export async function contentImportCommand(argv: string[], err: (line: string) => void = console.error, io: Io = defaultIo()): Promise<number> {
+  let positionals;
+  try {
+    ({ positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true }));
+  } catch (error) {
+    err(`${error instanceof Error ? error.message : error}\n${IMPORT_USAGE}`);
+    return 2;
+  }
+  if (positionals.length !== 1) {
+    err(IMPORT_USAGE);
+    return 2;
+  }
+  const file = path.resolve(positionals[0]!);
+  let store: ContentStore | undefined;
+  try {
+    store = await openStore();
+    let progress: ReturnType<typeof progressReporter> | undefined;
+    const counts = await importContent(store, file, {
+      onTotals: (totals) => (progress = progressReporter(io.progress, "import", totals, ["item", "asset"])),
+      onRecord: (kind) => progress?.tick(kind),
+    });
+    progress?.finish();
+    io.out(`imported ${summary(counts)} from ${file}`);
+    return 0;
+  } catch (error) {
+    err(explain(error));
+    err("Nothing was imported: the store is as it was.");
+    return 1;
+  } finally {
+    await store?.close();
+  }
+}
