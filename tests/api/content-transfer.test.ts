@@ -186,6 +186,34 @@ describe("content transfer", () => {
   });
 });
 
+describe("content import from a live Squidex app (--from-squidex)", () => {
+  it("reads schemas, items (drafts and live data), folders and assets over the Squidex API", async () => {
+    // Our own server speaks the Squidex API: the source store, started again.
+    const live = await startServer({ dataDir: source.dataDir });
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    try {
+      const creds = JSON.parse(fs.readFileSync(path.join(source.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
+      const wrong = await run("import", ["--from-squidex", `${live.url}/api/squidex`, APP, creds.clientId, "not-the-secret"], { DATA_DIR: dataDir });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toMatch(/Squidex refused the client credentials \(4\d\d/);
+      const imported = await run("import", ["--from-squidex", `${live.url}/api/squidex`, APP, creds.clientId, creds.clientSecret], { DATA_DIR: dataDir });
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toMatch(/^read \d+ schemas, .* from Squidex app praxisnetz\nimported /);
+    } finally {
+      await live.stop();
+    }
+    const target = await startServer({ dataDir });
+    try {
+      // Squidex keeps no older versions than the current and the live one: those are not compared.
+      const strip = (a: Record<string, unknown>) => Object.fromEntries(Object.entries(a).filter(([k]) => !/ v[0-3]$/.test(k)));
+      expect(strip(await answers(target))).toEqual(strip(expected));
+    } finally {
+      await target.stop();
+    }
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)("content transfer into PostgreSQL (TEST_DATABASE_URL)", () => {
   it("gives a PostgreSQL store the same API answers", async () => {
     await withPgRole("praxis_io", async ({ url }) => {

@@ -1,3 +1,5 @@
+import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { AssetStore } from "../assets";
@@ -8,9 +10,10 @@ import { parseEnv } from "~/env.server";
 import { ArchiveError, progressReporter, RECORD_KINDS, type Counts } from "./archive";
 import { exportContent } from "./export";
 import { importContent } from "./import";
+import { squidexToArchive } from "./squidex-source";
 
 const EXPORT_USAGE = "usage: npm run content:export -- [--out <file.ndjson.gz>]";
-const IMPORT_USAGE = "usage: npm run content:import -- <file.ndjson.gz>";
+const IMPORT_USAGE = "usage: npm run content:import -- <file.ndjson.gz>\n       npm run content:import -- --from-squidex <url> <app> <client id> <client secret>";
 
 interface Io {
   out: (line: string) => void;
@@ -70,18 +73,34 @@ export async function contentExportCommand(argv: string[], err: (line: string) =
 
 /** `npm run content:import -- FILE`: an archive into the store, all or nothing. Returns the exit code. */
 export async function contentImportCommand(argv: string[], err: (line: string) => void = console.error, io: Io = defaultIo()): Promise<number> {
-  let positionals;
+  let positionals, values;
   try {
-    ({ positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true }));
+    ({ positionals, values } = parseArgs({ args: argv, options: { "from-squidex": { type: "boolean" } }, allowPositionals: true, strict: true }));
   } catch (error) {
     err(`${error instanceof Error ? error.message : error}\n${IMPORT_USAGE}`);
     return 2;
   }
-  if (positionals.length !== 1) {
+  const fromSquidex = values["from-squidex"] === true;
+  if (positionals.length !== (fromSquidex ? 4 : 1)) {
     err(IMPORT_USAGE);
     return 2;
   }
-  const file = path.resolve(positionals[0]!);
+  let file = path.resolve(positionals[0]!);
+  let temp: string | undefined;
+  if (fromSquidex) {
+    const [url, app, clientId, clientSecret] = positionals as [string, string, string, string];
+    temp = await fs.mkdtemp(path.join(os.tmpdir(), "praxisnetz-squidex-"));
+    file = path.join(temp, "squidex.ndjson.gz");
+    try {
+      const counts = await squidexToArchive({ url, app, clientId, clientSecret }, file);
+      io.out(`read ${summary(counts)} from Squidex app ${app}`);
+    } catch (error) {
+      await fs.rm(temp, { recursive: true, force: true });
+      err(explain(error));
+      err("Nothing was imported: the store is as it was.");
+      return 1;
+    }
+  }
   let store: ContentStore | undefined;
   try {
     store = await openStore();
@@ -99,5 +118,6 @@ export async function contentImportCommand(argv: string[], err: (line: string) =
     return 1;
   } finally {
     await store?.close();
+    if (temp) await fs.rm(temp, { recursive: true, force: true });
   }
 }
