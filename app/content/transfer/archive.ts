@@ -241,6 +241,8 @@ const FIELDS: Record<RecordKind, Record<string, FieldKind>> = {
   },
 };
 
+const DESCRIBED: Record<FieldKind, string> = { string: "text", int: "a whole number", "string?": "text or null", "int?": "a whole number or null", json: "a JSON value" };
+
 /** A record with exactly the fields its table needs, of the right types; anything else is refused. */
 function checkRecord(value: unknown, n: number): ArchiveRecord {
   if (!isObject(value) || typeof value.type !== "string" || !(RECORD_KINDS as readonly string[]).includes(value.type))
@@ -256,7 +258,7 @@ function checkRecord(value: unknown, n: number): ArchiveRecord {
       : type === "int" ? Number.isSafeInteger(v)
       : type === "string?" ? v === null || typeof v === "string"
       : v === null || Number.isSafeInteger(v);
-    if (!ok) throw new ArchiveError(`Line ${n} (${kind} ${JSON.stringify(value.row.id ?? value.row.page_id ?? value.row.content_id ?? "")}): field "${field}" is missing or not a ${type.replace("?", " or null")}.`);
+    if (!ok) throw new ArchiveError(`Line ${n} (${kind} ${JSON.stringify(value.row.id ?? value.row.page_id ?? value.row.content_id ?? "")}): field "${field}" is missing or not ${DESCRIBED[type]}.`);
     row[field] = v;
   }
   if (kind === "item" && row.data === null) throw new ArchiveError(`Line ${n} (item ${JSON.stringify(row.id)}): field "data" is null.`);
