@@ -10,7 +10,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const folder = { id: "f1", parent_id: "00000000-0000-0000-0000-000000000000", folder_name: "Bilder", version: 0, created: "t", created_by: "a", last_modified: "t", last_modified_by: "a" };
 const header = (counts = { ...emptyCounts(), folder: 1 }) => ({ type: "header", format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: "t", counts });
-const end = (counts = { ...emptyCounts(), folder: 1 }) => ({ type: "end", counts });
+const end = (counts = { ...emptyCounts(), folder: 1 }) => ({ type: "end" as const, counts });
 
 function archiveOf(lines: unknown[], name: string): string {
   const file = path.join(dir, name);
