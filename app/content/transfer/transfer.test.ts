@@ -32,7 +32,11 @@ async function dump(store: ContentStore): Promise<Record<string, unknown>> {
   const tables = ["schemas", "asset_folders", "contents", "content_references", "content_schedules", "page_history", "assets", "content_indexes"] as const;
   for (const t of tables) out[t] = norm((await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(store.db)).rows).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   for (const { table_name } of await store.db.selectFrom("content_indexes").select("table_name").execute())
-    out[table_name] = norm((await sql<Record<string, unknown>>`select * from ${sql.table(table_name)} order by id`.execute(store.db)).rows);
+    // The search text's lines follow the order of the data's keys, which jsonb (PostgreSQL) sorts its own
+    // way on a rebuild: compared as a set of lines (matching reads no order).
+    out[table_name] = norm((await sql<Record<string, unknown>>`select * from ${sql.table(table_name)} order by id`.execute(store.db)).rows).map((r) =>
+      typeof r.search === "string" ? { ...r, search: r.search.split("\n").sort().join("\n") } : r,
+    );
   const files: Record<string, string> = {};
   const walk = (d: string) => {
     if (!fs.existsSync(d)) return;
