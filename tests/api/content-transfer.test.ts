@@ -214,6 +214,30 @@ describe("content import from a live Squidex app (--from-squidex)", () => {
   });
 });
 
+describe("content export into a live Squidex app (--to-squidex)", () => {
+  it("writes items (live data, pending drafts, status) and assets over the Squidex API", async () => {
+    // A fresh demo server: the same schemas and item ids, older data; the source's store goes into it.
+    const target = await startServer();
+    dirs.push(target.dataDir);
+    try {
+      const creds = JSON.parse(fs.readFileSync(path.join(target.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
+      const sent = await run("export", ["--to-squidex", `${target.url}/api/squidex`, APP, creds.clientId, creds.clientSecret], { DATA_DIR: source.dataDir });
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(sent.stdout).toMatch(/^wrote \d+ schemas, .* \d+ items, .* to Squidex app praxisnetz/);
+      // Squidex keeps versions and stamps of its own: data and status are what travel.
+      const shape = (answer: unknown) => Object.fromEntries(((answer as { json: { items: any[] } }).json.items ?? []).map((i) => [i.id, { status: i.status, data: i.data }]));
+      const now = await answers(target);
+      for (const schema of SCHEMAS) {
+        expect(shape(now[`${schema} unpublished`]), schema).toEqual(shape(expected[`${schema} unpublished`]));
+        expect(shape(now[`${schema} live`]), schema).toEqual(shape(expected[`${schema} live`]));
+      }
+      expect(now.bytes).toEqual(expected.bytes);
+    } finally {
+      await target.stop();
+    }
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)("content transfer into PostgreSQL (TEST_DATABASE_URL)", () => {
   it("gives a PostgreSQL store the same API answers", async () => {
     await withPgRole("praxis_io", async ({ url }) => {

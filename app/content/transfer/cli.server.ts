@@ -11,8 +11,9 @@ import { ArchiveError, progressReporter, RECORD_KINDS, type Counts } from "./arc
 import { exportContent } from "./export";
 import { importContent } from "./import";
 import { squidexToArchive } from "./squidex-source";
+import { archiveToSquidex } from "./squidex-target";
 
-const EXPORT_USAGE = "usage: npm run content:export -- [--out <file.ndjson.gz>]";
+const EXPORT_USAGE = "usage: npm run content:export -- [--out <file.ndjson.gz>]\n       npm run content:export -- --to-squidex <url> <app> <client id> <client secret>";
 const IMPORT_USAGE = "usage: npm run content:import -- <file.ndjson.gz>\n       npm run content:import -- --from-squidex <url> <app> <client id> <client secret>";
 
 interface Io {
@@ -44,14 +45,20 @@ function explain(error: unknown): string {
 
 /** `npm run content:export`: the whole content of the store into one archive (transfer/archive.ts). Returns the exit code. */
 export async function contentExportCommand(argv: string[], err: (line: string) => void = console.error, io: Io = defaultIo()): Promise<number> {
-  let values;
+  let values, positionals;
   try {
-    ({ values } = parseArgs({ args: argv, options: { out: { type: "string", short: "o" } }, strict: true }));
+    ({ values, positionals } = parseArgs({ args: argv, options: { out: { type: "string", short: "o" }, "to-squidex": { type: "boolean" } }, allowPositionals: true, strict: true }));
   } catch (error) {
     err(`${error instanceof Error ? error.message : error}\n${EXPORT_USAGE}`);
     return 2;
   }
-  const file = path.resolve(values.out ?? `praxisnetz-export-${new Date().toISOString().slice(0, 10)}.ndjson.gz`);
+  const toSquidex = values["to-squidex"] === true;
+  if (positionals.length !== (toSquidex ? 4 : 0) || (toSquidex && values.out)) {
+    err(EXPORT_USAGE);
+    return 2;
+  }
+  const temp = toSquidex ? await fs.mkdtemp(path.join(os.tmpdir(), "praxisnetz-squidex-")) : undefined;
+  const file = temp ? path.join(temp, "export.ndjson.gz") : path.resolve(values.out ?? `praxisnetz-export-${new Date().toISOString().slice(0, 10)}.ndjson.gz`);
   let store: ContentStore | undefined;
   try {
     store = await openStore();
@@ -61,13 +68,25 @@ export async function contentExportCommand(argv: string[], err: (line: string) =
       onRecord: (kind) => progress?.tick(kind),
     });
     progress?.finish();
-    io.out(`exported ${summary(counts)} to ${file}`);
+    if (!toSquidex) {
+      io.out(`exported ${summary(counts)} to ${file}`);
+      return 0;
+    }
+    const [url, app, clientId, clientSecret] = positionals as [string, string, string, string];
+    let sent: ReturnType<typeof progressReporter> | undefined;
+    const written = await archiveToSquidex(file, { url, app, clientId, clientSecret }, {
+      onTotals: (totals) => (sent = progressReporter(io.progress, "to Squidex", totals, ["item", "asset"])),
+      onRecord: (kind) => sent?.tick(kind),
+    });
+    sent?.finish();
+    io.out(`wrote ${summary(written)} to Squidex app ${app}`);
     return 0;
   } catch (error) {
     err(explain(error));
     return 1;
   } finally {
     await store?.close();
+    if (temp) await fs.rm(temp, { recursive: true, force: true });
   }
 }
 

@@ -148,7 +148,7 @@ export async function squidexToArchive(source: SquidexSource, file: string): Pro
   }
 }
 
-async function requestToken(base: string, source: SquidexSource): Promise<string> {
+export async function requestToken(base: string, source: SquidexSource): Promise<string> {
   let res: Response;
   try {
     res = await fetch(`${base}/identity-server/connect/token`, {
