@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import type { Database } from "../db";
 import { requireValidId } from "../ids";
 import type { ContentStore } from "../store";
-import { ArchiveError, emptyCounts, readArchive, type ArchiveRecord, type Counts, type Header, type RecordKind } from "./archive";
+import { ArchiveError, emptyCounts, readArchive, type ArchiveRecord, type Counts, type RecordKind } from "./archive";
 
 type Of<K extends ArchiveRecord["type"]> = Extract<ArchiveRecord, { type: K }>;
 type Collected = { [K in ArchiveRecord["type"]]: Array<Of<K>> };
@@ -28,12 +28,10 @@ export async function importContent(
 ): Promise<Counts> {
   const got: Collected = { schema: [], folder: [], item: [], pageVersion: [], schedule: [], asset: [] };
   const files: Array<{ tmp: string; target: string }> = [];
-  let header: Header | undefined;
   try {
     const ids = new Map<RecordKind, Set<string>>();
     for await (const record of readArchive(file)) {
       if (record.type === "header") {
-        header = record;
         opts.onTotals?.(record.counts);
         continue;
       }
@@ -66,7 +64,6 @@ export async function importContent(
   store.applyRemoteChange({ kind: "schema", id: "*" });
   const counts = emptyCounts();
   for (const kind of Object.keys(counts) as RecordKind[]) counts[kind] = got[kind].length;
-  if (!header) throw new ArchiveError("The archive has no header.");
   return counts;
 }
 
