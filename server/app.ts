@@ -271,3 +271,5 @@ export async function createApp(opts: AppOptions = {}) {
 
 /** `npm run user:create` runs from the build, like the server (scripts/user-create.mjs). */
 export { createUserCommand } from "../app/auth/cli.server";
+/** `npm run content:export` / `content:import` run from the build too (scripts/content-*.mjs). */
+export { contentExportCommand, contentImportCommand } from "../app/content/transfer/cli.server";

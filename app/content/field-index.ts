@@ -269,25 +269,36 @@ async function createIndexes(db: DB, dialect: Dialect, spec: IndexSpec, trigrams
  * Makes the side tables match the schemas: a table whose shape changed (or that is missing) is made
  * anew and filled from the published items, in id order (so slug collisions resolve in id order).
  */
-export async function ensureIndexes(db: DB, dialect: Dialect, schemas: readonly Schema[]): Promise<string[]> {
+export async function ensureIndexes(
+  db: DB,
+  dialect: Dialect,
+  schemas: readonly Schema[],
+  /**
+   * `force`: rebuild even when the shape is unchanged (rows were written straight into contents: an
+   * import). `slugs`: by schema name, slugs items must keep (an archive's); they win over stored ones.
+   */
+  opts: { force?: boolean; slugs?: ReadonlyMap<string, ReadonlyMap<string, string>> } = {},
+): Promise<string[]> {
   const rebuilt: string[] = [];
   const known = new Map((await db.selectFrom("content_indexes").selectAll().execute()).map((r) => [r.schema_name, r]));
   let trigrams: string | false | undefined;
   for (const schema of schemas) {
     const spec = indexSpec(schema);
     const current = known.get(schema.name);
-    if (spec && current?.signature === spec.signature) continue;
+    if (!opts.force && spec && current?.signature === spec.signature) continue;
     if (!spec && !current) continue;
     if (dialect === "postgres" && spec) trigrams ??= await pgTrigrams(db);
     // Slugs are addresses: a rebuild keeps the ones items already have (see fillRows).
-    const kept = spec?.slugField ? await storedSlugs(db, [current?.table_name, spec.table]) : new Map<string, string>();
+    // (Inside a transaction only a table on record is read: on PostgreSQL a missing one would abort it.)
+    const stored = spec?.slugField && (current || !db.isTransaction) ? await storedSlugs(db, [current?.table_name, spec.table]) : new Map<string, string>();
+    const kept = spec?.slugField ? keepSlugs(stored, opts.slugs?.get(schema.name)) : stored;
     const run = <T,>(fn: (trx: DB) => Promise<T>) => (db.isTransaction ? fn(db) : db.transaction().execute(fn));
     await run(async (trx) => {
       if (dialect === "postgres") {
         // Nodes starting together: one rebuilds, the others wait and then find it done.
         await sql`select pg_advisory_xact_lock(hashtext(${`praxisnetz:content_indexes:${schema.name}`}))`.execute(trx);
         const now = await trx.selectFrom("content_indexes").select("signature").where("schema_name", "=", schema.name).executeTakeFirst();
-        if (spec && now?.signature === spec.signature) return;
+        if (!opts.force && spec && now?.signature === spec.signature) return;
       }
       // A table left without its record (or by another shape) is made anew.
       for (const table of new Set([current?.table_name, spec?.table])) {
@@ -408,6 +419,16 @@ async function fillRows(
       return { row, text: searchText(spec, data) };
     }),
   );
+}
+
+/** Stored slugs overlaid with `wanted` ones; a stored slug another item now wants is given up (made anew). */
+function keepSlugs(stored: ReadonlyMap<string, string>, wanted: ReadonlyMap<string, string> | undefined): Map<string, string> {
+  if (!wanted?.size) return new Map(stored);
+  const claimed = new Set(wanted.values());
+  const kept = new Map<string, string>();
+  for (const [id, slug] of stored) if (!wanted.has(id) && !claimed.has(slug)) kept.set(id, slug);
+  for (const [id, slug] of wanted) kept.set(id, slug);
+  return kept;
 }
 
 /** The first of base, base-2, base-3… not in `taken`. */

@@ -1178,6 +1178,19 @@ export class ContentStore {
     });
   }
 
+  /**
+   * After rows were written straight into the tables (an import, transfer/import.ts), in the same
+   * transaction: forgets the schemas read before, makes the side tables of `schemaNames` anew from
+   * their published items (items keep the slugs in `slugs`, by schema name) and rewrites the
+   * reference rows of every schema (a component's fields may have changed with them).
+   */
+  async rebuildDerived(schemaNames: readonly string[], slugs: ReadonlyMap<string, ReadonlyMap<string, string>>): Promise<void> {
+    this.schemaCache = null;
+    const schemas = await this.listSchemas();
+    await ensureIndexes(this.db, this.dialect, schemas.filter((s) => schemaNames.includes(s.name)), { force: true, slugs });
+    await this.rebuildReferences(schemas.filter((s) => s.type !== "Component"));
+  }
+
   async countContents(): Promise<number> {
     const r = await this.db.selectFrom("contents").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     return Number(r.n);

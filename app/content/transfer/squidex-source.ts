@@ -1,0 +1,186 @@
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, emptyCounts, openArchiveWriter, type ArchiveRecord, type Counts } from "./archive";
+import { ROOT_FOLDER } from "../assets";
+
+/** How the import reaches a Squidex app: its base URL (before `/api`), app name and client credentials. */
+export interface SquidexSource {
+  url: string;
+  app: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+const PAGE = 200;
+const ACTOR = "client:praxisnetz:import";
+
+type Json = Record<string, any>;
+
+/**
+ * Reads a live Squidex app over its HTTP API (token by client credentials; schemas; every item of
+ * every content schema, drafts included, and the live data of published ones; asset folders; assets
+ * and their bytes) and writes it as a content archive, which the import then reads like any other.
+ * Squidex serves an item's current and live state only, not its older versions: that is what comes.
+ */
+export async function squidexToArchive(source: SquidexSource, file: string): Promise<Counts> {
+  const base = source.url.replace(/\/+$/, "");
+  const app = encodeURIComponent(source.app);
+  const token = await requestToken(base, source);
+  const get = async (path: string, headers: Record<string, string> = {}): Promise<Response> => {
+    let res: Response;
+    try {
+      res = await fetch(`${base}/${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+    } catch (error) {
+      throw new ArchiveError(`Squidex at ${base} cannot be reached (${(error as Error).cause ?? (error as Error).message}).`);
+    }
+    if (!res.ok) throw new ArchiveError(`Squidex answered ${res.status} to GET ${path}: ${(await res.text()).slice(0, 200)}`);
+    return res;
+  };
+  const getJson = async (path: string, headers?: Record<string, string>) => (await (await get(path, headers)).json()) as Json;
+
+  const records: ArchiveRecord[] = [];
+  const schemas = ((await getJson(`api/apps/${app}/schemas`)).items ?? []) as Json[];
+  for (const s of schemas) {
+    const fields = ((s.fields ?? []) as Json[]).map(toField);
+    records.push({
+      type: "schema",
+      row: {
+        id: String(s.id),
+        name: String(s.name),
+        type: String(s.type ?? (s.isSingleton ? "Singleton" : "Default")),
+        is_published: s.isPublished === false ? 0 : 1,
+        definition: JSON.stringify({ properties: s.properties ?? {}, fields }),
+        version: Number(s.version ?? 0),
+        ...stamps(s),
+      },
+    });
+  }
+
+  for (const s of schemas) {
+    if (s.type === "Component") continue;
+    const list = async (unpublished: boolean) => {
+      const items: Json[] = [];
+      for (let skip = 0; ; skip += PAGE) {
+        const page = await getJson(`api/content/${app}/${encodeURIComponent(s.name)}?$top=${PAGE}&$skip=${skip}`, unpublished ? { "X-Unpublished": "1" } : {});
+        const got = (page.items ?? []) as Json[];
+        items.push(...got);
+        if (got.length < PAGE) break;
+      }
+      return items;
+    };
+    const live = new Map((await list(false)).map((i) => [String(i.id), i]));
+    for (const item of await list(true)) {
+      const published = live.get(String(item.id));
+      records.push({
+        type: "item",
+        row: {
+          id: String(item.id),
+          schema_name: String(s.name),
+          status: String(item.status ?? "Draft"),
+          new_status: typeof item.newStatus === "string" ? item.newStatus : null,
+          version: Number(item.version ?? 0),
+          data: item.data ?? {},
+          published_data: published ? (published.data ?? {}) : null,
+          published_version: published ? Number(published.version ?? 0) : null,
+          published_last_modified: published ? String(published.lastModified ?? "") : null,
+          published_last_modified_by: published ? String(published.lastModifiedBy ?? ACTOR) : null,
+          ...stamps(item),
+        },
+      });
+    }
+  }
+
+  // Folders, from the root down (Squidex lists one parent's children at a time).
+  const parents = [ROOT_FOLDER];
+  const now = new Date().toISOString();
+  while (parents.length) {
+    const parent = parents.shift()!;
+    for (const f of ((await getJson(`api/apps/${app}/assets/folders?parentId=${parent}`)).items ?? []) as Json[]) {
+      parents.push(String(f.id));
+      records.push({ type: "folder", row: { id: String(f.id), parent_id: String(f.parentId ?? ROOT_FOLDER) || ROOT_FOLDER, folder_name: String(f.folderName), version: Number(f.version ?? 0), created: now, created_by: ACTOR, last_modified: now, last_modified_by: ACTOR } });
+    }
+  }
+
+  const assets: Json[] = [];
+  for (let skip = 0; ; skip += PAGE) {
+    const page = await getJson(`api/apps/${app}/assets?$top=${PAGE}&$skip=${skip}`);
+    const got = (page.items ?? []) as Json[];
+    assets.push(...got);
+    if (got.length < PAGE) break;
+  }
+
+  const counts = emptyCounts();
+  for (const r of records) counts[r.type]++;
+  counts.asset = assets.length;
+  const writer = openArchiveWriter(file);
+  try {
+    await writer.write({ type: "header", format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now, counts });
+    for (const r of records) await writer.write(r);
+    for (const a of assets) {
+      const bytes = Buffer.from(await (await get(`api/assets/${app}/${encodeURIComponent(a.id)}`)).arrayBuffer());
+      const width = a.pixelWidth ?? a.metadata?.pixelWidth;
+      const height = a.pixelHeight ?? a.metadata?.pixelHeight;
+      await writer.write({
+        type: "asset",
+        row: {
+          id: String(a.id),
+          file_name: String(a.fileName),
+          slug: String(a.slug ?? a.fileName),
+          mime_type: String(a.mimeType ?? "application/octet-stream"),
+          file_size: bytes.length,
+          file_hash: String(a.fileHash ?? ""),
+          file_version: Number(a.fileVersion ?? 0),
+          type: String(a.type ?? "Unknown"),
+          pixel_width: Number.isSafeInteger(width) ? width : null,
+          pixel_height: Number.isSafeInteger(height) ? height : null,
+          tags: JSON.stringify(Array.isArray(a.tags) ? a.tags : []),
+          parent_id: String(a.parentId ?? ROOT_FOLDER) || ROOT_FOLDER,
+          version: Number(a.version ?? 0),
+          ...stamps(a),
+        },
+        bytes: bytes.toString("base64"),
+      });
+    }
+    await writer.write({ type: "end", counts });
+    await writer.close();
+    return counts;
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
+
+export async function requestToken(base: string, source: SquidexSource): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(`${base}/identity-server/connect/token`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: source.clientId, client_secret: source.clientSecret, scope: "squidex-api" }),
+    });
+  } catch (error) {
+    throw new ArchiveError(`Squidex at ${base} cannot be reached (${(error as Error).cause ?? (error as Error).message}).`);
+  }
+  const body = (await res.json().catch(() => ({}))) as Json;
+  if (!res.ok || typeof body.access_token !== "string")
+    throw new ArchiveError(`Squidex refused the client credentials (${res.status}${body.error ? `: ${body.error}` : ""}${body.error_description ? `, ${body.error_description}` : ""}).`);
+  return body.access_token;
+}
+
+function stamps(x: Json) {
+  return {
+    created: String(x.created ?? ""),
+    created_by: String(x.createdBy ?? ACTOR),
+    last_modified: String(x.lastModified ?? x.created ?? ""),
+    last_modified_by: String(x.lastModifiedBy ?? x.createdBy ?? ACTOR),
+  };
+}
+
+/** A Squidex field DTO as the store keeps a field (links and UI flags dropped). */
+function toField(f: Json): Json {
+  return {
+    fieldId: Number(f.fieldId),
+    name: String(f.name),
+    ...(f.partitioning !== undefined ? { partitioning: f.partitioning } : {}),
+    ...(f.isHidden ? { isHidden: true } : {}),
+    properties: f.properties ?? {},
+    ...(Array.isArray(f.nested) ? { nested: (f.nested as Json[]).map(toField) } : {}),
+  };
+}
