@@ -5,6 +5,7 @@ import type { Principal } from "../policy";
 import { allLanguages, appResource, appsRoot, info, ping } from "./apps";
 import { assetContent, assets } from "./assets";
 import { contents } from "./contents";
+import { graphql } from "./graphql";
 import { token } from "./identity";
 import { schemas } from "./schemas";
 import { error, notImplemented, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
@@ -70,6 +71,7 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
       return ping();
     }
     // What each principal may do is the store's policy (policy.ts): every write below names `by`.
+    if (area === "content" && rest[0]?.toLowerCase() === "graphql") return await graphql(request, method, rest.slice(1), by, ctx);
     if (area === "content") return await contents(request, method, rest, by, ctx);
     if (area === "apps") {
       const answer = await appResource(method, rest, by, ctx);
