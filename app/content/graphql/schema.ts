@@ -121,8 +121,8 @@ const idsIn = (value: unknown): string[] => (Array.isArray(value) ? value.filter
 
 /**
  * The batch loader of the items of `from` whose reference `fields` point at given ids: one query per
- * chunk of ids (a filter `field eq id or …`); a chunk whose page comes back full is asked again id
- * by id, so no item's list is cut short by its neighbours'.
+ * chunk of ids (a filter `field eq id or …`); a chunk whose page comes back full is split and asked
+ * again, so no item's list is cut short by its neighbours'.
  */
 function referencingLoader(ctx: GraphQLContext, from: string, fields: readonly string[], language: string, want: number) {
   return ctx.loaders.get<FlatItem[]>(`referencing:${from}:${fields.join(",")}:${language}:${want}`, async (ids) => {
@@ -136,13 +136,18 @@ function referencingLoader(ctx: GraphQLContext, from: string, fields: readonly s
       for (const item of items)
         for (const id of chunk) if (fields.some((f) => idsIn(item.data[f]).includes(id))) found.get(id)!.push(item);
     };
-    const size = Math.max(1, Math.min(Math.floor(MAX_TAKE / want), Math.floor(200 / fields.length)));
-    for (let i = 0; i < ids.length; i += size) {
-      const chunk = ids.slice(i, i + size);
+    // A full page may have cut some item's list short: ask again for each half of the chunk, down
+    // to single ids (which need only `want`). Items with few referrers stay in one query.
+    const load = async (chunk: string[]): Promise<void> => {
+      if (chunk.length === 1) return file(await read(chunk, want), chunk);
       const items = await read(chunk, MAX_TAKE);
-      if (items.length < MAX_TAKE || chunk.length === 1) file(items, chunk);
-      else for (const id of chunk) file(await read([id], want), [id]);
-    }
+      if (items.length < MAX_TAKE) return file(items, chunk);
+      const half = Math.ceil(chunk.length / 2);
+      await load(chunk.slice(0, half));
+      await load(chunk.slice(half));
+    };
+    const size = Math.max(1, Math.min(Math.floor(MAX_TAKE / want), Math.floor(200 / fields.length)));
+    for (let i = 0; i < ids.length; i += size) await load(ids.slice(i, i + size));
     return found;
   });
 }
