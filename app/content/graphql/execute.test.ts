@@ -81,6 +81,13 @@ describe("GraphQL execution", () => {
 });
 
 describe("query limits", () => {
+  it("refuse a fragment bomb on the real schema before executing it", async () => {
+    const fragments = Array.from({ length: 40 }, (_, i) => `fragment F${i} on GmContentPractitioners { id ${i < 39 ? `...F${i + 1} flatData { name } ...F${i + 1}` : ""} }`).join(" ");
+    const answer = await run(`{ queryGmContentPractitionersContents(top: 1) { ...F0 } } ${fragments}`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors?.[0]?.message).toMatch(/selections/);
+  });
+
   it("measure depth through fragments and cost through nested lists and variables", () => {
     const deep = parse("query { a { ...F } } fragment F on X { b { c { d { e { f { g { h { i { id } } } } } } } } }");
     expect(checkLimits(deep, {})).toMatch(/9 levels deep/);
@@ -90,6 +97,9 @@ describe("query limits", () => {
     // Aliases add up.
     const many = Array.from({ length: 60 }, (_, i) => `a${i}: queryXContents { id }`).join(" ");
     expect(checkLimits(parse(`{ ${many} }`), {})).toMatch(/items/);
+    // Fragments that spread the next one twice expand exponentially: refused by the count of selections.
+    const fragments = Array.from({ length: 30 }, (_, i) => `fragment F${i} on X { a${i}: id ${i < 29 ? `...F${i + 1} b${i}: id ...F${i + 1}` : ""} }`).join(" ");
+    expect(checkLimits(parse(`{ findXContent(id: "a") { ...F0 } } ${fragments}`), {})).toMatch(/more than 5000 selections/);
     // Introspection is bounded by the schema, not counted.
     expect(checkLimits(parse("{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }"), {})).toBeNull();
   });

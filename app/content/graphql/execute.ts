@@ -34,6 +34,8 @@ const MAX_TOKENS = 4000;
 export const MAX_DEPTH = 8;
 /** Most items a query may ask to be read: list sizes (`top`) multiplied down the nesting, summed. */
 export const MAX_COST = 10_000;
+/** Most selections a query may expand to, fragments spread where they are used. */
+export const MAX_SELECTIONS = 5_000;
 /** Most requests in one batch. */
 export const MAX_BATCH = 10;
 
@@ -136,10 +138,13 @@ export function checkLimits(document: DocumentNode, variables: Record<string, un
     if (/^referencing.+Contents$/.test(name)) return Math.max(1, numberOf(top, DEFAULT_REFERENCING_TOP));
     return 1;
   };
+  // Fragments spreading fragments twice over expand exponentially: count the selections walked.
+  let steps = 0;
   const walk = (set: SelectionSetNode, depth: number, seen: ReadonlySet<string>): number => {
     deepest = Math.max(deepest, depth);
     let cost = 0;
     for (const selection of set.selections) {
+      if (++steps > MAX_SELECTIONS) return cost;
       if (selection.kind === Kind.FIELD) {
         if (selection.name.value.startsWith("__")) continue;
         if (!selection.selectionSet) continue;
@@ -158,6 +163,7 @@ export function checkLimits(document: DocumentNode, variables: Record<string, un
     return cost;
   };
   const cost = walk(operation.selectionSet, 0, new Set());
+  if (steps > MAX_SELECTIONS) return `The query expands to more than ${MAX_SELECTIONS} selections (fragments included); ask for fewer fields.`;
   if (deepest > MAX_DEPTH) return `The query nests ${deepest} levels deep; at most ${MAX_DEPTH} are allowed.`;
   if (cost > MAX_COST)
     return `The query may read about ${cost} items; at most ${MAX_COST} are allowed. Ask for fewer items (a smaller top) or nest fewer lists.`;

@@ -19,9 +19,9 @@ export type { ApiAnswer, ApiRequest, SquidexHttpContext } from "./respond";
  * `If-Match`/`ETag` versions and `ErrorDto` bodies. See shared/squidex-contract.md.
  *
  * This module routes, and decides who is asking; one module per resource answers
- * (identity.ts, contents.ts with bulk.ts, assets.ts, schemas.ts, apps.ts for ping, info, the app
- * and its languages), on the request/response layer they share (respond.ts). See
- * docs/decisions/0028-squidex-api-modules.md.
+ * (identity.ts, contents.ts with bulk.ts, graphql.ts, assets.ts, schemas.ts, apps.ts for ping, info,
+ * the app and its languages), on the request/response layer they share (respond.ts). See
+ * docs/decisions/0028-squidex-api-modules.md and 0034-graphql.md.
  */
 
 export function fromFetchRequest(request: ApiRequest): ApiRequest {
