@@ -25,6 +25,7 @@ function site(prefix: "" | "en" | "de") {
 
 export default [
   route("api/rest", "routes/api.rest.ts"),
+  route("api/graphql", "routes/api.graphql.ts"),
   route("api/getcontentitem", "routes/api.getcontentitem.ts"),
   route("api/getassets", "routes/api.getassets.ts"),
   route("api/schemas", "routes/api.schemas.ts"),

@@ -32,9 +32,10 @@ const API_HEADERS: Record<string, string> = {
 const GZIP_FROM_BYTES = 1024;
 
 export function squidexMiddleware(services: Services) {
-  const { store, squidexAuth, env } = services;
+  const { store, content, squidexAuth, env } = services;
   const ctx: SquidexHttpContext = {
     store,
+    content,
     auth: squidexAuth,
     appName: env.SQUIDEX_APP_NAME,
     jsonLimit: env.API_BODY_LIMIT_BYTES,

@@ -38,6 +38,11 @@ export interface ApiContext {
 }
 
 const EDITOR_ONLY = new Set<Collection>(["core-backend-navigation"]);
+
+/** Whether visitors may read a collection at all (the site's collections but the editor-only ones). */
+export function visitorReadable(name: string): name is Collection {
+  return (COLLECTIONS as readonly string[]).includes(name) && !EDITOR_ONLY.has(name as Collection);
+}
 /**
  * What visitors may see of a collection, and so all they may filter, search and sort on: the fields
  * listed here, or else every field of the schema not tagged "private" (nor hidden).

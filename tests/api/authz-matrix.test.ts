@@ -142,6 +142,16 @@ const draftBody = (url: string) => () => ({ url, language: "de", unpublished: tr
 
 const PUBLIC: Record<string, PublicExpectation> = {
   "/api/rest": { sample: "/api/rest", method: "POST", body: draftBody(`gm-content-practitioners?$top=200`), status: 200 },
+  "/api/graphql": {
+    sample: "/api/graphql",
+    method: "POST",
+    body: (c) => ({
+      graphquery: `{ queryGmContentPractitionersContents { id flatData { name } } queryCorePagesContents { id flatData { title seo } } findGmContentPractitionersContent(id: "${c.draftPractitionerId}") { id } }`,
+      language: "de",
+      unpublished: true,
+    }),
+    status: 200,
+  },
   "/api/getcontentitem": { sample: "/api/getcontentitem", method: "POST", body: (c) => ({ url: "gm-content-practitioners", id: c.draftPractitionerId, language: "de", unpublished: true }), status: 404 },
   "/api/getassets": { sample: "/api/getassets", method: "POST", body: () => ({ language: "de" }), status: 200 },
   "/api/schemas": { sample: "/api/schemas", method: "POST", body: () => ({}), status: "any" },

@@ -4,7 +4,9 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_FILTER_LEAVES, MAX_IDS, MAX_IN_VALUES, MAX_SEARCH_WORDS, MAX_SORT_KEYS } from "~/content/limits";
 import { COLLECTIONS } from "~/content/public-api";
+import { camelCase, pascalCase } from "~/content/graphql/naming";
 import { buildDemoContent } from "~/content/seed/content";
+import { demoSchemas } from "~/content/seed/schemas";
 import { ICON_NAMES } from "~/content/seed/theme";
 import { FUZZ_FRESH_RUNS, FUZZ_FRESH_SEED, FUZZ_RUNS, FUZZ_SEED, Fuzzer, freshFuzzParams, freshReplay, fuzzParams, fuzzTestTimeout, printable, send, snippet, type FuzzRequest, type FuzzResponse } from "../support/fuzz";
 import { EVENT_LOOP_BOUND_MS, worstHealthzWhile } from "../support/event-loop";
@@ -399,7 +401,7 @@ const collectionUrl = fc.tuple(collection, queryString).map(([c, q]) => (q ? `${
 
 // ---- the internal API ------------------------------------------------------------------------------------
 
-const INTERNAL = ["/api/rest", "/api/getcontentitem", "/api/getassets", "/api/schemas", "/api/getThirdPartyScripts"] as const;
+const INTERNAL = ["/api/rest", "/api/getcontentitem", "/api/getassets", "/api/schemas", "/api/getThirdPartyScripts", "/api/graphql"] as const;
 const languageValue = fc.oneof(fc.constantFrom('"de"', '"en"'), hostile.map(jstr), jsonText);
 const flagValue = fc.oneof(fc.constantFrom("true", "false"), jsonText);
 /** A body of roughly the right shape with wrong or hostile values and extra (prototype) keys. */
@@ -1625,6 +1627,80 @@ describe("Squidex asset uploads (last: a broken upload or delete may damage the 
           `deleting asset ${JSON.stringify(uploaded)} (${gone.status}) removed other data: seeded asset now ${still.status}, database file ${dbFile ? "present" : "gone"}`,
         );
       }),
+    T,
+  );
+});
+
+// ---- GraphQL ---------------------------------------------------------------------------------------
+
+/** The demo schemas' fields as GraphQL selections (flatData and data): what generated documents ask for. */
+const GQL_FIELDS = new Map<string, { flat: string; data: string }[]>(
+  demoSchemas.map((schema) => [
+    schema.name,
+    schema.fields.map((f) => {
+      const name = camelCase(f.name);
+      const reference = f.properties.fieldType === "References" && f.properties.schemaIds?.length === 1;
+      return { flat: reference ? `${name} { id }` : name, data: `${name} { ${f.partitioning === "language" ? "de en" : "iv"} }` };
+    }),
+  ]),
+);
+const gqlString = (s: string) => JSON.stringify(wellFormed(s));
+const gqlArgs = fc
+  .record(
+    {
+      top: fc.oneof(fc.integer({ min: -3, max: 260 }), fc.constantFrom(0, 1, 200, 2 ** 31 - 1)),
+      skip: fc.integer({ min: -3, max: 20_000 }),
+      filter: fc.oneof(odataFilter, hostile).map(gqlString),
+      orderby: fc.oneof(fc.constantFrom("data/name/iv asc", "lastModified desc", "data/email/iv", "data/title/de desc,id asc"), hostile).map(gqlString),
+      search: hostile.map(gqlString),
+    },
+    { requiredKeys: [] },
+  )
+  .map((args) => Object.entries(args).map(([k, v]) => `${k}: ${v}`).join(", "));
+/** A query over one schema: a list (maybe with total) or one item by a seed or hostile id, with data, flatData and referrers. */
+const gqlDocument = fc
+  .record({
+    schema: fc.constantFrom(...SCHEMAS),
+    form: fc.constantFrom("list", "total", "find"),
+    args: fc.oneof({ weight: 2, arbitrary: fc.constantFrom("", "top: 5", "top: 2, skip: 1") }, { weight: 1, arbitrary: gqlArgs }),
+    id: fc.oneof(fc.constantFrom(...SEED_IDS), hostile),
+    fields: fc.integer({ min: 0, max: 2 ** 16 }),
+    referencing: fc.boolean(),
+  })
+  .map(({ schema, form, args, id, fields, referencing }) => {
+    const type = pascalCase(schema);
+    const chosen = (GQL_FIELDS.get(schema) ?? []).filter((_, i) => (fields >> i) & 1);
+    const flat = chosen.length ? `flatData { ${chosen.map((f) => f.flat).join(" ")} }` : "";
+    const data = chosen.length ? `data { ${chosen.map((f) => f.data).join(" ")} }` : "";
+    const refs = referencing && schema === "gm-content-practitioners" ? "referencingGmAppointmentsContents(top: 3) { id flatData { start booked } }" : "";
+    const selection = `{ id status version ${flat} ${data} ${refs} }`;
+    if (form === "find") return `{ findItem: find${type}Content(id: ${gqlString(id)}) ${selection} }`;
+    const call = args ? `(${args})` : "";
+    if (form === "total") return `{ page: query${type}ContentsWithTotal${call} { total items ${selection} } }`;
+    return `{ list: query${type}Contents${call} ${selection} }`;
+  });
+const anyGqlDocument = fc.oneof({ weight: 6, arbitrary: gqlDocument }, { weight: 1, arbitrary: hostileOrHuge }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 400 }).map((n) => `${"{ a ".repeat(n)}${"}".repeat(n)}`) });
+
+describe("GraphQL", () => {
+  it(
+    "generated documents, anonymously on /api/graphql and with a token on the Squidex endpoint",
+    async () => {
+      // The control: some documents must get past validation and read data, or the property tests only the validator.
+      let withData = 0;
+      await property("graphql documents", fc.record({ document: anyGqlDocument, language: fc.constantFrom("de", "en"), squidex: fc.boolean() }), async ({ document, language, squidex }) => {
+        let res: FuzzResponse;
+        if (squidex) {
+          res = await fz.request("POST squidex graphql", {
+            method: "POST",
+            path: `${SQ}/api/content/${APP}/graphql`,
+            headers: { ...json, authorization: `Bearer ${token}`, "x-languages": language },
+            body: JSON.stringify({ query: document }),
+          });
+        } else res = await fz.request("POST /api/graphql", { method: "POST", path: "/api/graphql", headers: json, body: JSON.stringify({ graphquery: document, language, unpublished: true }) });
+        if (res.status === 200 && res.body.includes('"id"')) withData++;
+      });
+      expect(withData).toBeGreaterThan(5);
+    },
     T,
   );
 });

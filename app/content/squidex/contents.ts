@@ -13,7 +13,7 @@ import { empty, expectedVersion, has, json, notImplemented, parseDueTime, queryP
  * and bulk (bulk.ts), shaped by `X-Languages`, `X-Flatten`, `X-Fields` and `X-Unpublished`.
  */
 
-const STATUS_COLORS: Record<string, string> = { Published: "#4bb958", Draft: "#8091a5", Archived: "#eb3142" };
+export const STATUS_COLORS: Record<string, string> = { Published: "#4bb958", Draft: "#8091a5", Archived: "#eb3142" };
 const STATUSES = Object.entries(STATUS_COLORS)
   .map(([status, color]) => ({ status, color }))
   .sort((a, b) => a.status.localeCompare(b.status));

@@ -5,6 +5,7 @@ import type { Principal } from "../policy";
 import { allLanguages, appResource, appsRoot, info, ping } from "./apps";
 import { assetContent, assets } from "./assets";
 import { contents } from "./contents";
+import { graphql } from "./graphql";
 import { token } from "./identity";
 import { schemas } from "./schemas";
 import { error, notImplemented, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
@@ -18,9 +19,9 @@ export type { ApiAnswer, ApiRequest, SquidexHttpContext } from "./respond";
  * `If-Match`/`ETag` versions and `ErrorDto` bodies. See shared/squidex-contract.md.
  *
  * This module routes, and decides who is asking; one module per resource answers
- * (identity.ts, contents.ts with bulk.ts, assets.ts, schemas.ts, apps.ts for ping, info, the app
- * and its languages), on the request/response layer they share (respond.ts). See
- * docs/decisions/0028-squidex-api-modules.md.
+ * (identity.ts, contents.ts with bulk.ts, graphql.ts, assets.ts, schemas.ts, apps.ts for ping, info,
+ * the app and its languages), on the request/response layer they share (respond.ts). See
+ * docs/decisions/0028-squidex-api-modules.md and 0034-graphql.md.
  */
 
 export function fromFetchRequest(request: ApiRequest): ApiRequest {
@@ -70,6 +71,7 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
       return ping();
     }
     // What each principal may do is the store's policy (policy.ts): every write below names `by`.
+    if (area === "content" && rest[0]?.toLowerCase() === "graphql") return await graphql(request, method, rest.slice(1), by, ctx);
     if (area === "content") return await contents(request, method, rest, by, ctx);
     if (area === "apps") {
       const answer = await appResource(method, rest, by, ctx);

@@ -1,4 +1,5 @@
 import { ContentError, badRequest } from "../errors";
+import type { ContentClient } from "../client";
 import type { ContentStore } from "../store";
 import type { SquidexAuth } from "./auth";
 import { parseJsonText, readBody } from "../../lib/body";
@@ -33,6 +34,8 @@ export interface ApiAnswer {
 
 export interface SquidexHttpContext {
   store: ContentStore;
+  /** The one content client: GraphQL reads through it, with its visibility rules. */
+  content: ContentClient;
   auth: SquidexAuth;
   appName: string;
   jsonLimit: number;
