@@ -225,7 +225,7 @@ export function createRemoteSquidex(config: RemoteSquidexConfig) {
     /** A multipart upload, into a folder when `parentId` is given; a success only with 201. */
     uploadAsset(file: { name: string; type: string; bytes: Uint8Array }, opts: { parentId?: string } = {}) {
       const form = new FormData();
-      form.append("file", new Blob([file.bytes], { type: file.type }), file.name);
+      form.append("file", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
       if (opts.parentId) form.append("ParentId", opts.parentId);
       return call<Json>(`upload ${file.name}`, "POST", `api/apps/${app}/assets`, is(201), { body: form, query: { parentId: opts.parentId } });
     },
