@@ -62,7 +62,8 @@ export function squidexMiddleware(services: Services) {
       if (bytes) {
         headers.Vary = "Accept-Encoding";
         // Compressed on libuv's thread pool, not on the thread that serves requests.
-        if (bytes.length >= GZIP_FROM_BYTES && /\bgzip\b/i.test(req.headers["accept-encoding"] ?? "")) {
+        // Text only: an asset's image is compressed already.
+        if (bytes.length >= GZIP_FROM_BYTES && /json|text|svg/i.test(headers["Content-Type"] ?? "") && /\bgzip\b/i.test(req.headers["accept-encoding"] ?? "")) {
           bytes = await gzip(bytes);
           headers["Content-Encoding"] = "gzip";
         }

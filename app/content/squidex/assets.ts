@@ -1,5 +1,7 @@
+import fsp from "node:fs/promises";
 import { ContentError, badRequest, notFound } from "../errors";
-import { assetUrl } from "../public-api";
+import { imageOptions, resizedFile } from "../asset-resize";
+import { etagMatches } from "../../lib/etag";
 import { checkIds, pagingParams } from "../query";
 import type { Asset } from "../types";
 import { ASSET_SORT_COLUMNS, parentIdOf, type AssetFolder, type AssetSort } from "../assets";
@@ -261,8 +263,34 @@ async function assetFolders(request: ApiRequest, method: string, rest: string[],
   throw new ContentError(405, "Use PUT or DELETE.");
 }
 
+/**
+ * An asset's bytes, public as in Squidex for unprotected assets: `api/assets/{app}/{id}` (and the
+ * older `api/assets/{id}`), with Squidex's image options (width, height, mode, quality, format;
+ * app/content/asset-resize.ts), `download=1` for an attachment, `version` for the current version
+ * (the only one kept). An SVG is sent as it is, sandboxed.
+ */
 export async function assetContent(request: ApiRequest, id: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const asset = await ctx.store.assets.get(id);
   if (!asset) throw notFound(`Asset "${id}" not found.`);
-  return empty(308, { Location: new URL(assetUrl(asset), request.url).href });
+  const url = new URL(request.url);
+  const version = queryParam(url, "version");
+  if (version !== null && version !== "" && version !== String(asset.version)) {
+    if (!/^\d{1,9}$/.test(version)) throw badRequest("version must be a whole number.");
+    throw notFound(`Version ${version} of asset "${id}" is not kept: only the current one (${asset.version}) is.`);
+  }
+  const image = imageOptions(url.searchParams);
+  const tag = image ? `${asset.fileHash}-${[image.width ?? "", image.height ?? "", image.mode, image.quality ?? "", image.format ?? ""].join(".")}` : asset.fileHash;
+  const headers: Record<string, string> = {
+    ETag: `"${tag}"`,
+    "Cache-Control": "public, max-age=31536000, immutable",
+    "Last-Modified": new Date(asset.lastModified).toUTCString(),
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+    "Content-Disposition": `${queryParam(url, "download") === "1" ? "attachment" : "inline"}; filename*=UTF-8''${encodeURIComponent(asset.fileName)}`,
+  };
+  if (etagMatches(request.headers.get("if-none-match"), headers.ETag!)) return { status: 304, headers, body: null };
+  const original = ctx.store.assets.filePath(asset);
+  const chosen = image ? await resizedFile(asset, original, image) : { file: original, mimeType: asset.mimeType, temporary: false };
+  const body = await fsp.readFile(chosen.file);
+  if (chosen.temporary) await fsp.rm(chosen.file, { force: true });
+  return { status: 200, headers: { ...headers, "Content-Type": chosen.mimeType }, body };
 }

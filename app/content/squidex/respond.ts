@@ -29,7 +29,8 @@ export interface ApiRequest {
 export interface ApiAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  /** JSON text, or the bytes of an asset. */
+  body: string | Uint8Array | null;
 }
 
 export interface SquidexHttpContext {
