@@ -9,7 +9,8 @@ import type { Database, DB } from "./db";
 import { ContentError, alreadyExists, badRequest, notFound, versionConflict } from "./errors";
 import { newId, pathInside, requireValidId } from "./ids";
 import { ASSETS_TAG, recordRead } from "./read-tags";
-import type { Asset, AuditNote } from "./types";
+import type { Asset, AuditNote, FilterNode } from "./types";
+import { assetCondition } from "./asset-filter";
 import type { ContentChange } from "./types";
 import { actorOf, authorize, type AssetAction, type Principal } from "./policy";
 import { recordWrites } from "./audit";
@@ -148,7 +149,7 @@ export class AssetStore {
     };
   }
 
-  async list(opts: { ids?: string[]; skip?: number; take?: number; parentId?: string; search?: string; sort?: readonly AssetSort[] } = {}): Promise<{ total: number; items: Asset[] }> {
+  async list(opts: { ids?: string[]; skip?: number; take?: number; parentId?: string; search?: string; where?: FilterNode; sort?: readonly AssetSort[] } = {}): Promise<{ total: number; items: Asset[] }> {
     recordRead(ASSETS_TAG);
     // Asked by id: all of those (ids are bounded where they come in). Otherwise one page of at most 200.
     const take = opts.ids?.length ? opts.ids.length : Math.min(opts.take ?? 200, 200);
@@ -158,6 +159,9 @@ export class AssetStore {
     if (opts.parentId !== undefined) base = base.where("parent_id", "=", opts.parentId);
     // Squidex's `q` on assets: the file name contains the text, in any case.
     if (opts.search) base = base.where(sql<boolean>`lower(file_name) like ${`%${opts.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+    // Squidex's asset filter ($filter, or filter in q): asset-filter.ts.
+    const where = opts.where;
+    if (where) base = base.where((eb) => assetCondition(eb, where));
     let ordered = base.selectAll();
     for (const { field, descending } of opts.sort?.length ? opts.sort : [{ field: "lastModified" as const, descending: true }]) ordered = ordered.orderBy(ASSET_SORT_COLUMNS[field], descending ? "desc" : "asc");
     const rows = await ordered.orderBy("id").limit(take).offset(skip).execute();
@@ -315,6 +319,23 @@ export class AssetStore {
     authorizeAsset(opts, "changeAsset");
     const name = checkFileName(fileName);
     return this.updateAsset(id, opts, "rename-asset", async () => ({ file_name: name }));
+  }
+
+  /**
+   * Squidex's annotation (PUT assets/{id}): a new file name and/or new tags, in one change. Tags are
+   * texts of 1 to 100 characters, at most 100 of them, each once.
+   */
+  async annotate(id: string, changes: { fileName?: unknown; tags?: unknown }, opts: AssetWriteOptions = {}): Promise<Asset> {
+    authorizeAsset(opts, "changeAsset");
+    const row: { file_name?: string; tags?: string } = {};
+    if (changes.fileName !== undefined && changes.fileName !== null) row.file_name = checkFileName(changes.fileName as string);
+    if (changes.tags !== undefined && changes.tags !== null) row.tags = JSON.stringify(checkTags(changes.tags));
+    if (!Object.keys(row).length) {
+      const asset = await this.get(id);
+      if (!asset) throw notFound(`Asset "${id}" not found.`);
+      return asset;
+    }
+    return this.updateAsset(id, opts, "annotate-asset", async () => row);
   }
 
   /** Puts the asset into another folder (ROOT_FOLDER for none); an unknown folder is a 400. */
@@ -544,6 +565,17 @@ export class AssetStore {
 const unknownFolder = (id: string) => badRequest(`Asset folder "${id}" does not exist.`);
 
 /** The last segment of the asset's URL: never empty, "." or ".." (a URL parser would drop those, and the URL be a 404). */
+function checkTags(value: unknown): string[] {
+  if (!Array.isArray(value)) throw badRequest('"tags" must be a list of texts.');
+  if (value.length > 100) throw badRequest("An asset has at most 100 tags.");
+  const tags: string[] = [];
+  for (const tag of value) {
+    if (typeof tag !== "string" || !tag.trim() || tag.trim().length > 100 || CONTROL.test(tag)) throw badRequest("Each tag is a text of 1 to 100 characters.");
+    if (!tags.includes(tag.trim())) tags.push(tag.trim());
+  }
+  return tags;
+}
+
 function slugifyFileName(name: string): string {
   const slug = name
     .toLowerCase()

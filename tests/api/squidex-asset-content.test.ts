@@ -97,6 +97,30 @@ describe("asset content", () => {
     expect(((await old.json()) as { message: string }).message).toMatch(/only the current one/);
   });
 
+  it("filters assets by tags and metadata; hostile values match nothing they should not", async () => {
+    const auth = { authorization: `Bearer ${await squidexToken(server)}`, "content-type": "application/json" };
+    const annotate = await fetch(`${server.url}/api/squidex/api/apps/praxisnetz/assets/${pngId}`, { method: "PUT", headers: auth, body: JSON.stringify({ tags: ["logo", 'mit "Anführung"', "50%_rabatt"] }) });
+    expect(annotate.status, await annotate.clone().text()).toBe(200);
+    const ids = async (filter: string) => {
+      const res = await fetch(`${server.url}/api/squidex/api/apps/praxisnetz/assets?$top=200&$filter=${encodeURIComponent(filter)}`, { headers: auth });
+      expect(res.status, filter).toBe(200);
+      return ((await res.json()) as { items: Array<{ id: string }> }).items.map((a) => a.id);
+    };
+    expect(await ids("tags eq 'logo'")).toEqual([pngId]);
+    expect(await ids("tags eq 'mit \"Anführung\"'")).toEqual([pngId]);
+    expect(await ids("tags eq '50%_rabatt'")).toEqual([pngId]);
+    expect(await ids("tags eq 'log'")).toEqual([]);
+    expect(await ids("tags eq '%'")).toEqual([]);
+    expect(await ids("tags eq '_ogo'")).toEqual([]);
+    expect(await ids("tags in ('nope','logo')")).toEqual([pngId]);
+    expect(await ids("metadata/pixelWidth eq 800 and metadata/pixelHeight eq 600 and fileName eq 'rot.png'")).toEqual([pngId]);
+    expect(await ids("metadata/pixelWidth gt 801")).not.toContain(pngId);
+    expect(await ids("startswith(fileName,'ROT') and endswith(fileName,'.PNG')")).toEqual([pngId]);
+    expect(await ids("contains(fileName,'%')")).toEqual([]);
+    expect(await ids("fileName eq 'x'' or 1=1 --'")).toEqual([]);
+    expect(await ids(`id eq '${svgId}'`)).toEqual([svgId]);
+  });
+
   it("answers 404 for an asset that is not there", async () => {
     const res = await fetch(`${base()}/no-such-asset?width=100`);
     expect(res.status).toBe(404);

@@ -202,7 +202,7 @@ describe("versions", () => {
     await client.contents.deleteContent(schema, created.id, {});
   });
 
-  it("searches, sorts and pages assets as Squidex does (GET and POST assets/query); a filter is a 501, not ignored", async () => {
+  it("searches, filters, sorts and pages assets as Squidex does (GET and POST assets/query)", async () => {
     const all = (await client.assets.getAssets({ $top: 200 })).items;
     expect(all.length).toBeGreaterThan(3);
     const byName = [...all].map((a) => a.fileName).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -221,9 +221,28 @@ describe("versions", () => {
     const posted = await client.assets.getAssetsPost({ oData: "$orderby=fileName desc&$top=2" });
     expect(posted.items.map((a) => a.fileName)).toEqual([...byName].reverse().slice(0, 2));
     expect((await client.assets.getAssetsPost({ q: { fullText: "%" } })).items).toEqual([]);
-    // What it cannot do yet is said, and nonsense is a 400.
-    expect((await authed("/apps/praxisnetz/assets?$filter=fileSize gt 10")).status).toBe(501);
-    for (const bad of ["/apps/praxisnetz/assets?$orderby=secret", "/apps/praxisnetz/assets?q=%7Bnot-json", "/apps/praxisnetz/assets?$orderby=fileName,fileSize,created,version"])
+    // Filters on the asset's fields, by OData or in q, each answering what the whole list says.
+    const median = [...all].map((a) => a.fileSize).sort((a, b) => a - b)[Math.floor(all.length / 2)]!;
+    const big = await client.assets.getAssets({ $filter: `fileSize ge ${median}`, $top: 200 });
+    expect(big.items.map((a) => a.id).sort()).toEqual(all.filter((a) => a.fileSize >= median).map((a) => a.id).sort());
+    expect(big.total).toBe(big.items.length);
+    const type = all[0]!.mimeType;
+    const sameType = await client.assets.getAssetsPost({ oData: `$filter=mimeType eq '${type}' and not(fileSize lt 0)&$top=200` });
+    expect(sameType.items.map((a) => a.id).sort()).toEqual(all.filter((a) => a.mimeType === type).map((a) => a.id).sort());
+    const images = await client.assets.getAssets({ q: JSON.stringify({ filter: { path: "isImage", op: "eq", value: true }, take: 200 }) });
+    expect(images.items.map((a) => a.id).sort()).toEqual(all.filter((a) => a.isImage).map((a) => a.id).sort());
+    const named = await client.assets.getAssets({ $filter: `contains(fileName,'${part.toLowerCase()}')`, $top: 200 });
+    expect(named.items.map((a) => a.fileName).sort()).toEqual(byName.filter((n) => n.toLowerCase().includes(part.toLowerCase())));
+    // Nonsense is a 400 with words.
+    for (const bad of [
+      "/apps/praxisnetz/assets?$orderby=secret",
+      "/apps/praxisnetz/assets?q=%7Bnot-json",
+      "/apps/praxisnetz/assets?$orderby=fileName,fileSize,created,version",
+      "/apps/praxisnetz/assets?$filter=secret eq 1",
+      "/apps/praxisnetz/assets?$filter=fileSize eq 'big'",
+      "/apps/praxisnetz/assets?$filter=contains(fileSize,'1')",
+      "/apps/praxisnetz/assets?$filter=fileName eq",
+    ])
       expect((await authed(bad)).status, bad).toBe(400);
   });
 

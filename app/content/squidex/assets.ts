@@ -2,12 +2,13 @@ import fsp from "node:fs/promises";
 import { ContentError, badRequest, notFound } from "../errors";
 import { imageOptions, resizedFile } from "../asset-resize";
 import { etagMatches } from "../../lib/etag";
-import { checkIds, pagingParams } from "../query";
-import type { Asset } from "../types";
+import { checkIds, pagingParams, parseQuery } from "../query";
+import { parseODataFilter } from "../odata";
+import type { Asset, FilterNode } from "../types";
 import { ASSET_SORT_COLUMNS, parentIdOf, type AssetFolder, type AssetSort } from "../assets";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
-import { empty, expectedVersion, json, notImplemented, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { empty, expectedVersion, json, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
  * Assets as Squidex serves them: `api/apps/{app}/assets` (list, metadata, upload, rename, move,
@@ -48,15 +49,16 @@ const MAX_ASSET_SEARCH = 200;
 /**
  * The asset list as Squidex answers it: full text (`$search`, or `fullText` in the JSON query `q`:
  * the file name contains it, any case), sorting (`$orderby`, or `sort` in `q`: file name, size,
- * type, created, last modified, version), `$top`/`$skip` (or `take`/`skip`), a folder, ids. A filter
- * (`$filter`, `filter` in `q`) is refused with a 501 rather than ignored: an ignored filter would
- * answer every asset as if it matched.
+ * type, created, last modified, version), `$top`/`$skip` (or `take`/`skip`), a folder, ids, and a
+ * filter (`$filter`, `filter` in `q`) on the asset's fields (app/content/asset-filter.ts).
  */
 async function listAssets(ask: { ids?: string[] | undefined; parentId: string | null; params: URLSearchParams }, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { params } = ask;
   if (ask.ids) checkIds(ask.ids);
-  if (params.has("$filter")) throw notImplemented("Filtering assets with $filter is not supported yet; search file names with q, sort with $orderby.");
-  // Squidex's JSON query (`q`): its full text, sort, take and skip; a filter in it is not built yet.
+  const filters: FilterNode[] = [];
+  const odata = params.get("$filter");
+  if (odata !== null && odata.trim() !== "") filters.push(parseODataFilter(odata));
+  // Squidex's JSON query (`q`): its full text, filter, sort, take and skip.
   let json_: Record<string, unknown> = {};
   const q = params.get("q");
   if (q !== null && q.trim() !== "") {
@@ -66,7 +68,7 @@ async function listAssets(ask: { ids?: string[] | undefined; parentId: string | 
       throw badRequest('"q" must be a JSON query, e.g. {"fullText": "logo", "sort": [{"path": "fileName", "order": "ascending"}], "take": 10}.');
     }
     if (!isPlainObject(json_)) throw badRequest('"q" must be a JSON object.');
-    if (json_.filter !== undefined && json_.filter !== null) throw notImplemented("Filtering assets is not supported yet; search file names with fullText ($search), sort with sort ($orderby).");
+    if (json_.filter !== undefined && json_.filter !== null) filters.push(parseQuery({ filter: json_.filter }).filter!);
   }
   const text = json_.fullText ?? params.get("$search") ?? "";
   if (typeof text !== "string") throw badRequest('"fullText" must be a text.');
@@ -96,6 +98,7 @@ async function listAssets(ask: { ids?: string[] | undefined; parentId: string | 
     ...(ask.ids ? { ids: ask.ids } : {}),
     ...(ask.parentId !== null ? { parentId: parentIdOf(ask.parentId) } : {}),
     ...(search ? { search } : {}),
+    ...(filters.length ? { where: filters.length === 1 ? filters[0]! : { and: filters } } : {}),
     sort,
     ...pagingParams(params),
   });
@@ -137,15 +140,13 @@ export async function assets(request: ApiRequest, method: string, rest: string[]
       return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
     }
     if (id !== undefined && sub === undefined && method === "PUT") {
-      // PUT assets/{id} {fileName, ...}: of the annotations, the file name is what this store keeps.
+      // PUT assets/{id} {fileName, tags, ...}: of the annotations, file name and tags are what this store keeps.
       const body = await readJsonBody(request, ctx);
-      if (!isPlainObject(body)) throw badRequest('Send {"fileName": "<new name>"}.');
-      const unsupported = ["slug", "metadata", "tags"].filter((key) => body[key] !== undefined && body[key] !== null);
+      if (!isPlainObject(body)) throw badRequest('Send {"fileName": "<new name>", "tags": ["…"]}.');
+      const unsupported = ["slug", "metadata"].filter((key) => body[key] !== undefined && body[key] !== null);
       if (body.isProtected === true) unsupported.push("isProtected");
-      if (unsupported.length) throw badRequest(`Changing ${unsupported.join(", ")} is not supported; send fileName.`);
-      const opts = { expectedVersion: expectedVersion(request), by };
-      const asset = body.fileName === undefined || body.fileName === null ? await store.assets.get(id) : await store.assets.rename(id, body.fileName as string, opts);
-      if (!asset) throw notFound(`Asset "${id}" not found.`);
+      if (unsupported.length) throw badRequest(`Changing ${unsupported.join(", ")} is not supported; send fileName or tags.`);
+      const asset = await store.assets.annotate(id, { fileName: body.fileName, tags: body.tags }, { expectedVersion: expectedVersion(request), by });
       return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
     }
     if (id !== undefined && sub === undefined && method === "GET") {
