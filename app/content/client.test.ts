@@ -1,33 +1,17 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AssetStore } from "./assets";
-import { ContentCache } from "./cache";
-import { createEmbeddedClient, type ContentClient } from "./client";
-import { openDatabase } from "./db";
-import { seedDemoContent } from "./seed-demo";
-import { ContentStore } from "./store";
+import type { ContentClient } from "./client";
+import { openDemoStore } from "./demo-store.test-support";
+import type { ContentStore } from "./store";
 
 /** The content client over a real store with the demo content: what each audience gets. */
-let dir: string;
 let store: ContentStore;
 let client: ContentClient;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-client-"));
-  const { db, dialect } = await openDatabase({ sqlitePath: path.join(dir, "db.sqlite") });
-  store = new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), 1024 * 1024));
-  await store.migrate();
-  await seedDemoContent(store);
-  const cache = new ContentCache();
-  store.onChange((change) => cache.invalidate(change));
-  client = createEmbeddedClient({ store, cache, siteName: "praxisnetz" });
+  ({ store, client, close } = await openDemoStore("praxisnetz-client-"));
 });
-afterAll(async () => {
-  await store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 describe("the embedded content client", () => {
   it("gives visitors the practitioners shown on this site without private fields; system code every published one", async () => {

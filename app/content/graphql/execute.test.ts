@@ -1,39 +1,25 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AssetStore } from "../assets";
-import { ContentCache } from "../cache";
-import { createEmbeddedClient, type ContentClient } from "../client";
-import { openDatabase } from "../db";
-import { seedDemoContent } from "../seed-demo";
-import { ContentStore } from "../store";
+import type { ContentClient } from "../client";
+import { openDemoStore } from "../demo-store.test-support";
+import type { ContentStore } from "../store";
 import { BatchLoader } from "./loader";
 import { checkLimits, MAX_COST, runGraphQL, type RunOptions } from "./execute";
 import { schemaFor } from "./schema";
 
 /** GraphQL over a real store with the demo content, through the real content client (its reads counted). */
-let dir: string;
 let store: ContentStore;
 let client: ContentClient;
+let close: () => Promise<void>;
 let reads: string[] = [];
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "praxisnetz-graphql-"));
-  const { db, dialect } = await openDatabase({ sqlitePath: path.join(dir, "db.sqlite") });
-  store = new ContentStore(db, dialect, new AssetStore(path.join(dir, "assets"), 1024 * 1024));
-  await store.migrate();
-  await seedDemoContent(store);
-  const cache = new ContentCache();
-  store.onChange((change) => cache.invalidate(change));
-  const real = createEmbeddedClient({ store, cache, siteName: "praxisnetz" });
+  const demo = await openDemoStore("praxisnetz-graphql-");
+  ({ store, close } = demo);
+  const real = demo.client;
   client = { ...real, query: (schema, query, scope, opts) => (reads.push(schema), real.query(schema, query, scope, opts)) };
 });
-afterAll(async () => {
-  await store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 const run = (query: string, opts: Partial<RunOptions> = {}) =>
   runGraphQL({ query }, { store, client, audience: "visitor", unpublished: false, language: "de", ...opts });
