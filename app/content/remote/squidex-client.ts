@@ -75,6 +75,8 @@ export class RemoteSquidexError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** What the remote said, when it said something. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = "RemoteSquidexError";
@@ -97,7 +99,8 @@ export function createRemoteSquidex(config: RemoteSquidexConfig) {
     const res = await http("identity-server/connect/token", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" }, idempotent: true });
     const answer = (await res.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error_description?: unknown };
     if (!res.ok || typeof answer.access_token !== "string") {
-      throw new RemoteSquidexError(`The token request was refused (${res.status}${typeof answer.error_description === "string" ? `: ${answer.error_description}` : ""}).`, res.status);
+      const detail = typeof answer.error_description === "string" ? answer.error_description : undefined;
+      throw new RemoteSquidexError(`The token request was refused (${res.status}${detail ? `: ${detail}` : ""}).`, res.status, detail);
     }
     const seconds = typeof answer.expires_in === "number" && answer.expires_in > 0 ? answer.expires_in : 3600;
     token = { value: answer.access_token, expiresAt: now() + seconds * 1000 - EXPIRY_MARGIN_MS };

@@ -1,5 +1,6 @@
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, emptyCounts, openArchiveWriter, type ArchiveRecord, type Counts } from "./archive";
 import { ROOT_FOLDER } from "../assets";
+import { createRemoteSquidex, RemoteSquidexError, type RemoteSquidex } from "../remote/squidex-client";
 
 /** How the import reaches a Squidex app: its base URL (before `/api`), app name and client credentials. */
 export interface SquidexSource {
@@ -21,16 +22,10 @@ type Json = Record<string, any>;
  * Squidex serves an item's current and live state only, not its older versions: that is what comes.
  */
 export async function squidexToArchive(source: SquidexSource, file: string): Promise<Counts> {
-  const base = source.url.replace(/\/+$/, "");
   const app = encodeURIComponent(source.app);
-  const token = await requestToken(base, source);
+  const send = squidexRequests(source);
   const get = async (path: string, headers: Record<string, string> = {}): Promise<Response> => {
-    let res: Response;
-    try {
-      res = await fetch(`${base}/${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
-    } catch (error) {
-      throw new ArchiveError(`Squidex at ${base} cannot be reached (${(error as Error).cause ?? (error as Error).message}).`);
-    }
+    const res = await send("GET", path, { headers });
     if (!res.ok) throw new ArchiveError(`Squidex answered ${res.status} to GET ${path}: ${(await res.text()).slice(0, 200)}`);
     return res;
   };
@@ -148,20 +143,21 @@ export async function squidexToArchive(source: SquidexSource, file: string): Pro
   }
 }
 
-export async function requestToken(base: string, source: SquidexSource): Promise<string> {
-  let res: Response;
-  try {
-    res = await fetch(`${base}/identity-server/connect/token`, {
-      method: "POST",
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: source.clientId, client_secret: source.clientSecret, scope: "squidex-api" }),
-    });
-  } catch (error) {
-    throw new ArchiveError(`Squidex at ${base} cannot be reached (${(error as Error).cause ?? (error as Error).message}).`);
-  }
-  const body = (await res.json().catch(() => ({}))) as Json;
-  if (!res.ok || typeof body.access_token !== "string")
-    throw new ArchiveError(`Squidex refused the client credentials (${res.status}${body.error ? `: ${body.error}` : ""}${body.error_description ? `, ${body.error_description}` : ""}).`);
-  return body.access_token;
+/**
+ * API calls to a Squidex app through the one remote client (app/content/remote/squidex-client.ts:
+ * its token, kept and renewed after a 401, and its retries), failures as archive errors in words.
+ */
+export function squidexRequests(source: SquidexSource): RemoteSquidex["request"] {
+  const base = source.url.replace(/\/+$/, "");
+  const remote = createRemoteSquidex({ url: base, app: source.app, clientId: source.clientId, clientSecret: source.clientSecret, timeoutMs: 60_000 });
+  return async (method, path, opts) => {
+    try {
+      return await remote.request(method, path, opts);
+    } catch (error) {
+      if (error instanceof RemoteSquidexError) throw new ArchiveError(`Squidex refused the client credentials (${error.status}${error.detail ? `: ${error.detail}` : ""}).`);
+      throw new ArchiveError(`Squidex at ${base} cannot be reached (${(error as Error).cause ?? (error as Error).message}).`);
+    }
+  };
 }
 
 function stamps(x: Json) {

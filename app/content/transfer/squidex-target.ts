@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { ROOT_FOLDER } from "../assets";
 import { ArchiveError, emptyCounts, readArchive, type ArchiveRecord, type Counts, type RecordKind } from "./archive";
-import { requestToken, type SquidexSource } from "./squidex-source";
+import { squidexRequests, type SquidexSource } from "./squidex-source";
 
 type Json = Record<string, any>;
 type Of<K extends ArchiveRecord["type"]> = Extract<ArchiveRecord, { type: K }>;
@@ -19,20 +19,10 @@ export async function archiveToSquidex(file: string, target: SquidexSource, opts
     if (record.type === "header") opts.onTotals?.(record.counts);
     else (records[record.type] as ArchiveRecord[]).push(record);
   }
-  const base = target.url.replace(/\/+$/, "");
   const app = encodeURIComponent(target.app);
-  const token = await requestToken(base, target);
+  const send = squidexRequests(target);
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json }> => {
-    let res: Response;
-    try {
-      res = await fetch(`${base}/${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !(body instanceof FormData) ? { "content-type": "application/json" } : {}), ...headers },
-        ...(body !== undefined ? { body: body instanceof FormData ? body : JSON.stringify(body) } : {}),
-      });
-    } catch (error) {
-      throw new ArchiveError(`Squidex at ${base} cannot be reached (${(error as Error).cause ?? (error as Error).message}).`);
-    }
+    const res = await send(method, path, { headers, ...(body instanceof FormData ? { body } : body !== undefined ? { json: body } : {}) });
     const text = await res.text();
     let json: Json = {};
     try {
