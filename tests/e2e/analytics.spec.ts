@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./admin-helpers";
-import { waitForHydration } from "./helpers";
+import { startOwnServer, waitForHydration } from "./helpers";
 
 /**
  * Analytics (issue 24): nothing is sent before the visitor allows statistics; after that, page views
@@ -88,4 +88,23 @@ test("nothing is sent with the opt-out flag, even with statistics allowed", asyn
   await page.getByRole("navigation", { name: "Hauptnavigation" }).getByRole("link").first().click();
   await page.waitForLoadState("networkidle");
   expect(sent).toEqual([]);
+});
+
+test("nothing is sent on localhost (a server that does not let the tracker count there), even with statistics allowed", async ({ page }) => {
+  // The shared test server lets the tracker count on 127.0.0.1 (ANALYTICS_TRACK_LOCALHOST); this one does not, as a real site.
+  const own = await startOwnServer(Number(process.env.E2E_PORT ?? 3199) + 38, { ANALYTICS_TRACK_LOCALHOST: "false" });
+  try {
+    const sent = eventRequests(page);
+    await page.goto(`${own.base}/ueber-uns`);
+    await page.locator("section#consent").getByRole("button", { name: "Alle akzeptieren" }).click();
+    await expect(page.locator("section#consent")).toBeHidden();
+    await waitForHydration(page);
+    // The tracker's chunk did load (statistics are allowed): it is the tracker that stays silent.
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType("resource").some((e) => /\/assets\/tracker-[^/]+\.js$/.test(e.name)))).toBe(true);
+    await page.getByRole("navigation", { name: "Hauptnavigation" }).getByRole("link").first().click();
+    await page.waitForLoadState("networkidle");
+    expect(sent).toEqual([]);
+  } finally {
+    own.kill();
+  }
 });

@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { waitForHydration } from "./helpers";
+import { startOwnServer, waitForHydration } from "./helpers";
 
 /**
  * An external consent tool (CONSENT_SERVICE_URL with CONSENT_SERVICE_ID) in place of our banner: a
@@ -12,19 +10,13 @@ import { waitForHydration } from "./helpers";
 const port = Number(process.env.E2E_PORT ?? 3199) + 37;
 const base = `http://127.0.0.1:${port}`;
 const toolUrl = `http://localhost:${port}/__test/consent-service.js`;
-let server: ChildProcess;
+let server: { kill: () => void } | undefined;
 
 test.beforeAll(async () => {
-  server = spawn(process.execPath, [path.resolve("scripts/e2e-server.mjs")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", CONSENT_SERVICE_URL: toolUrl, CONSENT_SERVICE_ID: "fake-settings-42", GEOCODER_URL: "http://127.0.0.1:9/search" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  await expect.poll(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), { timeout: 60_000 }).toBe(true);
+  server = await startOwnServer(port, { CONSENT_SERVICE_URL: toolUrl, CONSENT_SERVICE_ID: "fake-settings-42" });
 });
 
-test.afterAll(() => {
-  server?.kill("SIGTERM");
-});
+test.afterAll(() => server?.kill());
 
 test("the configured tool asks instead of our banner, and its answers become the site's consent", async ({ page, context }) => {
   const events: string[] = [];

@@ -92,6 +92,22 @@ export const PAGE_TYPES = [
   { name: "home (en)", path: "/en" },
 ];
 
+/**
+ * A server of a test's own (scripts/e2e-server.mjs on `port`, a fresh data dir) with settings the
+ * shared one does not have; resolves when it answers. The caller stops it with `kill()`.
+ */
+export async function startOwnServer(port: number, env: Record<string, string>): Promise<{ base: string; kill: () => void }> {
+  const { spawn } = await import("node:child_process");
+  const path = await import("node:path");
+  const child = spawn(process.execPath, [path.resolve("scripts/e2e-server.mjs")], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error", GEOCODER_URL: "http://127.0.0.1:9/search", ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await expect.poll(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), { timeout: 60_000 }).toBe(true);
+  return { base, kill: () => void child.kill("SIGTERM") };
+}
+
 /** Waits until React has hydrated the page (its scripts load after the first paint). */
 export async function waitForHydration(page: Page): Promise<void> {
   // The root route marks <html data-hydrated> once React has hydrated the page (app/root.tsx).
