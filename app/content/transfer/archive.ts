@@ -55,6 +55,23 @@ export interface ArchiveWriter {
 }
 
 /** Writes records to `file` as gzip'd JSON lines, waiting when the disk is slower than the reader. */
+/**
+ * Writes one archive file: `fill` writes the header and the records and answers what it wrote; the
+ * end line (which tells a whole file from a cut-off one) follows. A failure removes the half-written file.
+ */
+export async function writeArchive(file: string, fill: (writer: ArchiveWriter) => Promise<Counts>): Promise<Counts> {
+  const writer = openArchiveWriter(file);
+  try {
+    const counts = await fill(writer);
+    await writer.write({ type: "end", counts });
+    await writer.close();
+    return counts;
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
+
 export function openArchiveWriter(file: string): ArchiveWriter {
   const out = fs.createWriteStream(file, { mode: 0o600 });
   const gzip: Gzip = createGzip();

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { readJsonColumn } from "../db";
 import { indexSpec } from "../field-index";
 import type { ContentStore } from "../store";
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, emptyCounts, openArchiveWriter, type ArchiveRecord, type Counts, type RecordKind } from "./archive";
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, emptyCounts, writeArchive, type ArchiveRecord, type Counts, type RecordKind } from "./archive";
 
 const PAGE = 500;
 
@@ -15,9 +15,8 @@ const PAGE = 500;
  */
 export async function exportContent(store: ContentStore, file: string, opts: { onRecord?: (kind: RecordKind, totals: Counts) => void; onTotals?: (totals: Counts) => void } = {}): Promise<Counts> {
   const schemaList = await store.listSchemas();
-  const writer = openArchiveWriter(file);
-  try {
-    const counts = await store.db
+  return writeArchive(file, (writer) =>
+    store.db
       .transaction()
       .setAccessMode("read only")
       .setIsolationLevel("repeatable read")
@@ -102,12 +101,6 @@ export async function exportContent(store: ContentStore, file: string, opts: { o
           after = rows[rows.length - 1]!.id;
         }
         return written;
-      });
-    await writer.write({ type: "end", counts });
-    await writer.close();
-    return counts;
-  } catch (error) {
-    await writer.abort();
-    throw error;
-  }
+      }),
+  );
 }

@@ -1,4 +1,4 @@
-import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, emptyCounts, openArchiveWriter, type ArchiveRecord, type Counts } from "./archive";
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, emptyCounts, writeArchive, type ArchiveRecord, type Counts } from "./archive";
 import { ROOT_FOLDER } from "../assets";
 import { createRemoteSquidex, RemoteSquidexError, type RemoteSquidex } from "../remote/squidex-client";
 
@@ -105,8 +105,7 @@ export async function squidexToArchive(source: SquidexSource, file: string): Pro
   const counts = emptyCounts();
   for (const r of records) counts[r.type]++;
   counts.asset = assets.length;
-  const writer = openArchiveWriter(file);
-  try {
+  return writeArchive(file, async (writer) => {
     await writer.write({ type: "header", format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now, counts });
     for (const r of records) await writer.write(r);
     for (const a of assets) {
@@ -134,13 +133,8 @@ export async function squidexToArchive(source: SquidexSource, file: string): Pro
         bytes: bytes.toString("base64"),
       });
     }
-    await writer.write({ type: "end", counts });
-    await writer.close();
     return counts;
-  } catch (error) {
-    await writer.abort();
-    throw error;
-  }
+  });
 }
 
 /**
