@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env.server";
+import { parseEnv, remoteSquidexOf } from "./env.server";
 
 describe("TRUST_PROXY", () => {
   it("is off unless set: no client's X-Forwarded-* headers count", () => {
@@ -27,5 +27,34 @@ describe("CONSENT_SERVICE_URL", () => {
     expect(parseEnv({ CONSENT_SERVICE_URL: "http://localhost:3236/__test/consent-service.js" }).CONSENT_SERVICE_URL).toContain("localhost");
     expect(parseEnv({ CONSENT_SERVICE_URL: "" }).CONSENT_SERVICE_URL).toBeUndefined();
     for (const bad of ["http://cmp.example/loader.js", "javascript:alert(1)", "not a url"]) expect(() => parseEnv({ CONSENT_SERVICE_URL: bad }), bad).toThrow(/CONSENT_SERVICE_URL/);
+  });
+});
+
+describe("a remote Squidex (SQUIDEX_URL, SQUIDEX_APP, SQUIDEX_CLIENT_ID, SQUIDEX_CLIENT_SECRET)", () => {
+  const remote = { SQUIDEX_URL: "https://squidex.example/", SQUIDEX_APP: "praxisnetz", SQUIDEX_CLIENT_ID: "praxisnetz:default", SQUIDEX_CLIENT_SECRET: "0123456789abcdef0123" };
+
+  it("is off unless set, and a secret alone stays the embedded client's", () => {
+    expect(remoteSquidexOf(parseEnv({}))).toBeNull();
+    const embedded = parseEnv({ SQUIDEX_CLIENT_SECRET: "0123456789abcdef" });
+    expect(remoteSquidexOf(embedded)).toBeNull();
+    expect(embedded.SQUIDEX_CLIENT_SECRET).toBe("0123456789abcdef");
+  });
+
+  it("takes all four, the URL without its trailing slash", () => {
+    expect(remoteSquidexOf(parseEnv(remote))).toEqual({ url: "https://squidex.example", app: "praxisnetz", clientId: "praxisnetz:default", clientSecret: remote.SQUIDEX_CLIENT_SECRET });
+    expect(parseEnv({ ...remote, SQUIDEX_URL: "http://127.0.0.1:3301/api/squidex" }).SQUIDEX_URL).toBe("http://127.0.0.1:3301/api/squidex");
+  });
+
+  it("stops the start when only some are set, naming what is missing", () => {
+    expect(() => parseEnv({ SQUIDEX_URL: remote.SQUIDEX_URL })).toThrow(/SQUIDEX_APP: .*together[\s\S]*SQUIDEX_CLIENT_ID[\s\S]*SQUIDEX_CLIENT_SECRET/);
+    expect(() => parseEnv({ ...remote, SQUIDEX_CLIENT_SECRET: "" })).toThrow(/SQUIDEX_CLIENT_SECRET: .*together/);
+    expect(() => parseEnv({ SQUIDEX_APP: "praxisnetz" })).toThrow(/SQUIDEX_URL: .*together/);
+  });
+
+  it("refuses a URL that is not plain http(s): another scheme, credentials, a query, a fragment", () => {
+    for (const bad of ["ftp://squidex.example", "https://user:pass@squidex.example", "https://squidex.example/?x=1", "https://squidex.example/#x", "not a url", "javascript:alert(1)"])
+      expect(() => parseEnv({ ...remote, SQUIDEX_URL: bad }), bad).toThrow(/SQUIDEX_URL/);
+    expect(() => parseEnv({ ...remote, SQUIDEX_APP: "Praxis Netz" })).toThrow(/SQUIDEX_APP/);
+    expect(() => parseEnv({ ...remote, SQUIDEX_CLIENT_ID: "a b" })).toThrow(/SQUIDEX_CLIENT_ID/);
   });
 });

@@ -32,6 +32,14 @@ export function parseTrustProxy(value: string): false | number | string[] | { er
   return entries;
 }
 
+const urlOf = (value: string): URL | null => {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+};
+
 /**
  * Every setting the server reads, checked once at boot. Defaults need no editing; a bad value stops
  * the server with a message naming the variable.
@@ -60,7 +68,20 @@ const schema = z.object({
   API_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   SEED_DEMO: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   SQUIDEX_APP_NAME: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be a lower-case app name like praxisnetz").default("praxisnetz"),
+  /** The embedded API client's secret; with SQUIDEX_URL, the remote client's (see remoteSquidexOf). */
   SQUIDEX_CLIENT_SECRET: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
+  /** A remote Squidex (with SQUIDEX_APP, SQUIDEX_CLIENT_ID, SQUIDEX_CLIENT_SECRET); unset: the embedded store. */
+  SQUIDEX_URL: z
+    .string()
+    .url("must be the base URL of a Squidex, like https://cloud.squidex.io")
+    .refine((v) => /^https?:$/.test(urlOf(v)?.protocol ?? "http:"), "must be an http or https URL")
+    .refine((v) => !urlOf(v)?.username && !urlOf(v)?.password, "must not hold credentials (use SQUIDEX_CLIENT_ID and SQUIDEX_CLIENT_SECRET)")
+    .refine((v) => !/[?#]/.test(v), "must have no query and no fragment")
+    .transform((v) => v.replace(/\/+$/, ""))
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  SQUIDEX_APP: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be the remote app's name, lower-case like praxisnetz").optional().or(z.literal("").transform(() => undefined)),
+  SQUIDEX_CLIENT_ID: z.string().regex(/^[\w.:-]{1,200}$/, "must be a Squidex client id like praxisnetz:default").optional().or(z.literal("").transform(() => undefined)),
   GEOCODER_URL: z.string().url("must be the search URL of a Nominatim-compatible geocoder").default("https://nominatim.openstreetmap.org/search"),
   MAP_STYLE_URL: z.string().url("must be a URL of a MapLibre style").default("https://tiles.openfreemap.org/styles/positron"),
   /** An external consent tool's loader script (with CONSENT_SERVICE_ID); https, or http on this machine for tests. */
@@ -123,7 +144,22 @@ const schema = z.object({
       }
       return setting;
     }),
-});
+})
+  .superRefine((env, ctx) => {
+    // All four or none: a remote Squidex half configured would fail on the first request, not at boot.
+    const remote = { SQUIDEX_URL: env.SQUIDEX_URL, SQUIDEX_APP: env.SQUIDEX_APP, SQUIDEX_CLIENT_ID: env.SQUIDEX_CLIENT_ID };
+    const given = Object.values(remote).some((v) => v !== undefined);
+    if (!given) return;
+    for (const [name, value] of Object.entries({ ...remote, SQUIDEX_CLIENT_SECRET: env.SQUIDEX_CLIENT_SECRET }))
+      if (value === undefined)
+        ctx.addIssue({ code: "custom", path: [name], message: "is needed for a remote Squidex: set SQUIDEX_URL, SQUIDEX_APP, SQUIDEX_CLIENT_ID and SQUIDEX_CLIENT_SECRET together, or none of the first three" });
+  });
+
+/** The remote Squidex the env names, or null for the embedded store. */
+export function remoteSquidexOf(env: Pick<Env, "SQUIDEX_URL" | "SQUIDEX_APP" | "SQUIDEX_CLIENT_ID" | "SQUIDEX_CLIENT_SECRET">): { url: string; app: string; clientId: string; clientSecret: string } | null {
+  if (!env.SQUIDEX_URL || !env.SQUIDEX_APP || !env.SQUIDEX_CLIENT_ID || !env.SQUIDEX_CLIENT_SECRET) return null;
+  return { url: env.SQUIDEX_URL, app: env.SQUIDEX_APP, clientId: env.SQUIDEX_CLIENT_ID, clientSecret: env.SQUIDEX_CLIENT_SECRET };
+}
 
 export type Env = z.infer<typeof schema> & { sqlitePath: string; assetsDir: string };
 

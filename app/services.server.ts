@@ -9,7 +9,8 @@ import { syncBlockSchemas } from "./content/block-sync";
 import { ContentScheduler } from "./content/scheduler";
 import { ContentStore } from "./content/store";
 import type { ContentChange } from "./content/types";
-import type { Env } from "./env.server";
+import { remoteSquidexOf, type Env } from "./env.server";
+import { createRemoteSquidex, type RemoteSquidex } from "./content/remote/squidex-client";
 import type { Logger } from "./lib/logger.server";
 import { SIGNING_KEY_SETTING, TokenSigner } from "./lib/tokens.server";
 import { createRateLimits, type RateLimits } from "./lib/rate-limit.server";
@@ -43,6 +44,8 @@ export interface Services {
   /** Rendered pages for anonymous visitors: HTTP middleware, made by the server (server/page-cache.ts). */
   pageCache: CachedPages;
   squidexAuth: SquidexAuth;
+  /** The remote Squidex (SQUIDEX_URL), one client and one token for everything that talks to it; null: the embedded store. */
+  remoteSquidex: RemoteSquidex | null;
   /** Signs and checks the tokens of links in mails (key shared by all app nodes through the database). */
   tokens: TokenSigner;
   /** Mail: kept in the outbox table, delivered by SMTP when SMTP_URL is set. */
@@ -97,9 +100,14 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   });
   const squidexAuth = await SquidexAuth.create(store, {
     appName: env.SQUIDEX_APP_NAME,
-    clientSecret: env.SQUIDEX_CLIENT_SECRET,
+    // With a remote Squidex the secret is the remote's; the embedded API client keeps its own.
+    clientSecret: remoteSquidexOf(env) ? undefined : env.SQUIDEX_CLIENT_SECRET,
     dataDir: env.DATA_DIR,
   });
+  const remote = remoteSquidexOf(env);
+  const remoteSquidex = remote
+    ? createRemoteSquidex({ ...remote, onError: (message, details) => logger.warn(details, message) })
+    : null;
   const tokens = new TokenSigner(await store.ensureSetting(SIGNING_KEY_SETTING, TokenSigner.newKey()));
   const mail = new Outbox(db);
   const newsletter = new NewsletterService(db, mail, tokens);
@@ -147,6 +155,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     cache,
     pageCache,
     squidexAuth,
+    remoteSquidex,
     tokens,
     mail,
     scheduler,

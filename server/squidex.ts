@@ -4,6 +4,7 @@ import { gzip as gzipCallback } from "node:zlib";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { handleSquidex, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "../app/content/squidex/http";
 import { ContentError } from "../app/content/errors";
+import { createSquidexProxy, type ProxyRequest } from "../app/content/remote/proxy";
 import { errorResponse } from "../app/lib/api.server";
 import { tooLarge } from "../app/lib/body";
 import { requestOrigin } from "../app/lib/request-origin.server";
@@ -15,6 +16,9 @@ import { userOf } from "./auth-gate";
  * middleware, static files, the page cache and React Router. The handler sees a light view of Node's
  * request (the path still percent-encoded, so each segment is decoded once by the adapter) and
  * answers JSON text, written back in one piece with its length, gzipped when large.
+ *
+ * With SQUIDEX_URL set, the same paths go to that Squidex instead, through the content proxy
+ * (app/content/remote/proxy.ts), which sees the raw request target and answers the same way.
  */
 export const MOUNT = "/api/squidex";
 
@@ -32,7 +36,7 @@ const API_HEADERS: Record<string, string> = {
 const GZIP_FROM_BYTES = 1024;
 
 export function squidexMiddleware(services: Services) {
-  const { store, content, squidexAuth, env } = services;
+  const { store, content, squidexAuth, env, remoteSquidex, auth, logger } = services;
   const ctx: SquidexHttpContext = {
     store,
     content,
@@ -41,17 +45,35 @@ export function squidexMiddleware(services: Services) {
     jsonLimit: env.API_BODY_LIMIT_BYTES,
     assetLimit: env.ASSET_MAX_BYTES,
   };
+  const proxy =
+    remoteSquidex && env.SQUIDEX_APP
+      ? createSquidexProxy({
+          remote: remoteSquidex,
+          app: env.SQUIDEX_APP,
+          mount: MOUNT,
+          jsonLimit: env.API_BODY_LIMIT_BYTES,
+          assetLimit: env.ASSET_MAX_BYTES,
+          audit: (user, record) => auth.audit.record(user, record),
+          log: {
+            warn: (details, message) => logger.warn(details, message),
+            error: (details, message) => logger.error(details, message),
+          },
+        })
+      : null;
 
   return async (req: ExpressRequest, res: ExpressResponse, next: (error?: unknown) => void) => {
     try {
       const request = apiRequest(req);
-      // The API path after the mount point, still percent-encoded (dot segments resolved by the URL
-      // parser; a path they lead out of the API names nothing here).
-      const pathname = new URL(request.url).pathname;
-      const raw = pathname.toLowerCase().startsWith(MOUNT) ? pathname.slice(MOUNT.length).replace(/^\/+/, "") : "";
       let answer: ApiAnswer;
       try {
-        answer = await handleSquidex(request, raw, ctx);
+        if (proxy) answer = await proxy(proxyRequest(req, request));
+        else {
+          // The API path after the mount point, still percent-encoded (dot segments resolved by the URL
+          // parser; a path they lead out of the API names nothing here).
+          const pathname = new URL(request.url).pathname;
+          const raw = pathname.toLowerCase().startsWith(MOUNT) ? pathname.slice(MOUNT.length).replace(/^\/+/, "") : "";
+          answer = await handleSquidex(request, raw, ctx);
+        }
       } catch (error) {
         const response = errorResponse(error, String(req.id));
         const retryAfter = response.headers.get("Retry-After");
@@ -96,6 +118,11 @@ function apiRequest(req: ExpressRequest): ApiRequest {
     readBody: (limit) => readNodeBody(req, limit),
   };
   return request;
+}
+
+/** What the proxy reads: the raw target (no URL parser has resolved dots or backslashes in it). */
+function proxyRequest(req: ExpressRequest, request: ApiRequest): ProxyRequest {
+  return { method: request.method, target: req.originalUrl, headers: request.headers, readBody: request.readBody, ...(request.session ? { session: request.session } : {}) };
 }
 
 /**

@@ -66,6 +66,16 @@ export interface WriteOptions {
   ifMatch?: number;
 }
 
+/** One API call: JSON (`json`) or bytes as they are (`body`, e.g. the content proxy's). */
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  json?: unknown;
+  body?: BodyInit;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** "manual": a redirect is answered, not followed (the proxy goes nowhere the remote points to). */
+  redirect?: RequestRedirect;
+}
+
 type Json = Record<string, unknown>;
 
 /** Expired this long before Squidex says: a token is never sent in its last minute. */
@@ -120,10 +130,10 @@ export function createRemoteSquidex(config: RemoteSquidexConfig) {
    * One API call with the token; a 401 drops the token and the call is tried once more with a new
    * one. Throws on network failures and on a refused token; any other answer is returned.
    */
-  async function request(method: string, path: string, opts: { headers?: Record<string, string>; json?: unknown; body?: BodyInit; query?: Record<string, string | number | boolean | undefined> } = {}): Promise<Response> {
+  async function request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await accessToken();
-      const res = await http(path, { method, query: opts.query, json: opts.json, body: opts.body, headers: { ...opts.headers, authorization: `Bearer ${bearer}` } });
+      const res = await http(path, { method, query: opts.query, json: opts.json, body: opts.body, redirect: opts.redirect, headers: { ...opts.headers, authorization: `Bearer ${bearer}` } });
       if (res.status !== 401 || attempt > 0) return res;
       void res.body?.cancel().catch(() => {});
       if (token?.value === bearer) token = null;
