@@ -83,12 +83,13 @@ export function createSquidexProxy(config: SquidexProxyConfig) {
 }
 
 async function pass(request: ProxyRequest, config: SquidexProxyConfig): Promise<ApiAnswer> {
-  const target = checkProxyTarget(request.method, request.target, config.mount, config.app);
-  if (target instanceof ContentError) throw target;
   const session = request.session;
   // A bearer token is no way in: the embedded service's tokens mean nothing to the remote, and the
-  // remote's are this server's alone.
+  // remote's are this server's alone. First of all: who is not signed in learns nothing, not even
+  // which paths exist.
   if (!session) throw new ContentError(401, "Sign in first: the content proxy is for signed-in editors.");
+  const target = checkProxyTarget(request.method, request.target, config.mount, config.app);
+  if (target instanceof ContentError) throw target;
   if (target.kind === "token") return json({ access_token: SESSION_TOKEN, token_type: "Bearer", expires_in: 3600, scope: "squidex-api" });
 
   const by = userPrincipal({ id: session.userId, email: session.email, superuser: session.superuser });
