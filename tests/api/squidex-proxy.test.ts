@@ -62,7 +62,9 @@ function fakeSquidex(): http.Server {
       }
       if (req.headers.authorization !== `Bearer ${REMOTE_TOKEN}`) return answer(res, 401, { message: "Unauthorized", statusCode: 401 });
       const content = path.match(new RegExp(`^${BASE}/api/content/${APP}/([a-z0-9-]+)(?:/([\\w-]+))?$`));
-      if (path === `${BASE}/api/content/${APP}/redirecting` ) return answer(res, 302, null, { location: "http://evil.example/" });
+      if (path === `${BASE}/api/content/${APP}/redirecting`) return answer(res, 302, null, { location: "http://evil.example/" });
+      // Never answers: the proxy's wait ends with the remote client's timeout.
+      if (path === `${BASE}/api/content/${APP}/hanging`) return;
       if (path === `${BASE}/api/content/${APP}/graphql`) return answer(res, 200, { data: { queryCorePagesContents: [] } });
       if (content && req.method === "GET" && !content[2]) return answer(res, 200, { total: 1, items: [{ id: ID, version: 3, data: {} }] }, { etag: '"3"' });
       if (content && req.method === "GET") return answer(res, 200, { id: content[2], version: 3, data: {} }, { etag: '"3"' });
@@ -332,6 +334,23 @@ describe("the content proxy to a remote Squidex", () => {
     expect(res.status).toBe(502);
     expect(res.headers.get("location")).toBeNull();
     expect(apiCalls().map((c) => c.url)).toEqual([`${BASE}/api/content/${APP}/redirecting`]);
+  });
+
+  it("answers 504 with a message when the remote does not answer in time (a POST is not tried twice)", { timeout: 30_000 }, async () => {
+    recorded.length = 0;
+    const res = await fetch(api(`api/content/${APP}/hanging`), { method: "POST", headers: { cookie: editor, "content-type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(504);
+    expect((await res.json()).message).toMatch(/did not answer in time/);
+    expect(apiCalls()).toHaveLength(1);
+    expect(server.output()).toMatch(/the content service did not answer the proxy in time/);
+    // It may have happened at the remote all the same: recorded.
+    const db = openStore(server.dataDir);
+    try {
+      const row = db.prepare("select user_email, detail from audit_log where action = 'proxy-create-content' and detail like '%hanging%'").get();
+      expect(row).toEqual({ user_email: "proxy-editor@example.com", detail: `POST api/content/${APP}/hanging → 504` });
+    } finally {
+      db.close();
+    }
   });
 
   it("answers 502 with a message while the remote is down, and works again when it is back", async () => {

@@ -124,14 +124,22 @@ async function pass(request: ProxyRequest, config: SquidexProxyConfig): Promise<
   }
 
   const started = Date.now();
-  let res: Response;
+  const user = { id: session.userId, email: session.email };
+  let answer: ApiAnswer;
   try {
-    res = await config.remote.request(target.method, target.path, { headers, body, query: target.query, redirect: "manual" });
+    let res: Response;
+    try {
+      res = await config.remote.request(target.method, target.path, { headers, body, query: target.query, redirect: "manual" });
+    } catch (e) {
+      throw upstreamFailure(e, target, config, Date.now() - started);
+    }
+    answer = await answerOf(res, target, config);
   } catch (e) {
-    throw upstreamFailure(e, target, config, Date.now() - started);
+    // A write without an answer may still have happened at the remote: it is recorded as well.
+    if ((action || mutation) && e instanceof ContentError) await audit(user, target, { status: e.statusCode, headers: {}, body: null }, config);
+    throw e;
   }
-  const answer = await answerOf(res, target, config);
-  if (action || mutation) await audit(by.kind === "user" ? { id: by.userId, email: by.email } : null, target, answer, config);
+  if (action || mutation) await audit(user, target, answer, config);
   return answer;
 }
 
@@ -224,8 +232,7 @@ function upstreamFailure(e: unknown, target: ProxyTarget, config: SquidexProxyCo
 }
 
 /** One audit line per write through the proxy: who, what path, what the remote answered. */
-async function audit(user: { id: string; email: string } | null, target: ProxyTarget, answer: ApiAnswer, config: SquidexProxyConfig): Promise<void> {
-  if (!user) return;
+async function audit(user: { id: string; email: string }, target: ProxyTarget, answer: ApiAnswer, config: SquidexProxyConfig): Promise<void> {
   let itemId = target.id ?? null;
   let version: number | null = null;
   if (answer.body && answer.status < 300 && /json/i.test(answer.headers["Content-Type"] ?? "")) {
