@@ -82,6 +82,10 @@ const schema = z.object({
     .or(z.literal("").transform(() => undefined)),
   SQUIDEX_APP: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be the remote app's name, lower-case like praxisnetz").optional().or(z.literal("").transform(() => undefined)),
   SQUIDEX_CLIENT_ID: z.string().regex(/^[\w.:-]{1,200}$/, "must be a Squidex client id like praxisnetz:default").optional().or(z.literal("").transform(() => undefined)),
+  /** How often the mirror of a remote Squidex pulls its changes (remote/mirror.ts); 0: only at start and by webhook. */
+  SQUIDEX_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  /** The shared secret of the Squidex webhook rule that calls /api/content-webhook (default: FLUSH_TOKEN). */
+  SQUIDEX_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
   GEOCODER_URL: z.string().url("must be the search URL of a Nominatim-compatible geocoder").default("https://nominatim.openstreetmap.org/search"),
   MAP_STYLE_URL: z.string().url("must be a URL of a MapLibre style").default("https://tiles.openfreemap.org/styles/positron"),
   /** An external consent tool's loader script (with CONSENT_SERVICE_ID); https, or http on this machine for tests. */

@@ -51,6 +51,7 @@ export default [
   route("api/editor/assets", "routes/api.editor-assets.ts"),
   route("api/editor/geocode", "routes/api.editor-geocode.ts"),
   route("api/event", "routes/api.event.ts"),
+  route("api/content-webhook", "routes/api.content-webhook.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("theme/:file", "routes/theme-css.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),

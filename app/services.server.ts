@@ -11,6 +11,8 @@ import { ContentStore } from "./content/store";
 import type { ContentChange } from "./content/types";
 import { remoteSquidexOf, type Env } from "./env.server";
 import { createRemoteSquidex, type RemoteSquidex } from "./content/remote/squidex-client";
+import { ContentMirror } from "./content/remote/mirror";
+import { createUpstream } from "./content/remote/upstream";
 import type { Logger } from "./lib/logger.server";
 import { SIGNING_KEY_SETTING, TokenSigner } from "./lib/tokens.server";
 import { createRateLimits, type RateLimits } from "./lib/rate-limit.server";
@@ -46,6 +48,8 @@ export interface Services {
   squidexAuth: SquidexAuth;
   /** The remote Squidex (SQUIDEX_URL), one client and one token for everything that talks to it; null: the embedded store. */
   remoteSquidex: RemoteSquidex | null;
+  /** With a remote Squidex: the store's mirror of it, kept current by pulls and the webhook; null otherwise. */
+  mirror: ContentMirror | null;
   /** Signs and checks the tokens of links in mails (key shared by all app nodes through the database). */
   tokens: TokenSigner;
   /** Mail: kept in the outbox table, delivered by SMTP when SMTP_URL is set. */
@@ -84,12 +88,14 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   const store = new ContentStore(db, dialect, new AssetStore(env.assetsDir, env.ASSET_MAX_BYTES));
   const applied = await store.migrate();
   if (applied.length) logger.info({ migrations: applied, dialect }, "database migrated");
-  if (env.SEED_DEMO) {
+  const remote = remoteSquidexOf(env);
+  // On a remote Squidex the content is Squidex's: no demo content and no block schemas of ours go in.
+  if (env.SEED_DEMO && !remote) {
     const seeded = await seedDemoContent(store);
     if (seeded) logger.info(seeded, "demo content created");
   }
   // Block kinds new in this version reach stores made by an older one (additions only).
-  const synced = await syncBlockSchemas(store);
+  const synced = remote ? [] : await syncBlockSchemas(store);
   if (synced.length) logger.info({ changes: synced }, "block schemas brought up to date");
   const cache = new ContentCache({ ttlMs: env.CACHE_TTL_SECONDS * 1000 });
   // A change drops only the cached reads and pages that read what changed (on every app node: the
@@ -104,10 +110,22 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     clientSecret: remoteSquidexOf(env) ? undefined : env.SQUIDEX_CLIENT_SECRET,
     dataDir: env.DATA_DIR,
   });
-  const remote = remoteSquidexOf(env);
   const remoteSquidex = remote
     ? createRemoteSquidex({ ...remote, onError: (message, details) => logger.warn(details, message) })
     : null;
+  // The store as a mirror of the remote app: writes go there first, pulls keep it current (decision 0037).
+  let mirror: ContentMirror | null = null;
+  if (remote && remoteSquidex) {
+    const log = (level: "info" | "warn", message: string, details: Record<string, unknown> = {}) => logger[level]({ squidex: remote.url, app: remote.app, ...details }, message);
+    store.upstream = createUpstream(remoteSquidex, remote.app, (message, details) => log("warn", message, details));
+    mirror = new ContentMirror(store, remoteSquidex, remote.app, log);
+    // A first start waits for the content; a restart serves what the mirror kept and catches up
+    // meanwhile. Squidex down at start: the site starts with what it has and the pulls try again.
+    const empty = (await store.countContents()) === 0;
+    const first = mirror.pullAll().catch(() => {});
+    if (empty) await first;
+    if (env.SQUIDEX_SYNC_INTERVAL_MS > 0) mirror.start(env.SQUIDEX_SYNC_INTERVAL_MS);
+  }
   const tokens = new TokenSigner(await store.ensureSetting(SIGNING_KEY_SETTING, TokenSigner.newKey()));
   const mail = new Outbox(db);
   const newsletter = new NewsletterService(db, mail, tokens);
@@ -156,6 +174,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     pageCache,
     squidexAuth,
     remoteSquidex,
+    mirror,
     tokens,
     mail,
     scheduler,
@@ -173,6 +192,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     close: async () => {
       maintenance.stop();
       await scheduler.stop();
+      await mirror?.stop();
       await analytics.close().catch((error) => logger.warn({ err: error }, "analytics events lost at shutdown"));
       await delivery.stop();
       limits.close();

@@ -163,6 +163,9 @@ export class BookingService {
       } catch (error) {
         // An editor deleted or archived the slot since it was read: nothing was written.
         if (error instanceof ContentError && (error.statusCode === 404 || error.statusCode === 400)) throw new BookingError("missing", language);
+        // On a remote Squidex: the slot changed there since this site read it (another site booked
+        // it, or an editor changed it): Squidex's version check refused the write, nothing is kept.
+        if (error instanceof ContentError && error.statusCode === 409 && error.errorCode === "OBJECT_CONFLICT") throw new BookingError("taken", language);
         // Someone else's insert won (the transaction is rolled back; on PostgreSQL it is aborted,
         // so the winner is read after it, outside).
         if (!isUniqueViolation(error)) throw error;

@@ -35,6 +35,7 @@ import { recordWrites } from "./audit";
 import { mayReference, referencedIds, referenceSignature, type ComponentLookup } from "./references";
 
 export type { ContentChange } from "./types";
+import type { ContentUpstream, UpstreamChange } from "./remote/upstream";
 
 /** The item at `index` of a `createMany` call failed with `error`; nothing was written. */
 export class BatchItemError extends Error {
@@ -68,6 +69,12 @@ type ContentRow = Database["contents"];
 export class ContentStore {
   private readonly events = new EventEmitter();
   private schemaCache: Map<string, Schema> | null = null;
+  /**
+   * Set when the site runs on a remote Squidex (remote/upstream.ts): every item write goes there
+   * first, with the version this store holds as If-Match, and is kept here (the mirror) only once
+   * Squidex took it, with Squidex's version. Unset: this store is the content service.
+   */
+  upstream: ContentUpstream | undefined;
 
   constructor(
     readonly db: DB,
@@ -217,6 +224,8 @@ export class ContentStore {
 
   /** Creates a schema, or replaces the fields of an existing one with the same name. */
   async upsertSchema(input: SchemaInput, opts: WriteOptions = {}): Promise<Schema> {
+    if (this.upstream)
+      throw new ContentError(400, "The site runs on a remote Squidex (SQUIDEX_URL): schemas are changed there, in Squidex itself, and reach this site with its next sync.", undefined, "SCHEMA_REMOTE");
     const errors: string[] = [];
     if (!SCHEMA_NAME.test(input.name ?? "")) errors.push(`name: "${input.name}" is not a valid schema name.`);
     if (!Array.isArray(input.fields)) errors.push("fields: Must be an array.");
@@ -823,7 +832,13 @@ export class ContentStore {
     const { row, valid } = await this.freshRow(schema, data, { ...opts, actor: this.actorFor(opts) }, new Date().toISOString());
     const id = row.id;
     const spec = indexSpec(schema);
-    if (this.dialect === "postgres" && !spec?.slugField && !this.db.isTransaction && !opts.by && !(await this.referenceLookup(schema))) {
+    if (this.upstream) {
+      // Checked here first (the same rules), then made on Squidex under this id; kept with its version there.
+      if (await this.findRow(schema.name, id)) throw alreadyExists(`An item with id "${id}" already exists.`);
+      const made = await this.upstream.create(schema.name, id, readJsonColumn(row.data), !!opts.publish);
+      Object.assign(row, { version: made.version }, opts.publish ? { published_version: made.version } : {});
+    }
+    if (this.dialect === "postgres" && !spec?.slugField && !this.db.isTransaction && !opts.by && !this.upstream && !(await this.referenceLookup(schema))) {
       // One statement, atomic by itself (see insertFreshItemPostgres).
       const inserted = await insertFreshItemPostgres(this.db, spec, row, opts.publish ? valid : undefined);
       if (!inserted) throw alreadyExists(`An item with id "${id}" already exists.`);
@@ -882,7 +897,7 @@ export class ContentStore {
     const spec = indexSpec(schema);
     const actor = this.actorFor(opts);
     // PostgreSQL, a schema without slugs, no transaction open, nothing to audit with it: one statement for all of them.
-    const oneStatement = this.dialect === "postgres" && !this.db.isTransaction && !spec?.slugField && !opts.by && !(await this.referenceLookup(schema));
+    const oneStatement = this.dialect === "postgres" && !this.db.isTransaction && !spec?.slugField && !opts.by && !this.upstream && !(await this.referenceLookup(schema));
     return (oneStatement ? (fn: (store: ContentStore) => Promise<ContentItem[]>) => fn(this) : this.atomically.bind(this))(async (store) => {
       const explicit = items.flatMap((item) => (typeof item.id === "string" ? [item.id] : []));
       const existing = explicit.length ? await store.existingIds(schema.name, explicit) : new Set<string>();
@@ -898,6 +913,19 @@ export class ContentStore {
           if (item.publish) published.push({ id: row.id, data: valid });
         } catch (error) {
           throw new BatchItemError(index, error);
+        }
+      }
+      if (store.upstream) {
+        // One by one on Squidex (it has no transaction across items): one refused stops the rest,
+        // and those made before it reach this mirror with the next sync.
+        const publishing = new Set(published.map((p) => p.id));
+        for (const [index, row] of rows.entries()) {
+          try {
+            const made = await store.upstream.create(schema.name, row.id, readJsonColumn(row.data), publishing.has(row.id));
+            Object.assign(row, { version: made.version }, publishing.has(row.id) ? { published_version: made.version } : {});
+          } catch (error) {
+            throw new BatchItemError(index, error);
+          }
         }
       }
       try {
@@ -941,7 +969,7 @@ export class ContentStore {
     this.authorizeWrite(opts, audited.action, schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
     // A write with an audit line is kept together with it: in a transaction.
-    if (this.dialect === "postgres" && !this.db.isTransaction && !indexSpec(schema)?.slugField && !opts.by) {
+    if (this.dialect === "postgres" && !this.db.isTransaction && !indexSpec(schema)?.slugField && !opts.by && !this.upstream) {
       const done = await this.mutateRow(schema, id, opts, change, true);
       if (done) return done;
     }
@@ -973,6 +1001,12 @@ export class ContentStore {
         throw versionConflict(opts.expectedVersion, row.version);
       const set = await change(row, schema);
       const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: this.actorFor(opts) };
+      if (this.upstream) {
+        // Squidex first, against the version read here (If-Match): a change made there meanwhile is
+        // a conflict for the caller, as a local one is. Its answer's version is the mirror's.
+        const done = await this.upstream.apply(schema.name, id, row.version, set as UpstreamChange);
+        stamp.version = done.version;
+      }
       // Live data written now carries this write's stamp; a draft's edits leave the live one's (what visitors read).
       if ("published_data" in set) Object.assign(stamp, { published_version: stamp.version, published_last_modified: stamp.last_modified, published_last_modified_by: stamp.last_modified_by });
       const next: ContentRow = { ...row, ...set, ...stamp };
@@ -996,6 +1030,11 @@ export class ContentStore {
       if (written === 1) {
         this.emit({ kind: "content", schemaName: schema.name, id });
         return this.toItem(next, schema, false);
+      }
+      if (this.upstream) {
+        // Squidex took it; the mirror's sync wrote a newer state of the item meanwhile (which holds it).
+        const now = await this.findRow(schema.name, id);
+        if (now) return this.toItem(now, schema, false);
       }
       if (opts.expectedVersion !== undefined) {
         const now = await this.findRow(schema.name, id);
@@ -1161,6 +1200,13 @@ export class ContentStore {
   async delete(schemaName: string, id: string, opts: WriteOptions = {}): Promise<void> {
     this.authorizeWrite(opts, "delete", schemaName);
     const schema = await this.requireSchema(schemaName, { unpublished: true });
+    if (this.upstream) {
+      const row = await this.findRow(schema.name, id);
+      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+      await this.upstream.delete(schema.name, id, row.version);
+      opts = { ...opts, expectedVersion: undefined };
+    }
     await this.atomically(async (store) => {
       let q = store.db.deleteFrom("contents").where("id", "=", id).where("schema_name", "=", schema.name);
       if (opts.expectedVersion !== undefined) q = q.where("version", "=", opts.expectedVersion);
@@ -1176,6 +1222,66 @@ export class ContentStore {
       await store.audit(opts, "delete-content", schema.name, [{ id, version: opts.expectedVersion ?? null }]);
       store.emit({ kind: "content", schemaName: schema.name, id });
     });
+  }
+
+  // ---- the mirror of a remote Squidex (remote/mirror.ts) ----------------------------------------
+
+  /**
+   * Items as the remote Squidex has them now: each kept where it is new here or newer than the row
+   * here (by version), with its side-table and reference rows, in one transaction; every change is
+   * told as a local one is (caches and cached pages drop what it touched). Returns the ids written.
+   */
+  async applyMirrored(schemaName: string, rows: readonly ContentRow[]): Promise<string[]> {
+    const schema = await this.requireSchema(schemaName, { unpublished: true });
+    if (!rows.length) return [];
+    return this.atomically(async (store) => {
+      const have = new Map<string, number>();
+      for (let i = 0; i < rows.length; i += 500)
+        for (const r of await store.db.selectFrom("contents").select(["id", "version", "schema_name"]).where("id", "in", rows.slice(i, i + 500).map((r) => r.id)).execute()) {
+          if (r.schema_name !== schema.name) throw badRequest(`Item "${r.id}" belongs to "${r.schema_name}" here, not to "${schema.name}".`);
+          have.set(r.id, r.version);
+        }
+      const written: ContentRow[] = [];
+      for (const row of rows) {
+        const kept = have.get(row.id);
+        if (kept !== undefined && kept >= row.version) continue;
+        if (kept === undefined) await store.db.insertInto("contents").values(row).execute();
+        else await store.db.updateTable("contents").set(row).where("id", "=", row.id).execute();
+        await store.syncIndex(schema, row.id, row.status === "Published" && row.published_data !== null ? { data: row.published_data } : undefined, kept === undefined);
+        written.push(row);
+      }
+      await store.syncReferences(schema, written);
+      for (const row of written) store.emit({ kind: "content", schemaName: schema.name, id: row.id });
+      return written.map((r) => r.id);
+    });
+  }
+
+  /** Items the remote Squidex no longer has: gone here too, with their side rows and schedules. */
+  async removeMirrored(schemaName: string, ids: readonly string[]): Promise<void> {
+    const schema = await this.requireSchema(schemaName, { unpublished: true });
+    if (!ids.length) return;
+    await this.atomically(async (store) => {
+      for (const id of ids) {
+        const res = await store.db.deleteFrom("contents").where("id", "=", id).where("schema_name", "=", schema.name).executeTakeFirst();
+        if (Number(res.numDeletedRows) === 0) continue;
+        await store.syncIndex(schema, id, undefined);
+        await store.db.deleteFrom("content_references").where("source_id", "=", id).execute();
+        await store.db.deleteFrom("content_schedules").where("content_id", "=", id).execute();
+        store.emit({ kind: "content", schemaName: schema.name, id });
+      }
+    });
+  }
+
+  /** The ids and versions of a schema's items kept here, in pages (the mirror's full comparison). */
+  async mirroredVersions(schemaName: string): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    let after = "";
+    for (;;) {
+      const rows = await this.db.selectFrom("contents").select(["id", "version"]).where("schema_name", "=", schemaName).where("id", ">", after).orderBy("id").limit(5000).execute();
+      if (!rows.length) return out;
+      for (const r of rows) out.set(r.id, r.version);
+      after = rows[rows.length - 1]!.id;
+    }
   }
 
   /**

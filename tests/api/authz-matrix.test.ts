@@ -161,6 +161,8 @@ const PUBLIC: Record<string, PublicExpectation> = {
   "/api/icons/:name": { sample: "/api/icons/no-such-icon", status: "any" },
   "/api/consent": { sample: "/api/consent", status: "any" },
   "/api/event": { sample: "/api/event", method: "POST", body: () => ({ n: "pageview", u: "http://127.0.0.1/ueber-uns", d: "127.0.0.1" }), status: "any" },
+  // Only with a remote Squidex (SQUIDEX_URL) and a signed call: the embedded store has no mirror to pull into.
+  "/api/content-webhook": { sample: "/api/content-webhook", method: "POST", body: () => ({ type: "ContentUpdated" }), status: 404 },
   "/api/practitioners/map": { sample: "/api/practitioners/map?zoom=3&west=-20&south=30&east=40&north=70", status: 200 },
   "/api/practitioners/register": { sample: "/api/practitioners/register", status: "any" },
   "/api/newsletter/subscribe": { sample: "/api/newsletter/subscribe", status: "any" },

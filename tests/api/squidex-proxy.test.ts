@@ -25,6 +25,7 @@ const REMOTE_TOKEN = "remote-token-for-this-server-only";
 const ID = "0b6f3e4c-2f7a-4e55-9a51-3f1c2d4b5a60";
 
 const recorded: Recorded[] = [];
+const tokenCalls: Recorded[] = [];
 let remote: http.Server;
 let remotePort: number;
 let server: RunningServer;
@@ -108,8 +109,11 @@ beforeAll(async () => {
   remote = fakeSquidex();
   remotePort = await listen(remote);
   server = await startServer({
-    env: { SQUIDEX_URL: `http://127.0.0.1:${remotePort}${BASE}/`, SQUIDEX_APP: APP, SQUIDEX_CLIENT_ID: `${APP}:default`, SQUIDEX_CLIENT_SECRET: SECRET },
+    // No polling by the mirror (remote/mirror.ts): only what a test asks for reaches the remote after the start.
+    env: { SQUIDEX_URL: `http://127.0.0.1:${remotePort}${BASE}/`, SQUIDEX_APP: APP, SQUIDEX_CLIENT_ID: `${APP}:default`, SQUIDEX_CLIENT_SECRET: SECRET, SQUIDEX_SYNC_INTERVAL_MS: "0" },
   });
+  // The mirror's pull at start asked for the server's token: kept apart to check what it carried.
+  tokenCalls.push(...recorded.filter((r) => r.url === `${BASE}/identity-server/connect/token`));
   admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
   editor = await createUser(server, admin, { email: "proxy-editor@example.com", password: "proxy-editor-password-1" });
 });
@@ -143,7 +147,7 @@ describe("the content proxy to a remote Squidex", () => {
     expect(call!.headers["x-flatten"]).toBe("1");
     expect(call!.headers["accept-language"]).toBe("de");
     // The token request carried the server's own credentials.
-    const tokenCall = recorded.find((r) => r.url === `${BASE}/identity-server/connect/token`);
+    const tokenCall = [...tokenCalls, ...recorded].find((r) => r.url === `${BASE}/identity-server/connect/token`);
     expect(new URLSearchParams(tokenCall!.body.toString()).get("client_id")).toBe(`${APP}:default`);
     // Back: the remote's answer with safe headers only; never its cookies or its token.
     expect(res.headers.get("etag")).toBe('"3"');

@@ -1,0 +1,268 @@
+import type { Database } from "../db";
+import type { ContentStore } from "../store";
+import type { RemoteSquidex } from "./squidex-client";
+
+type Json = Record<string, any>;
+type ContentRow = Database["contents"];
+
+const PAGE = 200;
+const ACTOR = "client:squidex";
+
+export interface MirrorStatus {
+  /** When the last pull ended well (ISO), or null before the first. */
+  lastSync: string | null;
+  /** What went wrong with the last pull, in words; null when it went well. */
+  lastError: string | null;
+  /** Items written (new or newer) and removed by pulls since the start. */
+  written: number;
+  removed: number;
+}
+
+export class MirrorError extends Error {}
+
+/**
+ * The embedded store as a mirror of a remote Squidex app (SQUIDEX_URL; decision 0037). The site
+ * reads only the mirror — so it serves at its own speed, and keeps serving what it has while Squidex
+ * is down (stale if error) — and writes go to Squidex first (upstream.ts). The mirror is kept
+ * current three ways:
+ *
+ * - **At start** a full pull: schemas, then every item of every content schema (current data with
+ *   X-Unpublished, live data without), written where new or newer by version; items Squidex no
+ *   longer has are removed.
+ * - **A webhook** (a Squidex rule, POST /api/squidex-webhook, signed): the one item an event names is
+ *   fetched and written (or removed); a schema event pulls the schemas.
+ * - **Polling** every SQUIDEX_SYNC_INTERVAL_MS: items changed since the newest change seen
+ *   (`lastModified ge …`, Squidex's own clock, so the two clocks need not agree), and every tenth
+ *   time a full pull, which also finds deletions a missed webhook did not tell.
+ *
+ * A pull that fails is logged and leaves the mirror as it is; the next one tries again.
+ */
+export class ContentMirror {
+  readonly status: MirrorStatus = { lastSync: null, lastError: null, written: 0, removed: 0 };
+  /** The newest `lastModified` seen per schema: where the next changes pull starts. */
+  private readonly seen = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private ticks = 0;
+
+  constructor(
+    private readonly store: ContentStore,
+    private readonly remote: RemoteSquidex,
+    private readonly app: string,
+    private readonly log: (level: "info" | "warn", message: string, details?: Record<string, unknown>) => void = () => {},
+  ) {}
+
+  private async getJson(path: string, headers: Record<string, string> = {}, query?: Record<string, string | number>): Promise<Json | null> {
+    let res: Response;
+    try {
+      res = await this.remote.request("GET", path, { headers, query });
+    } catch (error) {
+      throw new MirrorError(`Squidex cannot be reached (${error instanceof Error ? error.message : String(error)}).`);
+    }
+    if (res.status === 404) {
+      void res.body?.cancel().catch(() => {});
+      return null;
+    }
+    if (!res.ok) throw new MirrorError(`Squidex answered ${res.status} to GET ${path}: ${(await res.text().catch(() => "")).slice(0, 200)}`);
+    return (await res.json()) as Json;
+  }
+
+  private get appPath() {
+    return encodeURIComponent(this.app);
+  }
+
+  /** One pull at a time: a webhook during a poll waits for it. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.running.then(fn, fn);
+    this.running = next.catch(() => {});
+    return next;
+  }
+
+  /** Schemas whose version differs from the one kept are written as Squidex has them. */
+  async pullSchemas(): Promise<string[]> {
+    const list = ((await this.getJson(`api/apps/${this.appPath}/schemas`))?.items ?? []) as Json[];
+    const kept = new Map((await this.store.db.selectFrom("schemas").select(["name", "version"]).execute()).map((r) => [r.name, r.version]));
+    const changed = list.filter((s) => kept.get(String(s.name)) !== Number(s.version ?? 0));
+    if (!changed.length) return [];
+    await this.store.transaction(async (tx) => {
+      for (const s of changed) {
+        const row = schemaRow(s);
+        await tx.db.deleteFrom("schemas").where((eb) => eb.or([eb("name", "=", row.name), eb("id", "=", row.id)])).execute();
+        await tx.db.insertInto("schemas").values(row).execute();
+      }
+      await tx.rebuildDerived(
+        changed.map((s) => String(s.name)),
+        new Map(),
+      );
+    });
+    this.store.applyRemoteChange({ kind: "schema", id: "*" });
+    return changed.map((s) => String(s.name));
+  }
+
+  /** Every item of one schema, or those changed since `since`, current and live data. */
+  private async items(schema: string, since?: string): Promise<ContentRow[]> {
+    const list = async (unpublished: boolean) => {
+      const out: Json[] = [];
+      for (let skip = 0; ; skip += PAGE) {
+        const query: Record<string, string | number> = { $top: PAGE, $skip: skip, $orderby: "lastModified asc" };
+        if (since) query.$filter = `lastModified ge ${since}`;
+        const page = await this.getJson(`api/content/${this.appPath}/${encodeURIComponent(schema)}`, unpublished ? { "X-Unpublished": "1" } : {}, query);
+        const got = (page?.items ?? []) as Json[];
+        out.push(...got);
+        if (got.length < PAGE) return out;
+      }
+    };
+    const live = new Map((await list(false)).map((i) => [String(i.id), i]));
+    return (await list(true)).map((item) => itemRow(schema, item, live.get(String(item.id))));
+  }
+
+  private note(schema: string, rows: readonly ContentRow[]) {
+    for (const r of rows) if (r.last_modified > (this.seen.get(schema) ?? "")) this.seen.set(schema, r.last_modified);
+  }
+
+  private async contentSchemas(): Promise<string[]> {
+    return (await this.store.listSchemas()).filter((s) => s.type !== "Component").map((s) => s.name);
+  }
+
+  /** The whole app: schemas, every item, and removal of what Squidex no longer has. */
+  pullAll(): Promise<{ written: number; removed: number }> {
+    return this.serial(() =>
+      this.tracked(async () => {
+        await this.pullSchemas();
+        let written = 0;
+        let removed = 0;
+        for (const schema of await this.contentSchemas()) {
+          const rows = await this.items(schema);
+          written += (await this.store.applyMirrored(schema, rows)).length;
+          this.note(schema, rows);
+          const remoteIds = new Set(rows.map((r) => r.id));
+          const gone = [...(await this.store.mirroredVersions(schema)).keys()].filter((id) => !remoteIds.has(id));
+          await this.store.removeMirrored(schema, gone);
+          removed += gone.length;
+        }
+        return { written, removed };
+      }),
+    );
+  }
+
+  /** Items changed since the newest change seen per schema (a full pull for a schema not seen yet). */
+  pullChanges(): Promise<{ written: number; removed: number }> {
+    return this.serial(() =>
+      this.tracked(async () => {
+        await this.pullSchemas();
+        let written = 0;
+        for (const schema of await this.contentSchemas()) {
+          const rows = await this.items(schema, this.seen.get(schema));
+          written += (await this.store.applyMirrored(schema, rows)).length;
+          this.note(schema, rows);
+        }
+        return { written, removed: 0 };
+      }),
+    );
+  }
+
+  /** One item as Squidex has it now (a webhook's event): written, or removed when it is gone there. */
+  pullItem(schema: string, id: string): Promise<{ written: number; removed: number }> {
+    return this.serial(() =>
+      this.tracked(async () => {
+        const path = `api/content/${this.appPath}/${encodeURIComponent(schema)}/${encodeURIComponent(id)}`;
+        const current = await this.getJson(path, { "X-Unpublished": "1" });
+        if (!current) {
+          const had = (await this.store.mirroredVersions(schema)).has(id);
+          await this.store.removeMirrored(schema, [id]);
+          return { written: 0, removed: had ? 1 : 0 };
+        }
+        const live = current.status === "Published" ? await this.getJson(path) : null;
+        const row = itemRow(schema, current, live ?? undefined);
+        const written = (await this.store.applyMirrored(schema, [row])).length;
+        this.note(schema, [row]);
+        return { written, removed: 0 };
+      }),
+    );
+  }
+
+  private async tracked(fn: () => Promise<{ written: number; removed: number }>): Promise<{ written: number; removed: number }> {
+    try {
+      const done = await fn();
+      this.status.lastSync = new Date().toISOString();
+      this.status.lastError = null;
+      this.status.written += done.written;
+      this.status.removed += done.removed;
+      if (done.written || done.removed) this.log("info", "content mirrored from Squidex", done);
+      return done;
+    } catch (error) {
+      this.status.lastError = error instanceof Error ? error.message : String(error);
+      this.log("warn", "mirroring from Squidex failed; the site keeps what it has", { error: this.status.lastError });
+      throw error;
+    }
+  }
+
+  /** Polls every `intervalMs` (every tenth time a full pull); failures are logged and tried again. */
+  start(intervalMs: number): this {
+    const tick = () => {
+      this.ticks++;
+      const pull = this.ticks % 10 === 0 ? this.pullAll() : this.pullChanges();
+      pull.catch(() => {}).finally(() => {
+        if (this.timer) this.timer = setTimeout(tick, intervalMs).unref();
+      });
+    };
+    this.timer = setTimeout(tick, intervalMs).unref();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+}
+
+/** A Squidex schema DTO as the store keeps a schema row. */
+function schemaRow(s: Json): Database["schemas"] {
+  return {
+    id: String(s.id),
+    name: String(s.name),
+    type: String(s.type ?? (s.isSingleton ? "Singleton" : "Default")),
+    is_published: s.isPublished === false ? 0 : 1,
+    definition: JSON.stringify({ properties: s.properties ?? {}, fields: ((s.fields ?? []) as Json[]).map(toField) }),
+    version: Number(s.version ?? 0),
+    created: String(s.created ?? ""),
+    created_by: String(s.createdBy ?? ACTOR),
+    last_modified: String(s.lastModified ?? s.created ?? ""),
+    last_modified_by: String(s.lastModifiedBy ?? s.createdBy ?? ACTOR),
+  };
+}
+
+/** A Squidex field DTO as the store keeps a field (links and UI flags dropped). */
+function toField(f: Json): Json {
+  return {
+    fieldId: Number(f.fieldId),
+    name: String(f.name),
+    ...(f.partitioning !== undefined ? { partitioning: f.partitioning } : {}),
+    ...(f.isHidden ? { isHidden: true } : {}),
+    properties: f.properties ?? {},
+    ...(Array.isArray(f.nested) ? { nested: (f.nested as Json[]).map(toField) } : {}),
+  };
+}
+
+/** An item as Squidex serves it (current data, and the live data of a published one) as a contents row. */
+export function itemRow(schema: string, item: Json, published: Json | undefined): ContentRow {
+  const status = String(item.status ?? "Draft");
+  const live = status === "Published" ? (published ?? item) : undefined;
+  return {
+    id: String(item.id),
+    schema_name: schema,
+    status,
+    new_status: typeof item.newStatus === "string" ? item.newStatus : null,
+    version: Number(item.version ?? 0),
+    data: JSON.stringify(item.data ?? {}),
+    published_data: live ? JSON.stringify(live.data ?? {}) : null,
+    published_version: live ? Number(live.version ?? item.version ?? 0) : null,
+    published_last_modified: live ? String(live.lastModified ?? item.lastModified ?? "") : null,
+    published_last_modified_by: live ? String(live.lastModifiedBy ?? ACTOR) : null,
+    created: String(item.created ?? ""),
+    created_by: String(item.createdBy ?? ACTOR),
+    last_modified: String(item.lastModified ?? item.created ?? ""),
+    last_modified_by: String(item.lastModifiedBy ?? item.createdBy ?? ACTOR),
+  };
+}
