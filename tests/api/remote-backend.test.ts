@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { squidexSignature } from "../../app/content/remote/webhook";
-import { squidexToken, startServer, type RunningServer } from "../support/server";
+import { DEMO_ADMIN, signIn } from "../support/auth";
+import { postJson, squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
  * The site on a remote Squidex (issue 23, decision 0037): server B runs with SQUIDEX_URL pointing at
@@ -17,13 +18,14 @@ const SECRET = "remote-backend-webhook-secret-1";
 let a: RunningServer;
 let b: RunningServer;
 let bearer: Record<string, string>;
+let bEnv: Record<string, string>;
 
 beforeAll(async () => {
   a = await startServer({ env: { RATE_LIMIT_PER_HOUR: "100000" } });
   bearer = { authorization: `Bearer ${await squidexToken(a)}`, "content-type": "application/json" };
   const creds = JSON.parse(fs.readFileSync(path.join(a.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
   b = await startServer({
-    env: {
+    env: (bEnv = {
       SQUIDEX_URL: `${a.url}/api/squidex`,
       SQUIDEX_APP: APP,
       SQUIDEX_CLIENT_ID: creds.clientId,
@@ -34,7 +36,7 @@ beforeAll(async () => {
       RATE_LIMIT_PER_HOUR: "100000",
       FORM_MIN_FILL_SECONDS: "0",
       CACHE_TTL_SECONDS: "3600",
-    },
+    }),
   });
 }, 120_000);
 afterAll(async () => {
@@ -68,6 +70,39 @@ describe("a site on a remote Squidex", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(aboutOnA.data.title.de);
     expect(b.output()).not.toContain("demo content created");
+  });
+
+  it("serves the whole public site from the mirror, in both languages", async () => {
+    const paths = ["/", "/ueber-uns", "/behandelnde", "/termine", "/newsletter-anmeldung", "/impressum", "/datenschutz", "/en", "/en/about-us", "/en/find-a-practitioner", "/en/appointments", "/sitemap.xml"];
+    for (const p of paths) {
+      const onB = await fetch(`${b.url}${p}`);
+      expect(onB.status, p).toBe(200);
+    }
+    // A practitioner's profile, reached from the directory as a visitor does.
+    const directory = await (await fetch(`${b.url}/behandelnde`)).text();
+    const profile = /href="(\/practitioners\/(?!register)[^"?#/]+)"/.exec(directory)?.[1];
+    expect(profile).toBeTruthy();
+    expect((await fetch(`${b.url}${profile}`)).status).toBe(200);
+  });
+
+  it("an editor's change in the page editor goes to Squidex first, then is the site's", async () => {
+    const admin = await signIn(b, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const save = (body: unknown) => postJson(`${b.url}/api/editor/pages/page-imprint`, body, { headers: { origin: b.url, cookie: admin } });
+    const before = (await (await onA("core-pages/page-imprint")).json()) as { version: number; data: { blocks: { de: unknown[]; en: unknown[] } } };
+    const text = `Neu im Impressum ${Date.now()}`;
+    const block = { schemaId: "block-richtext", id: `remote-${Date.now()}`, html: `<p>${text}</p>` };
+    const saved = await save({ intent: "save", version: before.version, blocks: { de: [...before.data.blocks.de, block], en: before.data.blocks.en } });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    // Squidex has the draft; visitors of the site still see the live page.
+    const draft = (await (await onA("core-pages/page-imprint", { headers: { "X-Unpublished": "1" } })).json()) as { version: number; newStatus?: string };
+    expect(JSON.stringify(draft)).toContain(text);
+    expect(await (await fetch(`${b.url}/impressum`)).text()).not.toContain(text);
+    const published = await save({ intent: "publish", version: saved.json.version ?? draft.version });
+    expect(published.status, JSON.stringify(published.json)).toBe(200);
+    const live = (await (await onA("core-pages/page-imprint")).json()) as { status: string };
+    expect(live.status).toBe("Published");
+    expect(JSON.stringify(live)).toContain(text);
+    expect(await (await fetch(`${b.url}/impressum`)).text()).toContain(text);
   });
 
   it("takes a change made on Squidex when its signed webhook says so, and not before", async () => {
@@ -124,16 +159,32 @@ describe("a site on a remote Squidex", () => {
     expect((await book(slot.id, 3)).status).toBe(404);
   });
 
-  it("keeps serving what it has while Squidex is down, and refuses writes with a message, keeping nothing", async () => {
+  it("keeps serving while Squidex is down (no 5xx on pages), refuses writes with a message keeping nothing, and recovers when it is back", async () => {
     const slot = await newSlot(8);
     await hook(event("gm-appointments", slot.id, "Created"));
+    const port = new URL(a.url).port;
     await a.stop();
-    const page = await fetch(`${b.url}/ueber-uns`);
-    expect(page.status).toBe(200);
+    for (const p of ["/", "/ueber-uns", "/behandelnde", "/en/about-us"]) expect((await fetch(`${b.url}${p}`)).status, p).toBe(200);
     const res = await book(slot.id, 4);
     expect(res.status).toBe(503);
     expect(((await res.json()) as { message: string }).message).toMatch(/cannot be reached/);
-    const told = await hook(event("gm-appointments", slot.id));
-    expect(told.status).toBe(503);
+    expect((await hook(event("gm-appointments", slot.id))).status).toBe(503);
+    // Squidex back (same data, same address): the same booking goes through, nothing left from the failed one.
+    a = await startServer({ dataDir: a.dataDir, env: { PORT: port, RATE_LIMIT_PER_HOUR: "100000" } });
+    bearer = { authorization: `Bearer ${await squidexToken(a)}`, "content-type": "application/json" };
+    expect((await book(slot.id, 4)).status).toBe(201);
+    expect(((await onA(`gm-appointments/${slot.id}`).then((r) => r.json())) as { data: { booked: { iv: boolean } } }).data.booked.iv).toBe(true);
+  });
+
+  it("a restart of the site serves the mirror it kept and pulls what changed meanwhile", async () => {
+    const item = (await (await onA("core-pages/page-privacy")).json()) as { data: Record<string, any> };
+    const title = `Datenschutz – während des Neustarts ${Date.now()}`;
+    expect((await onA("core-pages/page-privacy", { method: "PUT", body: JSON.stringify({ ...item.data, title: { ...item.data.title, de: title } }) })).status).toBe(200);
+    await b.stop();
+    b = await startServer({ dataDir: b.dataDir, env: bEnv });
+    expect(b.output()).not.toContain("demo content created");
+    // Served at once from what it kept; the pull at start brings the change shortly after.
+    expect((await fetch(`${b.url}/datenschutz`)).status).toBe(200);
+    await expect.poll(async () => (await (await fetch(`${b.url}/datenschutz`)).text()).includes(title), { timeout: 15_000, interval: 200 }).toBe(true);
   });
 });
