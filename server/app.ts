@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
-import { precompressedAssets } from "./precompressed";
+import { precompressedAssets, themeStylesheet } from "./precompressed";
 import express from "express";
 import helmet from "helmet";
 import type { LevelWithSilent } from "pino";
@@ -123,6 +123,13 @@ export async function createApp(opts: AppOptions = {}) {
     app.use(express.static(clientDir, { maxAge: "1h", index: false, dotfiles: "ignore" }));
     // The service worker and the build pointers: made from the build on disk, no session needed.
     app.use(pwaMiddleware(clientDir, async () => (await import("../app/site/site.server")).criticalPaths(services)));
+    app.use(
+      themeStylesheet(async () => {
+        const { loadSite } = await import("../app/site/site.server");
+        const site = await loadSite({ services, requestId: "theme-stylesheet" } as unknown as Parameters<typeof loadSite>[0]);
+        return { hash: site.theme.hash, css: site.theme.css };
+      }),
+    );
   }
   app.use(privateForSignedIn);
   app.use(crossSiteGuard(env.PUBLIC_ORIGIN));
