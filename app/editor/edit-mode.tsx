@@ -25,6 +25,7 @@ import type { EditorPayload } from "./types";
 import { invalidBlocks } from "./validity";
 import { http } from "~/lib/http";
 import { log } from "~/lib/log";
+import { whenIdle } from "./idle";
 
 const WIDTHS = { phone: 390, tablet: 820, desktop: null } as const;
 const PANELS = ["palette", "outline", "templates", "history"] as const;
@@ -416,10 +417,11 @@ function usePasteable(env: EditorEnv): boolean {
   const [pasteable, setPasteable] = useState(false);
   useEffect(() => {
     const check = () => setPasteable(canPaste(env));
-    check();
+    const cancel = whenIdle(check);
     window.addEventListener("storage", check);
     window.addEventListener(CLIPBOARD_EVENT, check);
     return () => {
+      cancel();
       window.removeEventListener("storage", check);
       window.removeEventListener(CLIPBOARD_EVENT, check);
     };

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { Language } from "~/i18n/languages";
 import { editorTexts } from "./texts";
 import { http } from "~/lib/http";
+import { whenIdle } from "./idle";
 
 /** The others on the page, as the presence endpoint names them. */
 export interface PresentEditor {
@@ -61,7 +62,8 @@ export function usePresence(pageId: string): PresentEditor[] {
     const onPageShow = (e: PageTransitionEvent) => {
       if (e.persisted) void beat();
     };
-    void beat();
+    // The first hello once the editor is open and the browser idle (at most half a second later).
+    const cancelFirst = whenIdle(() => void beat());
     const timer = setInterval(() => void beat(), HEARTBEAT_MS);
     window.addEventListener("focus", onFocus);
     document.addEventListener("visibilitychange", onVisible);
@@ -69,6 +71,7 @@ export function usePresence(pageId: string): PresentEditor[] {
     window.addEventListener("pageshow", onPageShow);
     return () => {
       stopped = true;
+      cancelFirst();
       clearInterval(timer);
       window.removeEventListener("focus", onFocus);
       document.removeEventListener("visibilitychange", onVisible);
