@@ -36,7 +36,7 @@ const API_HEADERS: Record<string, string> = {
 const GZIP_FROM_BYTES = 1024;
 
 export function squidexMiddleware(services: Services) {
-  const { store, content, squidexAuth, env, remoteSquidex, auth, logger } = services;
+  const { store, content, squidexAuth, env, remoteSquidex, mirror, auth, logger } = services;
   const ctx: SquidexHttpContext = {
     store,
     content,
@@ -54,6 +54,13 @@ export function squidexMiddleware(services: Services) {
           jsonLimit: env.API_BODY_LIMIT_BYTES,
           assetLimit: env.ASSET_MAX_BYTES,
           audit: (user, record) => auth.audit.record(user, record),
+          // The mirror pulls what the remote took, so the editor sees it at once (the webhook would too, later).
+          ...(mirror
+            ? {
+                written: ({ kind, schema, id }) =>
+                  kind === "upload-asset" || kind === "delete-asset" ? mirror.pullAsset(id) : schema ? mirror.pullItem(schema, id) : Promise.resolve(),
+              }
+            : {}),
           log: {
             warn: (details, message) => logger.warn(details, message),
             error: (details, message) => logger.error(details, message),
