@@ -54,13 +54,9 @@ export function squidexMiddleware(services: Services) {
           jsonLimit: env.API_BODY_LIMIT_BYTES,
           assetLimit: env.ASSET_MAX_BYTES,
           audit: (user, record) => auth.audit.record(user, record),
-          // The mirror pulls what the remote took, so the editor sees it at once (the webhook would too, later).
-          ...(mirror
-            ? {
-                written: ({ kind, schema, id }) =>
-                  kind === "upload-asset" || kind === "delete-asset" ? mirror.pullAsset(id) : schema ? mirror.pullItem(schema, id) : Promise.resolve(),
-              }
-            : {}),
+          // An asset the remote took (the library's upload, a delete) is pulled into the mirror before
+          // the answer goes out, so the library shows it at once; content waits for the webhook.
+          ...(mirror ? { written: ({ kind, id }) => (kind === "upload-asset" || kind === "delete-asset" ? mirror.pullAsset(id) : Promise.resolve()) } : {}),
           log: {
             warn: (details, message) => logger.warn(details, message),
             error: (details, message) => logger.error(details, message),

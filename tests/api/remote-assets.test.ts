@@ -8,7 +8,7 @@ import { ContentError } from "../../app/content/errors";
 import type { ContentStore } from "../../app/content/store";
 import { sqliteStoreBackend, type StoreBackend } from "../support/store-backends";
 import { DEMO_ADMIN, openStore, postForm, signIn } from "../support/auth";
-import { squidexToken, startServer, type RunningServer } from "../support/server";
+import { squidexClient, squidexToken, startMirrorOf, startServer, type RunningServer } from "../support/server";
 
 /**
  * Assets of a site on a remote Squidex (issue 23, decision 0037 and its addendum): server B runs with
@@ -25,7 +25,6 @@ let bearer: Record<string, string>;
 let admin: string;
 let folderOnA: string;
 let firstOnA: { id: string; version: number };
-let creds: { clientId: string; clientSecret: string };
 /** A store of this process with A as its Squidex: the AssetStore's own upload, without a route in between. */
 let backend: StoreBackend;
 let local: ContentStore;
@@ -65,23 +64,12 @@ beforeAll(async () => {
   expect(folder.status).toBe(201);
   folderOnA = ((await folder.json()) as { id: string }).id;
   firstOnA = await uploadToA("anfahrt.txt", "Anfahrt: Bus 100 bis Lindenstraße", `?parentId=${folderOnA}`);
-  creds = JSON.parse(fs.readFileSync(path.join(a.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
-  b = await startServer({
-    env: {
-      SQUIDEX_URL: `${a.url}/api/squidex`,
-      SQUIDEX_APP: APP,
-      SQUIDEX_CLIENT_ID: creds.clientId,
-      SQUIDEX_CLIENT_SECRET: creds.clientSecret,
-      SQUIDEX_SYNC_INTERVAL_MS: "0",
-      SQUIDEX_WEBHOOK_SECRET: SECRET,
-      RATE_LIMIT_PER_HOUR: "100000",
-    },
-  });
+  b = await startMirrorOf(a, SECRET);
   admin = await signIn(b, DEMO_ADMIN.email, DEMO_ADMIN.password);
   backend = sqliteStoreBackend("remote-assets", 1024 * 1024);
   local = await backend.openStore();
   await local.migrate();
-  local.assets.upstream = createAssetUpstream(createRemoteSquidex({ url: `${a.url}/api/squidex`, app: APP, ...creds, timeoutMs: 5000 }), APP);
+  local.assets.upstream = createAssetUpstream(createRemoteSquidex({ url: `${a.url}/api/squidex`, app: APP, ...squidexClient(a), timeoutMs: 5000 }), APP);
 }, 120_000);
 afterAll(async () => {
   await local?.db.destroy();

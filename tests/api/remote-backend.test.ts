@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { squidexSignature } from "../../app/content/remote/webhook";
-import { squidexToken, startServer, type RunningServer } from "../support/server";
+import { squidexToken, startMirrorOf, startServer, type RunningServer } from "../support/server";
 
 /**
  * The site on a remote Squidex (issue 23, decision 0037): server B runs with SQUIDEX_URL pointing at
@@ -21,21 +19,7 @@ let bearer: Record<string, string>;
 beforeAll(async () => {
   a = await startServer({ env: { RATE_LIMIT_PER_HOUR: "100000" } });
   bearer = { authorization: `Bearer ${await squidexToken(a)}`, "content-type": "application/json" };
-  const creds = JSON.parse(fs.readFileSync(path.join(a.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
-  b = await startServer({
-    env: {
-      SQUIDEX_URL: `${a.url}/api/squidex`,
-      SQUIDEX_APP: APP,
-      SQUIDEX_CLIENT_ID: creds.clientId,
-      SQUIDEX_CLIENT_SECRET: creds.clientSecret,
-      // Driven by the webhook here, so every step is deterministic; polling is the same pull.
-      SQUIDEX_SYNC_INTERVAL_MS: "0",
-      SQUIDEX_WEBHOOK_SECRET: SECRET,
-      RATE_LIMIT_PER_HOUR: "100000",
-      FORM_MIN_FILL_SECONDS: "0",
-      CACHE_TTL_SECONDS: "3600",
-    },
-  });
+  b = await startMirrorOf(a, SECRET, { FORM_MIN_FILL_SECONDS: "0", CACHE_TTL_SECONDS: "3600" });
 }, 120_000);
 afterAll(async () => {
   await b?.stop();
