@@ -110,6 +110,14 @@ describe("assets of a site on a remote Squidex", () => {
     // Told again of what it has: nothing to write.
     expect(await (await hook(assetEvent(made.id))).json()).toMatchObject({ ok: true, written: 0 });
 
+    // An event that names nothing in particular: the changes since the newest seen are pulled, assets among them.
+    const another = await uploadToA("notdienst.txt", "Notdienst: 116 117");
+    const other = JSON.stringify({ type: "AppUpdated", payload: { $type: "EnrichedAppEvent" }, timestamp: new Date().toISOString() });
+    const changed = await hook(other);
+    expect(changed.status).toBe(200);
+    expect(keptOnB(another.id)).toMatchObject({ file_name: "notdienst.txt", version: another.version });
+    expect(await (await fileOnB(another.id)).text()).toBe("Notdienst: 116 117");
+
     expect((await assetsOnA(`/${made.id}`, { method: "DELETE" })).status).toBe(204);
     expect(await (await hook(assetEvent(made.id, "Deleted"))).json()).toMatchObject({ ok: true, removed: 1 });
     expect(keptOnB(made.id)).toBeUndefined();
