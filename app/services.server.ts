@@ -12,7 +12,7 @@ import type { ContentChange } from "./content/types";
 import { remoteSquidexOf, type Env } from "./env.server";
 import { createRemoteSquidex, type RemoteSquidex } from "./content/remote/squidex-client";
 import { ContentMirror } from "./content/remote/mirror";
-import { createUpstream } from "./content/remote/upstream";
+import { createAssetUpstream, createUpstream } from "./content/remote/upstream";
 import type { Logger } from "./lib/logger.server";
 import { SIGNING_KEY_SETTING, TokenSigner } from "./lib/tokens.server";
 import { createRateLimits, type RateLimits } from "./lib/rate-limit.server";
@@ -113,11 +113,12 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   const remoteSquidex = remote
     ? createRemoteSquidex({ ...remote, onError: (message, details) => logger.warn(details, message) })
     : null;
-  // The store as a mirror of the remote app: writes go there first, pulls keep it current (decision 0037).
+  // The store as a mirror of the remote app (items and assets): writes go there first, pulls keep it current (decision 0037).
   let mirror: ContentMirror | null = null;
   if (remote && remoteSquidex) {
     const log = (level: "info" | "warn", message: string, details: Record<string, unknown> = {}) => logger[level]({ squidex: remote.url, app: remote.app, ...details }, message);
     store.upstream = createUpstream(remoteSquidex, remote.app, (message, details) => log("warn", message, details));
+    store.assets.upstream = createAssetUpstream(remoteSquidex, remote.app, (message, details) => log("warn", message, details));
     mirror = new ContentMirror(store, remoteSquidex, remote.app, log);
     // A first start waits for the content; a restart serves what the mirror kept and catches up
     // meanwhile. Squidex down at start: the site starts with what it has and the pulls try again.

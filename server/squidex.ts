@@ -36,7 +36,7 @@ const API_HEADERS: Record<string, string> = {
 const GZIP_FROM_BYTES = 1024;
 
 export function squidexMiddleware(services: Services) {
-  const { store, content, squidexAuth, env, remoteSquidex, auth, logger } = services;
+  const { store, content, squidexAuth, env, remoteSquidex, mirror, auth, logger } = services;
   const ctx: SquidexHttpContext = {
     store,
     content,
@@ -54,6 +54,9 @@ export function squidexMiddleware(services: Services) {
           jsonLimit: env.API_BODY_LIMIT_BYTES,
           assetLimit: env.ASSET_MAX_BYTES,
           audit: (user, record) => auth.audit.record(user, record),
+          // An asset the remote took (the library's upload, a delete) is pulled into the mirror before
+          // the answer goes out, so the library shows it at once; content waits for the webhook.
+          ...(mirror ? { written: ({ kind, id }) => (kind === "upload-asset" || kind === "delete-asset" ? mirror.pullAsset(id) : Promise.resolve()) } : {}),
           log: {
             warn: (details, message) => logger.warn(details, message),
             error: (details, message) => logger.error(details, message),

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { postgresStoreBackend, sqliteStoreBackend, type StoreBackend } from "../../tests/support/store-backends";
@@ -143,6 +145,53 @@ describe("assets in folders", () => {
     await expect(store.assets.move("asset-wander", ROOT_FOLDER, { expectedVersion: 0 })).rejects.toMatchObject({ statusCode: 412 });
     await expect(store.assets.move("no-such-asset", ROOT_FOLDER)).rejects.toMatchObject({ statusCode: 404 });
     expect((await store.assets.get("asset-wander"))!.parentId).toBe("f-top");
+  });
+});
+
+describe("the mirror's writes (a remote Squidex's assets, decision 0037)", () => {
+  const row = (over: Partial<Parameters<ContentStore["assets"]["writeMirrored"]>[0][number]["row"]> = {}) => ({
+    id: "mirrored-1", file_name: "plan.txt", slug: "plan.txt", mime_type: "text/plain", file_size: 4, file_hash: "h0", file_version: 0, type: "Unknown",
+    pixel_width: null, pixel_height: null, tags: "[]", parent_id: ROOT_FOLDER, version: 3, created: "2026-01-01T00:00:00Z", created_by: "client:squidex",
+    last_modified: "2026-01-02T00:00:00Z", last_modified_by: "client:squidex", ...over,
+  });
+
+  it("keeps Squidex's row and file as they are, replaces a file version by the next, and removes what Squidex no longer has", async () => {
+    await store.assets.writeMirrored([{ row: row(), body: Buffer.from("eins") }]);
+    expect(changes).toEqual([{ kind: "asset", id: "mirrored-1" }]);
+    expect(await store.assets.get("mirrored-1")).toMatchObject({ fileName: "plan.txt", version: 3, fileVersion: 0, createdBy: "client:squidex" });
+    expect((await store.assets.read("mirrored-1")).body.toString()).toBe("eins");
+    expect((await store.assets.mirroredVersions()).get("mirrored-1")).toEqual({ version: 3, fileVersion: 0 });
+
+    // Metadata only: the file stays.
+    await store.assets.writeMirrored([{ row: row({ version: 4, file_name: "plan-neu.txt" }) }]);
+    expect((await store.assets.read("mirrored-1")).body.toString()).toBe("eins");
+
+    // A new file version: the new file in its own place, the old one (and nothing else) gone.
+    await store.assets.writeMirrored([{ row: row({ version: 5, file_version: 1, file_size: 4 }), body: Buffer.from("zwei") }]);
+    expect((await store.assets.read("mirrored-1")).body.toString()).toBe("zwei");
+    expect(store.assets.hasFile({ id: "mirrored-1", fileVersion: 0 })).toBe(false);
+    expect(fs.readdirSync(path.join(store.assets.dir, "mirrored-1"))).toEqual(["1"]);
+
+    await store.assets.removeMirrored(["mirrored-1"]);
+    expect(await store.assets.get("mirrored-1")).toBeUndefined();
+    expect(fs.existsSync(path.join(store.assets.dir, "mirrored-1"))).toBe(false);
+  });
+
+  it("a row that cannot be written leaves no file behind", async () => {
+    await expect(store.assets.writeMirrored([{ row: row({ id: "mirrored-2", file_name: null as unknown as string }), body: Buffer.from("x") }])).rejects.toThrow();
+    expect(await store.assets.get("mirrored-2")).toBeUndefined();
+    expect(store.assets.hasFile({ id: "mirrored-2", fileVersion: 0 })).toBe(false);
+  });
+
+  it("keeps and removes folders as Squidex has them", async () => {
+    const folder = { id: "mirrored-folder", parent_id: ROOT_FOLDER, folder_name: "Von Squidex", version: 2, created: "t", created_by: "client:squidex", last_modified: "t", last_modified_by: "client:squidex" };
+    await store.assets.writeMirroredFolders([folder]);
+    await store.assets.writeMirroredFolders([{ ...folder, folder_name: "Umbenannt", version: 3 }]);
+    expect(await store.assets.getFolder("mirrored-folder")).toMatchObject({ folderName: "Umbenannt", version: 3 });
+    expect((await store.assets.mirroredFolderVersions()).get("mirrored-folder")).toBe(3);
+    await store.assets.removeMirroredFolders(["mirrored-folder"]);
+    expect(await store.assets.getFolder("mirrored-folder")).toBeUndefined();
+    expect(changes.filter((c) => c.kind === "asset-folder")).toHaveLength(3);
   });
 });
 

@@ -14,6 +14,7 @@ import { assetCondition } from "./asset-filter";
 import type { ContentChange } from "./types";
 import { actorOf, authorize, type AssetAction, type Principal } from "./policy";
 import { recordWrites } from "./audit";
+import type { AssetUpstream } from "./remote/upstream";
 
 /** Widths image variants are made in: a fixed set, so nobody can make us store endless sizes. */
 export const VARIANT_WIDTHS = [320, 480, 640, 960, 1280, 1440, 1920];
@@ -116,6 +117,12 @@ export interface AssetSort {
 export class AssetStore {
   private db!: DB;
   private emit: (change: ContentChange) => void = () => {};
+  /**
+   * Set when the site runs on a remote Squidex (remote/upstream.ts, decision 0037): every asset and
+   * folder write goes there first, with the version held here as If-Match, and is kept here only
+   * once Squidex took it, as Squidex answered it (its version, id, stamps).
+   */
+  upstream: AssetUpstream | undefined;
 
   constructor(
     readonly dir: string,
@@ -195,6 +202,11 @@ export class AssetStore {
     const parentId = parentIdOf(input.parentId);
     if (parentId !== ROOT_FOLDER && !(await this.getFolder(parentId))) throw unknownFolder(parentId);
     if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
+    if (this.upstream) {
+      const row = { ...(await this.upstream.upload({ id, fileName, mimeType, body, parentId })), file_size: body.length };
+      await this.writeMirrored([{ row, body }], (trx) => auditAsset(trx, { ...input, note: { detail: fileName, ...input.note } }, "upload-asset", id, row.version));
+      return this.toAsset(row);
+    }
     const size = mimeType.startsWith("image/") ? safeImageSize(body) : undefined;
     const now = new Date().toISOString();
     const actor = actorFor(input);
@@ -302,6 +314,12 @@ export class AssetStore {
   async delete(id: string, opts: AssetWriteOptions = {}): Promise<void> {
     authorizeAsset(opts, "deleteAsset");
     const folder = pathInside(this.dir, id);
+    if (this.upstream) {
+      const row = await this.db.selectFrom("assets").select("version").where("id", "=", id).executeTakeFirst();
+      if (!row) throw notFound(`Asset "${id}" not found.`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+      await this.upstream.delete(id, row.version);
+    }
     await this.db.transaction().execute(async (trx) => {
       const res = await trx.deleteFrom("assets").where("id", "=", id).executeTakeFirst();
       if (Number(res.numDeletedRows) === 0) throw notFound(`Asset "${id}" not found.`);
@@ -318,7 +336,7 @@ export class AssetStore {
   async rename(id: string, fileName: string, opts: AssetWriteOptions = {}): Promise<Asset> {
     authorizeAsset(opts, "changeAsset");
     const name = checkFileName(fileName);
-    return this.updateAsset(id, opts, "rename-asset", async () => ({ file_name: name }));
+    return this.updateAsset(id, opts, "rename-asset", async () => ({ file_name: name }), (up, row) => up.annotate(id, row.version, { fileName: name }));
   }
 
   /**
@@ -335,7 +353,9 @@ export class AssetStore {
       if (!asset) throw notFound(`Asset "${id}" not found.`);
       return asset;
     }
-    return this.updateAsset(id, opts, "annotate-asset", async () => row);
+    return this.updateAsset(id, opts, "annotate-asset", async () => row, (up, current) =>
+      up.annotate(id, current.version, { ...(row.file_name !== undefined ? { fileName: row.file_name } : {}), ...(row.tags !== undefined ? { tags: JSON.parse(row.tags) as string[] } : {}) }),
+    );
   }
 
   /** Puts the asset into another folder (ROOT_FOLDER for none); an unknown folder is a 400. */
@@ -345,7 +365,7 @@ export class AssetStore {
     return this.updateAsset(id, opts, "move-asset", async (trx) => {
       if (target !== ROOT_FOLDER && !(await this.lockFolder(trx, target, "share"))) throw unknownFolder(target);
       return { parent_id: target };
-    });
+    }, (up, row) => up.move(id, row.version, target));
   }
 
   /**
@@ -357,8 +377,21 @@ export class AssetStore {
     opts: AssetWriteOptions,
     auditAction: string,
     change: (trx: Transaction<Database>, row: Database["assets"]) => Promise<Partial<Database["assets"]>>,
+    /** The same change as Squidex's call (remote mode): what it answers is what is kept. */
+    remote: (upstream: AssetUpstream, row: Database["assets"]) => Promise<Database["assets"]>,
   ): Promise<Asset> {
     requireValidId(id, "asset id");
+    if (this.upstream) {
+      const upstream = this.upstream;
+      const row = await this.db.selectFrom("assets").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!row) throw notFound(`Asset "${id}" not found.`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+      // Checked here first (a folder that is not there, a bad name), so Squidex is asked only for what this store would take.
+      await this.db.transaction().execute((trx) => change(trx, row));
+      const next = { ...(await remote(upstream, row)), file_size: row.file_size };
+      await this.writeMirrored([{ row: next }], (trx) => auditAsset(trx, opts, auditAction, id, next.version));
+      return this.toAsset(next);
+    }
     for (let attempt = 0; attempt < 5; attempt++) {
       const written = await this.db.transaction().execute(async (trx) => {
         const row = await trx.selectFrom("assets").selectAll().where("id", "=", id).executeTakeFirst();
@@ -381,6 +414,95 @@ export class AssetStore {
       }
     }
     throw new ContentError(409, "The asset is being changed by others; try again.", undefined, "OBJECT_CONFLICT");
+  }
+
+  // ---- the mirror of a remote Squidex (remote/mirror.ts, decision 0037) ----------------------------
+
+  /** The version and file version of every asset kept (the mirror compares Squidex's with them). */
+  async mirroredVersions(): Promise<Map<string, { version: number; fileVersion: number }>> {
+    const rows = await this.db.selectFrom("assets").select(["id", "version", "file_version"]).execute();
+    return new Map(rows.map((r) => [r.id, { version: Number(r.version), fileVersion: Number(r.file_version) }]));
+  }
+
+  /** Whether the file of this version of the asset is here (a pull that stopped half-way may have left it out). */
+  hasFile(asset: Pick<Asset, "id" | "fileVersion">): boolean {
+    return fs.existsSync(this.filePath(asset));
+  }
+
+  /**
+   * Rows as Squidex has them, each with its file's bytes when they are new: every file is written to
+   * a private temporary name and renamed into its place (a file version has a path of its own, so the
+   * row kept meanwhile still finds its file), then all rows go in at once; older file versions and
+   * their variants go after. `audit` is written in the same transaction (a write of the site's own).
+   */
+  async writeMirrored(entries: ReadonlyArray<{ row: Database["assets"]; body?: Buffer }>, audit?: (trx: DB) => Promise<void>): Promise<void> {
+    if (!entries.length) return;
+    const placed: string[] = [];
+    try {
+      for (const { row, body } of entries) {
+        if (!body) continue;
+        const target = this.filePath({ id: requireValidId(row.id, "asset id"), fileVersion: row.file_version });
+        await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+        const tmp = `${target}.${randomUUID()}.tmp`;
+        await fsp.writeFile(tmp, body, { mode: 0o600 });
+        await fsp.rename(tmp, target);
+        placed.push(target);
+      }
+      await this.db.transaction().execute(async (trx) => {
+        for (const { row } of entries) {
+          await trx.deleteFrom("assets").where("id", "=", row.id).execute();
+          await trx.insertInto("assets").values(row).execute();
+        }
+        await audit?.(trx);
+      });
+    } catch (error) {
+      await Promise.all(placed.map((file) => fsp.rm(file, { force: true })));
+      throw error;
+    }
+    for (const { row, body } of entries) {
+      // A new file: what was kept of older versions (and variants of an earlier copy) goes.
+      if (body) {
+        const dir = pathInside(this.dir, row.id);
+        for (const name of await fsp.readdir(dir).catch(() => [] as string[])) if (name !== String(row.file_version) && !name.endsWith(".tmp")) await fsp.rm(path.join(dir, name), { force: true });
+      }
+      this.emit({ kind: "asset", id: row.id });
+    }
+  }
+
+  /** Assets Squidex no longer has: rows and files go. */
+  async removeMirrored(ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    for (let i = 0; i < ids.length; i += 500) await this.db.deleteFrom("assets").where("id", "in", ids.slice(i, i + 500)).execute();
+    for (const id of ids) {
+      await fsp.rm(pathInside(this.dir, id), { recursive: true, force: true });
+      this.emit({ kind: "asset", id });
+    }
+  }
+
+  /** The version of every folder kept. */
+  async mirroredFolderVersions(): Promise<Map<string, number>> {
+    const rows = await this.db.selectFrom("asset_folders").select(["id", "version"]).execute();
+    return new Map(rows.map((r) => [r.id, Number(r.version)]));
+  }
+
+  /** Folder rows as Squidex has them, in one transaction (with `audit`, for a write of the site's own). */
+  async writeMirroredFolders(rows: ReadonlyArray<Database["asset_folders"]>, audit?: (trx: DB) => Promise<void>): Promise<void> {
+    if (!rows.length) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const row of rows) {
+        await trx.deleteFrom("asset_folders").where("id", "=", row.id).execute();
+        await trx.insertInto("asset_folders").values(row).execute();
+      }
+      await audit?.(trx);
+    });
+    for (const row of rows) this.emit({ kind: "asset-folder", id: row.id });
+  }
+
+  /** Folders Squidex no longer has. */
+  async removeMirroredFolders(ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    for (let i = 0; i < ids.length; i += 500) await this.db.deleteFrom("asset_folders").where("id", "in", ids.slice(i, i + 500)).execute();
+    for (const id of ids) this.emit({ kind: "asset-folder", id });
   }
 
   // ---- folders ---------------------------------------------------------------------------------
@@ -451,6 +573,12 @@ export class AssetStore {
     if (id === ROOT_FOLDER) throw badRequest("That id names the root folder.");
     const depth = parentId === ROOT_FOLDER ? 0 : (await this.folderPath(parentId).catch(() => { throw unknownFolder(parentId); })).length;
     if (depth >= MAX_FOLDER_DEPTH) throw badRequest(`Folders nest at most ${MAX_FOLDER_DEPTH} deep.`);
+    if (this.upstream) {
+      // Squidex names the folder (its folder create takes no id): its row is what is kept.
+      const made = await this.upstream.createFolder(folderName, parentId);
+      await this.writeMirroredFolders([made], (trx) => auditAsset(trx, input, "create-asset-folder", made.id, made.version));
+      return this.toFolder(made);
+    }
     const now = new Date().toISOString();
     const actor = actorFor(input);
     const row: Database["asset_folders"] = { id, parent_id: parentId, folder_name: folderName, version: 0, created: now, created_by: actor, last_modified: now, last_modified_by: actor };
@@ -472,7 +600,7 @@ export class AssetStore {
   async renameFolder(id: string, folderName: unknown, opts: AssetWriteOptions = {}): Promise<AssetFolder> {
     authorizeAsset(opts, "changeFolder");
     const name = checkFolderName(folderName);
-    return this.updateFolder(id, opts, "rename-asset-folder", async () => ({ folder_name: name }));
+    return this.updateFolder(id, opts, "rename-asset-folder", async () => ({ folder_name: name }), (up, row) => up.renameFolder(row.id, Number(row.version), name));
   }
 
   /** Moves a folder under another (ROOT_FOLDER for the top): not into itself or below itself (400), not deeper than MAX_FOLDER_DEPTH. */
@@ -507,13 +635,22 @@ export class AssetStore {
       }
       if (targetPath.length + height > MAX_FOLDER_DEPTH) throw badRequest(`Folders nest at most ${MAX_FOLDER_DEPTH} deep.`);
       return { parent_id: target };
-    });
+    }, (up, row) => up.moveFolder(row.id, Number(row.version), target));
   }
 
   /** Deletes an empty folder; one that still holds assets or folders is refused with 409. */
   async deleteFolder(id: string, opts: AssetWriteOptions = {}): Promise<void> {
     authorizeAsset(opts, "deleteFolder");
     const folderId = requireValidId(id, "folder id");
+    if (this.upstream) {
+      const row = await this.getFolder(folderId);
+      if (!row) throw notFound(`Asset folder "${folderId}" not found.`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+      const asset = await this.db.selectFrom("assets").select("id").where("parent_id", "=", folderId).limit(1).executeTakeFirst();
+      const folder = await this.db.selectFrom("asset_folders").select("id").where("parent_id", "=", folderId).limit(1).executeTakeFirst();
+      if (asset || folder) throw notEmpty(row.folderName, !!asset);
+      await this.upstream.deleteFolder(folderId, row.version);
+    }
     await this.db.transaction().execute(async (trx) => {
       // Held exclusively: uploads and moves into the folder wait, then find it gone.
       const row = await this.lockFolder(trx, folderId, "update");
@@ -521,8 +658,7 @@ export class AssetStore {
       if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
       const asset = await trx.selectFrom("assets").select("id").where("parent_id", "=", folderId).limit(1).executeTakeFirst();
       const folder = await trx.selectFrom("asset_folders").select("id").where("parent_id", "=", folderId).limit(1).executeTakeFirst();
-      if (asset || folder)
-        throw new ContentError(409, `The folder "${row.folder_name}" is not empty: move or delete its ${asset ? "files" : "folders"} first.`, undefined, "OBJECT_CONFLICT");
+      if (asset || folder) throw notEmpty(row.folder_name, !!asset);
       await trx.deleteFrom("asset_folders").where("id", "=", folderId).execute();
       await auditAsset(trx, opts, "delete-asset-folder", folderId, Number(row.version));
     });
@@ -534,8 +670,20 @@ export class AssetStore {
     opts: AssetWriteOptions,
     auditAction: string,
     change: (trx: Transaction<Database>, row: Database["asset_folders"]) => Promise<Partial<Database["asset_folders"]>>,
+    /** The same change as Squidex's call (remote mode): what it answers is what is kept. */
+    remote: (upstream: AssetUpstream, row: Database["asset_folders"]) => Promise<Database["asset_folders"]>,
   ): Promise<AssetFolder> {
     const folderId = requireValidId(id, "folder id");
+    if (this.upstream) {
+      const upstream = this.upstream;
+      const row = await this.db.selectFrom("asset_folders").selectAll().where("id", "=", folderId).executeTakeFirst();
+      if (!row) throw notFound(`Asset folder "${folderId}" not found.`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== Number(row.version)) throw versionConflict(opts.expectedVersion, Number(row.version));
+      await this.db.transaction().execute((trx) => change(trx, row));
+      const next = { ...(await remote(upstream, row)), created: row.created, created_by: row.created_by, last_modified: new Date().toISOString(), last_modified_by: actorFor(opts) };
+      await this.writeMirroredFolders([next], (trx) => auditAsset(trx, opts, auditAction, folderId, next.version));
+      return this.toFolder(next);
+    }
     for (let attempt = 0; attempt < 5; attempt++) {
       const written = await this.db.transaction().execute(async (trx) => {
         const row = await trx.selectFrom("asset_folders").selectAll().where("id", "=", folderId).executeTakeFirst();
@@ -563,6 +711,8 @@ export class AssetStore {
 }
 
 const unknownFolder = (id: string) => badRequest(`Asset folder "${id}" does not exist.`);
+const notEmpty = (name: string, files: boolean) =>
+  new ContentError(409, `The folder "${name}" is not empty: move or delete its ${files ? "files" : "folders"} first.`, undefined, "OBJECT_CONFLICT");
 
 /** The last segment of the asset's URL: never empty, "." or ".." (a URL parser would drop those, and the URL be a 404). */
 function checkTags(value: unknown): string[] {

@@ -10,8 +10,8 @@ const BODY_LIMIT = 256 * 1024;
 
 /**
  * POST /api/content-webhook: a Squidex rule's webhook (decision 0037). With the site on a remote
- * Squidex (SQUIDEX_URL) the event's item is fetched from Squidex and written into the mirror (or
- * removed), which drops just the cached reads and pages that read it; a schema event pulls the
+ * Squidex (SQUIDEX_URL) the event's item (or asset, with its file) is fetched from Squidex and written
+ * into the mirror (or removed), which drops just the cached reads and pages that read it; a schema event pulls the
  * schemas; anything else pulls the changes. The call must carry Squidex's signature (`X-Signature`,
  * made with SQUIDEX_WEBHOOK_SECRET, or FLUSH_TOKEN when that is not set). The event's own data is
  * never trusted: only its names are read.
@@ -37,9 +37,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     const done =
       target.kind === "content"
         ? await mirror.pullItem(target.schema, target.id)
-        : target.kind === "schema"
-          ? { written: (await mirror.pullSchemas()).length, removed: 0 }
-          : await mirror.pullChanges();
+        : target.kind === "asset"
+          ? await mirror.pullAsset(target.id)
+          : target.kind === "schema"
+            ? { written: (await mirror.pullSchemas()).length, removed: 0 }
+            : await mirror.pullChanges();
     return jsonResponse({ ok: true, ...done }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     // Squidex down while it calls us: say so; its rule retries the call.

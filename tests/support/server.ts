@@ -91,9 +91,34 @@ export async function fetchJson(url: string, init: RequestInit = {}) {
   return { status: res.status, headers: res.headers, json: json as any, text };
 }
 
+/** The client credentials of a server's Squidex API, as it wrote them on first start. */
+export function squidexClient(server: Pick<RunningServer, "dataDir">): { clientId: string; clientSecret: string } {
+  return JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
+}
+
+/**
+ * A second server on `remote`'s app as its remote Squidex (decision 0037), driven by the webhook
+ * (signed with `webhookSecret`) rather than by polling, so every step of a test is deterministic.
+ */
+export function startMirrorOf(remote: Pick<RunningServer, "url" | "dataDir">, webhookSecret: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const creds = squidexClient(remote);
+  return startServer({
+    env: {
+      SQUIDEX_URL: `${remote.url}/api/squidex`,
+      SQUIDEX_APP: "praxisnetz",
+      SQUIDEX_CLIENT_ID: creds.clientId,
+      SQUIDEX_CLIENT_SECRET: creds.clientSecret,
+      SQUIDEX_SYNC_INTERVAL_MS: "0",
+      SQUIDEX_WEBHOOK_SECRET: webhookSecret,
+      RATE_LIMIT_PER_HOUR: "100000",
+      ...env,
+    },
+  });
+}
+
 /** A bearer token for the server's Squidex API, with the client credentials it wrote on first start. */
 export async function squidexToken(server: Pick<RunningServer, "url" | "dataDir">): Promise<string> {
-  const creds = JSON.parse(fs.readFileSync(path.join(server.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
+  const creds = squidexClient(server);
   const res = await fetch(`${server.url}/api/squidex/identity-server/connect/token`, {
     method: "POST",
     body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret, scope: "squidex-api" }),

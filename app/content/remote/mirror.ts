@@ -1,5 +1,8 @@
 import type { Database } from "../db";
+import { ROOT_FOLDER } from "../assets";
+import { isValidId } from "../ids";
 import type { ContentStore } from "../store";
+import { assetContentPath, assetRow, folderRow, listRemoteAssets, listRemoteFolders } from "./asset-rows";
 import type { RemoteSquidex } from "./squidex-client";
 
 type Json = Record<string, any>;
@@ -27,10 +30,11 @@ export class MirrorError extends Error {}
  * current three ways:
  *
  * - **At start** a full pull: schemas, then every item of every content schema (current data with
- *   X-Unpublished, live data without), written where new or newer by version; items Squidex no
- *   longer has are removed.
- * - **A webhook** (a Squidex rule, POST /api/squidex-webhook, signed): the one item an event names is
- *   fetched and written (or removed); a schema event pulls the schemas.
+ *   X-Unpublished, live data without), written where new or newer by version; then the asset
+ *   folders and assets (metadata by version, files by file version); what Squidex no longer has
+ *   is removed.
+ * - **A webhook** (a Squidex rule, POST /api/content-webhook, signed): the one item or asset an event
+ *   names is fetched and written (or removed); a schema event pulls the schemas.
  * - **Polling** every SQUIDEX_SYNC_INTERVAL_MS: items changed since the newest change seen
  *   (`lastModified ge …`, Squidex's own clock, so the two clocks need not agree), and every tenth
  *   time a full pull, which also finds deletions a missed webhook did not tell.
@@ -41,6 +45,8 @@ export class ContentMirror {
   readonly status: MirrorStatus = { lastSync: null, lastError: null, written: 0, removed: 0 };
   /** The newest `lastModified` seen per schema: where the next changes pull starts. */
   private readonly seen = new Map<string, string>();
+  /** The same for assets. */
+  private seenAssets: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private ticks = 0;
@@ -140,7 +146,8 @@ export class ContentMirror {
           await this.store.removeMirrored(schema, gone);
           removed += gone.length;
         }
-        return { written, removed };
+        const assets = await this.syncAssets(true);
+        return { written: written + assets.written, removed: removed + assets.removed };
       }),
     );
   }
@@ -156,6 +163,7 @@ export class ContentMirror {
           written += (await this.store.applyMirrored(schema, rows)).length;
           this.note(schema, rows);
         }
+        written += (await this.syncAssets(false)).written;
         return { written, removed: 0 };
       }),
     );
@@ -179,6 +187,101 @@ export class ContentMirror {
         return { written, removed: 0 };
       }),
     );
+  }
+
+  /** One asset as Squidex has it now (a webhook's asset event): written with its file, or removed when it is gone there. */
+  pullAsset(id: string): Promise<{ written: number; removed: number }> {
+    return this.serial(() =>
+      this.tracked(async () => {
+        const current = await this.getJson(`api/apps/${this.appPath}/assets/${encodeURIComponent(id)}`);
+        if (!current) {
+          const had = (await this.store.assets.mirroredVersions()).has(id);
+          await this.store.assets.removeMirrored([id]);
+          return { written: 0, removed: had ? 1 : 0 };
+        }
+        return { written: await this.applyAssets([current]), removed: 0 };
+      }),
+    );
+  }
+
+  /**
+   * Assets: every one (`full`: with the folder tree, and removing what Squidex no longer has), or
+   * those changed since the newest change seen. Metadata is written where new or newer by version,
+   * the file fetched only where its file version is new (or its file is missing here).
+   */
+  private async syncAssets(full: boolean): Promise<{ written: number; removed: number }> {
+    let removed = 0;
+    if (full) removed += await this.syncFolders(true);
+    const list = await listRemoteAssets((p) => this.getJson(p), this.app, full ? undefined : this.seenAssets);
+    const written = await this.applyAssets(list);
+    if (full) {
+      const remoteIds = new Set(list.map((a) => String(a.id)));
+      const gone = [...(await this.store.assets.mirroredVersions()).keys()].filter((id) => !remoteIds.has(id));
+      await this.store.assets.removeMirrored(gone);
+      removed += gone.length;
+    }
+    return { written, removed };
+  }
+
+  /** The folder tree as Squidex has it: new and changed folders written; with `remove`, the ones gone there removed. */
+  private async syncFolders(remove: boolean): Promise<number> {
+    const list = await listRemoteFolders((p) => this.getJson(p), this.app);
+    const kept = await this.store.assets.mirroredFolderVersions();
+    const now = new Date().toISOString();
+    const changed = list.filter((f) => isValidId(f.id) && kept.get(String(f.id)) !== Number(f.version ?? 0)).map((f) => folderRow(f, ACTOR, now));
+    await this.store.assets.writeMirroredFolders(changed);
+    if (!remove) return 0;
+    const remoteIds = new Set(list.map((f) => String(f.id)));
+    const gone = [...kept.keys()].filter((id) => !remoteIds.has(id));
+    await this.store.assets.removeMirroredFolders(gone);
+    return gone.length;
+  }
+
+  /** Asset DTOs into the store, one at a time (a file is held in memory only while it is written). */
+  private async applyAssets(list: readonly Json[]): Promise<number> {
+    const kept = await this.store.assets.mirroredVersions();
+    const folders = await this.store.assets.mirroredFolderVersions();
+    // An asset in a folder not seen yet: the folders first, so the library shows where it is.
+    if (list.some((a) => a.parentId && a.parentId !== ROOT_FOLDER && !folders.has(String(a.parentId)))) await this.syncFolders(false);
+    let written = 0;
+    for (const a of list) {
+      if (!isValidId(a.id)) {
+        this.log("warn", "an asset of Squidex with an id this site cannot keep was left out", { id: String(a.id).slice(0, 120) });
+        continue;
+      }
+      const row = assetRow(a, ACTOR);
+      if (row.last_modified > (this.seenAssets ?? "")) this.seenAssets = row.last_modified;
+      const have = kept.get(row.id);
+      const needsFile = !have || have.fileVersion !== row.file_version || !this.store.assets.hasFile({ id: row.id, fileVersion: row.file_version });
+      // Kept newer (the site's own write, answered by Squidex, before this list was read), or the same.
+      if (have && (have.version > row.version || (have.version === row.version && !needsFile))) continue;
+      let body: Buffer | undefined;
+      if (needsFile) {
+        const bytes = await this.getBytes(assetContentPath(this.app, row.id));
+        // Gone between the list and now: the next pull sees it gone.
+        if (!bytes) continue;
+        body = bytes;
+        row.file_size = bytes.length;
+      }
+      await this.store.assets.writeMirrored([{ row, ...(body ? { body } : {}) }]);
+      written++;
+    }
+    return written;
+  }
+
+  private async getBytes(path: string): Promise<Buffer | null> {
+    let res: Response;
+    try {
+      res = await this.remote.request("GET", path);
+    } catch (error) {
+      throw new MirrorError(`Squidex cannot be reached (${error instanceof Error ? error.message : String(error)}).`);
+    }
+    if (res.status === 404) {
+      void res.body?.cancel().catch(() => {});
+      return null;
+    }
+    if (!res.ok) throw new MirrorError(`Squidex answered ${res.status} to GET ${path}.`);
+    return Buffer.from(await res.arrayBuffer());
   }
 
   private async tracked(fn: () => Promise<{ written: number; removed: number }>): Promise<{ written: number; removed: number }> {

@@ -33,6 +33,11 @@ export interface SquidexProxyConfig {
   assetLimit: number;
   audit(user: { id: string; email: string }, record: { action: string; schema?: string | null; itemId?: string | null; version?: number | null; detail?: string | null }): Promise<void>;
   log: { warn(details: Record<string, unknown>, message: string): void; error(details: Record<string, unknown>, message: string): void };
+  /**
+   * Told of each write the remote took (2xx), with what it wrote: the site's mirror of the remote
+   * (decision 0037) pulls it before the answer goes out, so the editor's next page shows it.
+   */
+  written?(write: { kind: ProxyKind; schema?: string; id: string }): Promise<unknown>;
 }
 
 /** Request headers a Squidex client may choose; everything else (cookies, Authorization, hop headers) stays here. */
@@ -140,6 +145,13 @@ async function pass(request: ProxyRequest, config: SquidexProxyConfig): Promise<
     throw e;
   }
   if (action || mutation) await audit(user, target, answer, config);
+  const id = action && answer.status < 300 ? writtenOf(target, answer).itemId : null;
+  if (id && config.written) {
+    await config.written({ kind: target.kind, ...(target.schema ? { schema: target.schema } : {}), id }).catch((e: unknown) => {
+      // The remote has it: the next pull or webhook brings it here.
+      config.log.warn({ err: e, method: target.method, path: target.path }, "a write through the content proxy did not reach the mirror yet");
+    });
+  }
   return answer;
 }
 
@@ -231,8 +243,8 @@ function upstreamFailure(e: unknown, target: ProxyTarget, config: SquidexProxyCo
   return new ContentError(502, "The content service cannot be reached. Try again in a moment.");
 }
 
-/** One audit line per write through the proxy: who, what path, what the remote answered. */
-async function audit(user: { id: string; email: string }, target: ProxyTarget, answer: ApiAnswer, config: SquidexProxyConfig): Promise<void> {
+/** What a write names: the path's id, or the one in the remote's answer (a create), and its version. */
+function writtenOf(target: ProxyTarget, answer: ApiAnswer): { itemId: string | null; version: number | null } {
   let itemId = target.id ?? null;
   let version: number | null = null;
   if (answer.body && answer.status < 300 && /json/i.test(answer.headers["Content-Type"] ?? "")) {
@@ -242,6 +254,12 @@ async function audit(user: { id: string; email: string }, target: ProxyTarget, a
       if (typeof parsed.version === "number") version = parsed.version;
     } catch {}
   }
+  return { itemId, version };
+}
+
+/** One audit line per write through the proxy: who, what path, what the remote answered. */
+async function audit(user: { id: string; email: string }, target: ProxyTarget, answer: ApiAnswer, config: SquidexProxyConfig): Promise<void> {
+  const { itemId, version } = writtenOf(target, answer);
   const query = new URLSearchParams(target.query).toString();
   const detail = `${target.method} ${target.path}${query ? `?${query}` : ""} → ${answer.status}`;
   try {

@@ -1,4 +1,6 @@
+import type { Database } from "../db";
 import { ContentError } from "../errors";
+import { assetRow, folderRow } from "./asset-rows";
 import type { RemoteSquidex } from "./squidex-client";
 
 /**
@@ -23,6 +25,23 @@ export interface UpstreamChange {
   published_data?: string | null;
 }
 
+/**
+ * The same for assets and asset folders (AssetStore.upstream): each call answers the row as Squidex
+ * has it afterwards, which the store keeps in place of its own.
+ */
+export interface AssetUpstream {
+  /** A new asset under the id the store chose (`POST …/assets?id=`: an id taken there is a conflict). */
+  upload(input: { id: string; fileName: string; mimeType: string; body: Buffer; parentId: string }): Promise<Database["assets"]>;
+  /** Squidex's annotation (`PUT …/assets/{id}`): file name and/or tags. */
+  annotate(id: string, version: number, changes: { fileName?: string; tags?: string[] }): Promise<Database["assets"]>;
+  move(id: string, version: number, parentId: string): Promise<Database["assets"]>;
+  delete(id: string, version: number): Promise<void>;
+  createFolder(folderName: string, parentId: string): Promise<Database["asset_folders"]>;
+  renameFolder(id: string, version: number, folderName: string): Promise<Database["asset_folders"]>;
+  moveFolder(id: string, version: number, parentId: string): Promise<Database["asset_folders"]>;
+  deleteFolder(id: string, version: number): Promise<void>;
+}
+
 /** What Squidex answered: the item's version and stamp there, which the mirror takes over. */
 export interface UpstreamResult {
   version: number;
@@ -43,14 +62,15 @@ async function messageOf(res: Response): Promise<{ message: string; details: str
 
 const UNREACHABLE = "The content service (Squidex) cannot be reached: nothing was saved. Try again in a moment.";
 
-export function createUpstream(remote: RemoteSquidex, app: string, log: (message: string, details: Record<string, unknown>) => void = () => {}): ContentUpstream {
-  const path = (schema: string, id?: string, tail = "") => `api/content/${encodeURIComponent(app)}/${encodeURIComponent(schema)}${id === undefined ? "" : `/${encodeURIComponent(id)}`}${tail}`;
+type Log = (message: string, details: Record<string, unknown>) => void;
+type Send = (what: string, method: string, url: string, opts?: { json?: unknown; body?: FormData; version?: number; query?: Record<string, string> }) => Promise<Response>;
 
-  /** One write call; Squidex's refusals become the store's errors, with Squidex's words. */
-  async function send(what: string, method: string, url: string, opts: { json?: unknown; version?: number; query?: Record<string, string> } = {}): Promise<Response> {
+/** One write call to Squidex; its refusals become the store's errors, with Squidex's words. */
+function sender(remote: RemoteSquidex, log: Log, thing: string): Send {
+  return async function send(what, method, url, opts = {}) {
     let res: Response;
     try {
-      res = await remote.request(method, url, { json: opts.json, query: opts.query, headers: opts.version === undefined ? {} : { "If-Match": `"${opts.version}"` } });
+      res = await remote.request(method, url, { json: opts.json, body: opts.body, query: opts.query, headers: opts.version === undefined ? {} : { "If-Match": `"${opts.version}"` } });
     } catch (error) {
       log("Squidex could not be reached for a write", { what, error: error instanceof Error ? error.message : String(error) });
       throw new ContentError(503, UNREACHABLE, undefined, "UPSTREAM_UNAVAILABLE");
@@ -59,12 +79,17 @@ export function createUpstream(remote: RemoteSquidex, app: string, log: (message
     const { message, details } = await messageOf(res);
     log("Squidex refused a write", { what, status: res.status, message });
     if (res.status === 409 || res.status === 412)
-      throw new ContentError(409, `The item was changed on the content service meanwhile (${message || "newer version"}). Reload it and make the change again.`, details, "OBJECT_CONFLICT");
-    if (res.status === 404) throw new ContentError(404, message || "The content service does not have this item (any more).", details);
+      throw new ContentError(409, `The ${thing} was changed on the content service meanwhile (${message || "newer version"}). Reload it and make the change again.`, details, "OBJECT_CONFLICT");
+    if (res.status === 404) throw new ContentError(404, message || `The content service does not have this ${thing} (any more).`, details);
     if (res.status === 400) throw new ContentError(400, message || "The content service refused the data.", details, "VALIDATION_ERROR");
     if (res.status === 401 || res.status === 403) throw new ContentError(503, "The content service refused this site's credentials: nothing was saved. Check SQUIDEX_CLIENT_ID and SQUIDEX_CLIENT_SECRET.", undefined, "UPSTREAM_UNAVAILABLE");
     throw new ContentError(503, UNREACHABLE, undefined, "UPSTREAM_UNAVAILABLE");
-  }
+  };
+}
+
+export function createUpstream(remote: RemoteSquidex, app: string, log: Log = () => {}): ContentUpstream {
+  const path = (schema: string, id?: string, tail = "") => `api/content/${encodeURIComponent(app)}/${encodeURIComponent(schema)}${id === undefined ? "" : `/${encodeURIComponent(id)}`}${tail}`;
+  const send = sender(remote, log, "item");
 
   async function result(res: Response, fallbackVersion: number): Promise<UpstreamResult> {
     const body = (await res.json().catch(() => ({}))) as { version?: unknown; lastModified?: unknown };
@@ -87,6 +112,57 @@ export function createUpstream(remote: RemoteSquidex, app: string, log: (message
     },
     async delete(schema, id, version) {
       await send(`delete ${schema}/${id}`, "DELETE", path(schema, id), { version });
+    },
+  };
+}
+
+const ACTOR = "client:squidex";
+
+export function createAssetUpstream(remote: RemoteSquidex, app: string, log: Log = () => {}): AssetUpstream {
+  const base = `api/apps/${encodeURIComponent(app)}/assets`;
+  const assetPath = (id: string, tail = "") => `${base}/${encodeURIComponent(id)}${tail}`;
+  const folderPath = (id?: string, tail = "") => `${base}/folders${id === undefined ? "" : `/${encodeURIComponent(id)}`}${tail}`;
+  const send = sender(remote, log, "file");
+  const sendFolder = sender(remote, log, "folder");
+  /** Squidex's answer as a row; an answer that is no DTO of the thing asked is a failure, not a row. */
+  const dto = async (res: Response, id?: string) => {
+    const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!body || typeof body.id !== "string" || (id !== undefined && body.id !== id) || typeof body.version !== "number") {
+      log("Squidex answered a write with something that is not the asset", { status: res.status });
+      throw new ContentError(503, UNREACHABLE, undefined, "UPSTREAM_UNAVAILABLE");
+    }
+    return body;
+  };
+  const asset = async (res: Response, id: string) => assetRow(await dto(res, id), ACTOR);
+  const folder = async (res: Response, id?: string) => folderRow(await dto(res, id), ACTOR, new Date().toISOString());
+
+  return {
+    async upload({ id, fileName, mimeType, body, parentId }) {
+      const form = new FormData();
+      form.append("file", new Blob([new Uint8Array(body)], { type: mimeType }), fileName);
+      form.append("parentId", parentId);
+      return asset(await send(`upload ${id}`, "POST", base, { body: form, query: { id, parentId } }), id);
+    },
+    async annotate(id, version, changes) {
+      return asset(await send(`annotate ${id}`, "PUT", assetPath(id), { json: changes, version }), id);
+    },
+    async move(id, version, parentId) {
+      return asset(await send(`move ${id}`, "PUT", assetPath(id, "/parent"), { json: { parentId }, version }), id);
+    },
+    async delete(id, version) {
+      await send(`delete ${id}`, "DELETE", assetPath(id), { version });
+    },
+    async createFolder(folderName, parentId) {
+      return folder(await sendFolder(`create folder ${folderName}`, "POST", folderPath(), { json: { folderName, parentId } }));
+    },
+    async renameFolder(id, version, folderName) {
+      return folder(await sendFolder(`rename folder ${id}`, "PUT", folderPath(id), { json: { folderName }, version }), id);
+    },
+    async moveFolder(id, version, parentId) {
+      return folder(await sendFolder(`move folder ${id}`, "PUT", folderPath(id, "/parent"), { json: { parentId }, version }), id);
+    },
+    async deleteFolder(id, version) {
+      await sendFolder(`delete folder ${id}`, "DELETE", folderPath(id), { version });
     },
   };
 }

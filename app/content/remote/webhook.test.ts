@@ -26,7 +26,13 @@ describe("what a Squidex event names", () => {
   });
   it("a schema event, or anything else", () => {
     expect(webhookTarget({ type: "SchemaUpdated", payload: { $type: "EnrichedSchemaEvent", id: "1" } })).toEqual({ kind: "schema" });
-    expect(webhookTarget({ type: "AssetCreated", payload: { $type: "EnrichedAssetEvent", id: "a" } })).toEqual({ kind: "other" });
+    expect(webhookTarget({ type: "AppContributorAssigned", payload: { $type: "EnrichedAppEvent" } })).toEqual({ kind: "other" });
+  });
+  it("an asset event: its asset", () => {
+    expect(webhookTarget({ type: "AssetCreated", payload: { $type: "EnrichedAssetEvent", type: "Created", id: "a" } })).toEqual({ kind: "asset", id: "a" });
+    expect(webhookTarget({ type: "AssetDeleted", payload: { $type: "EnrichedAssetEvent", type: "Deleted", id: "0d5c1d6e-46a4-4c5b-9a35-3c5b1c0f6e11" } })).toEqual({ kind: "asset", id: "0d5c1d6e-46a4-4c5b-9a35-3c5b1c0f6e11" });
+    expect(webhookTarget({ payload: { $type: "EnrichedAssetEvent", id: "../secret" } })).toEqual({ kind: "other" });
+    expect(webhookTarget({ payload: { $type: "EnrichedAssetEvent" } })).toEqual({ kind: "other" });
   });
   it("names that are not Squidex names or ids are not taken as such", () => {
     expect(webhookTarget({ payload: { $type: "EnrichedContentEvent", id: "../../etc", schemaId: { name: "core-pages" } } })).toEqual({ kind: "other" });

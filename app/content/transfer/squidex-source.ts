@@ -1,5 +1,5 @@
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, emptyCounts, writeArchive, type ArchiveRecord, type Counts } from "./archive";
-import { ROOT_FOLDER } from "../assets";
+import { assetContentPath, assetRow, folderRow, listRemoteAssets, listRemoteFolders } from "../remote/asset-rows";
 import { createRemoteSquidex, RemoteSquidexError, type RemoteSquidex } from "../remote/squidex-client";
 
 /** How the import reaches a Squidex app: its base URL (before `/api`), app name and client credentials. */
@@ -83,24 +83,9 @@ export async function squidexToArchive(source: SquidexSource, file: string): Pro
     }
   }
 
-  // Folders, from the root down (Squidex lists one parent's children at a time).
-  const parents = [ROOT_FOLDER];
   const now = new Date().toISOString();
-  while (parents.length) {
-    const parent = parents.shift()!;
-    for (const f of ((await getJson(`api/apps/${app}/assets/folders?parentId=${parent}`)).items ?? []) as Json[]) {
-      parents.push(String(f.id));
-      records.push({ type: "folder", row: { id: String(f.id), parent_id: String(f.parentId ?? ROOT_FOLDER) || ROOT_FOLDER, folder_name: String(f.folderName), version: Number(f.version ?? 0), created: now, created_by: ACTOR, last_modified: now, last_modified_by: ACTOR } });
-    }
-  }
-
-  const assets: Json[] = [];
-  for (let skip = 0; ; skip += PAGE) {
-    const page = await getJson(`api/apps/${app}/assets?$top=${PAGE}&$skip=${skip}`);
-    const got = (page.items ?? []) as Json[];
-    assets.push(...got);
-    if (got.length < PAGE) break;
-  }
+  for (const f of await listRemoteFolders(getJson, source.app)) records.push({ type: "folder", row: folderRow(f, ACTOR, now) });
+  const assets = await listRemoteAssets(getJson, source.app);
 
   const counts = emptyCounts();
   for (const r of records) counts[r.type]++;
@@ -109,27 +94,10 @@ export async function squidexToArchive(source: SquidexSource, file: string): Pro
     await writer.write({ type: "header", format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, exportedAt: now, counts });
     for (const r of records) await writer.write(r);
     for (const a of assets) {
-      const bytes = Buffer.from(await (await get(`api/assets/${app}/${encodeURIComponent(a.id)}`)).arrayBuffer());
-      const width = a.pixelWidth ?? a.metadata?.pixelWidth;
-      const height = a.pixelHeight ?? a.metadata?.pixelHeight;
+      const bytes = Buffer.from(await (await get(assetContentPath(source.app, String(a.id)))).arrayBuffer());
       await writer.write({
         type: "asset",
-        row: {
-          id: String(a.id),
-          file_name: String(a.fileName),
-          slug: String(a.slug ?? a.fileName),
-          mime_type: String(a.mimeType ?? "application/octet-stream"),
-          file_size: bytes.length,
-          file_hash: String(a.fileHash ?? ""),
-          file_version: Number(a.fileVersion ?? 0),
-          type: String(a.type ?? "Unknown"),
-          pixel_width: Number.isSafeInteger(width) ? width : null,
-          pixel_height: Number.isSafeInteger(height) ? height : null,
-          tags: JSON.stringify(Array.isArray(a.tags) ? a.tags : []),
-          parent_id: String(a.parentId ?? ROOT_FOLDER) || ROOT_FOLDER,
-          version: Number(a.version ?? 0),
-          ...stamps(a),
-        },
+        row: assetRow(a, ACTOR, bytes.length),
         bytes: bytes.toString("base64"),
       });
     }

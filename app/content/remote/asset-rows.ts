@@ -1,0 +1,90 @@
+import type { Database } from "../db";
+import { ROOT_FOLDER } from "../assets";
+
+type Json = Record<string, any>;
+
+/**
+ * Squidex's asset and asset-folder DTOs as the store keeps them, and the calls that list them: one
+ * reading for the import from a live Squidex (transfer/squidex-source.ts) and for the mirror of a
+ * remote app (mirror.ts, decision 0037).
+ */
+
+const PAGE = 200;
+
+/** Reads one API path as JSON (the caller's client, token and failure words). */
+export type GetJson = (path: string) => Promise<Json | null>;
+
+/** An AssetDto as an `assets` row; `fileSize` from the bytes when the caller has them. */
+export function assetRow(a: Json, actor: string, fileSize?: number): Database["assets"] {
+  const width = a.pixelWidth ?? a.metadata?.pixelWidth;
+  const height = a.pixelHeight ?? a.metadata?.pixelHeight;
+  return {
+    id: String(a.id),
+    file_name: String(a.fileName),
+    slug: String(a.slug ?? a.fileName),
+    mime_type: String(a.mimeType ?? "application/octet-stream"),
+    file_size: fileSize ?? Number(a.fileSize ?? 0),
+    file_hash: String(a.fileHash ?? ""),
+    file_version: Number(a.fileVersion ?? 0),
+    type: String(a.type ?? "Unknown"),
+    pixel_width: Number.isSafeInteger(width) ? width : null,
+    pixel_height: Number.isSafeInteger(height) ? height : null,
+    tags: JSON.stringify(Array.isArray(a.tags) ? a.tags : []),
+    parent_id: String(a.parentId ?? ROOT_FOLDER) || ROOT_FOLDER,
+    version: Number(a.version ?? 0),
+    created: String(a.created ?? ""),
+    created_by: String(a.createdBy ?? actor),
+    last_modified: String(a.lastModified ?? a.created ?? ""),
+    last_modified_by: String(a.lastModifiedBy ?? a.createdBy ?? actor),
+  };
+}
+
+/** An AssetFolderDto as an `asset_folders` row (Squidex gives folders no stamps: `now` stands in). */
+export function folderRow(f: Json, actor: string, now: string): Database["asset_folders"] {
+  return {
+    id: String(f.id),
+    parent_id: String(f.parentId ?? ROOT_FOLDER) || ROOT_FOLDER,
+    folder_name: String(f.folderName),
+    version: Number(f.version ?? 0),
+    created: now,
+    created_by: actor,
+    last_modified: now,
+    last_modified_by: actor,
+  };
+}
+
+/** Every asset folder of the app, from the root down (Squidex lists one parent's children at a time). */
+export async function listRemoteFolders(getJson: GetJson, app: string): Promise<Json[]> {
+  const parents = [ROOT_FOLDER];
+  const out: Json[] = [];
+  const seen = new Set<string>();
+  while (parents.length) {
+    const parent = parents.shift()!;
+    for (const f of ((await getJson(`api/apps/${encodeURIComponent(app)}/assets/folders?parentId=${parent}`))?.items ?? []) as Json[]) {
+      // A folder listed twice (a cycle at the remote) is walked once.
+      if (seen.has(String(f.id))) continue;
+      seen.add(String(f.id));
+      parents.push(String(f.id));
+      out.push(f);
+    }
+  }
+  return out;
+}
+
+/** Every asset's metadata, page by page; with `since`, those changed since then (Squidex's clock). */
+export async function listRemoteAssets(getJson: GetJson, app: string, since?: string): Promise<Json[]> {
+  const out: Json[] = [];
+  for (let skip = 0; ; skip += PAGE) {
+    const query = new URLSearchParams({ $top: String(PAGE), $skip: String(skip) });
+    if (since) {
+      query.set("$filter", `lastModified ge ${since}`);
+      query.set("$orderby", "lastModified asc");
+    }
+    const got = ((await getJson(`api/apps/${encodeURIComponent(app)}/assets?${query}`))?.items ?? []) as Json[];
+    out.push(...got);
+    if (got.length < PAGE) return out;
+  }
+}
+
+/** Where an asset's bytes are read (`api/assets/{app}/{id}`: the current file, unresized). */
+export const assetContentPath = (app: string, id: string) => `api/assets/${encodeURIComponent(app)}/${encodeURIComponent(id)}`;
