@@ -2,7 +2,7 @@ import type { Database } from "../db";
 import { ROOT_FOLDER } from "../assets";
 import { isValidId } from "../ids";
 import type { ContentStore } from "../store";
-import { assetContentPath, assetRow, folderRow, listRemoteAssets, listRemoteFolders } from "./asset-rows";
+import { assetContentPath, assetRow, folderRow, itemRecord, listRemoteAssets, listRemoteFolders, schemaRow } from "./squidex-rows";
 import type { RemoteSquidex } from "./squidex-client";
 
 type Json = Record<string, any>;
@@ -92,7 +92,7 @@ export class ContentMirror {
     if (!changed.length) return [];
     await this.store.transaction(async (tx) => {
       for (const s of changed) {
-        const row = schemaRow(s);
+        const row = schemaRow(s, ACTOR);
         await tx.db.deleteFrom("schemas").where((eb) => eb.or([eb("name", "=", row.name), eb("id", "=", row.id)])).execute();
         await tx.db.insertInto("schemas").values(row).execute();
       }
@@ -320,52 +320,8 @@ export class ContentMirror {
   }
 }
 
-/** A Squidex schema DTO as the store keeps a schema row. */
-function schemaRow(s: Json): Database["schemas"] {
-  return {
-    id: String(s.id),
-    name: String(s.name),
-    type: String(s.type ?? (s.isSingleton ? "Singleton" : "Default")),
-    is_published: s.isPublished === false ? 0 : 1,
-    definition: JSON.stringify({ properties: s.properties ?? {}, fields: ((s.fields ?? []) as Json[]).map(toField) }),
-    version: Number(s.version ?? 0),
-    created: String(s.created ?? ""),
-    created_by: String(s.createdBy ?? ACTOR),
-    last_modified: String(s.lastModified ?? s.created ?? ""),
-    last_modified_by: String(s.lastModifiedBy ?? s.createdBy ?? ACTOR),
-  };
-}
-
-/** A Squidex field DTO as the store keeps a field (links and UI flags dropped). */
-function toField(f: Json): Json {
-  return {
-    fieldId: Number(f.fieldId),
-    name: String(f.name),
-    ...(f.partitioning !== undefined ? { partitioning: f.partitioning } : {}),
-    ...(f.isHidden ? { isHidden: true } : {}),
-    properties: f.properties ?? {},
-    ...(Array.isArray(f.nested) ? { nested: (f.nested as Json[]).map(toField) } : {}),
-  };
-}
-
 /** An item as Squidex serves it (current data, and the live data of a published one) as a contents row. */
 export function itemRow(schema: string, item: Json, published: Json | undefined): ContentRow {
-  const status = String(item.status ?? "Draft");
-  const live = status === "Published" ? (published ?? item) : undefined;
-  return {
-    id: String(item.id),
-    schema_name: schema,
-    status,
-    new_status: typeof item.newStatus === "string" ? item.newStatus : null,
-    version: Number(item.version ?? 0),
-    data: JSON.stringify(item.data ?? {}),
-    published_data: live ? JSON.stringify(live.data ?? {}) : null,
-    published_version: live ? Number(live.version ?? item.version ?? 0) : null,
-    published_last_modified: live ? String(live.lastModified ?? item.lastModified ?? "") : null,
-    published_last_modified_by: live ? String(live.lastModifiedBy ?? ACTOR) : null,
-    created: String(item.created ?? ""),
-    created_by: String(item.createdBy ?? ACTOR),
-    last_modified: String(item.lastModified ?? item.created ?? ""),
-    last_modified_by: String(item.lastModifiedBy ?? item.createdBy ?? ACTOR),
-  };
+  const row = itemRecord(schema, item, published, ACTOR);
+  return { ...row, data: JSON.stringify(row.data), published_data: row.published_data === null ? null : JSON.stringify(row.published_data) };
 }

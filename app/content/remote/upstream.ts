@@ -1,6 +1,6 @@
 import type { Database } from "../db";
 import { ContentError } from "../errors";
-import { assetRow, folderRow } from "./asset-rows";
+import { assetRow, folderRow } from "./squidex-rows";
 import type { RemoteSquidex } from "./squidex-client";
 
 /**

@@ -1,5 +1,5 @@
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, emptyCounts, writeArchive, type ArchiveRecord, type Counts } from "./archive";
-import { assetContentPath, assetRow, folderRow, listRemoteAssets, listRemoteFolders } from "../remote/asset-rows";
+import { assetContentPath, assetRow, folderRow, itemRecord, listRemoteAssets, listRemoteFolders, schemaRow } from "../remote/squidex-rows";
 import { createRemoteSquidex, RemoteSquidexError, type RemoteSquidex } from "../remote/squidex-client";
 
 /** How the import reaches a Squidex app: its base URL (before `/api`), app name and client credentials. */
@@ -33,21 +33,7 @@ export async function squidexToArchive(source: SquidexSource, file: string): Pro
 
   const records: ArchiveRecord[] = [];
   const schemas = ((await getJson(`api/apps/${app}/schemas`)).items ?? []) as Json[];
-  for (const s of schemas) {
-    const fields = ((s.fields ?? []) as Json[]).map(toField);
-    records.push({
-      type: "schema",
-      row: {
-        id: String(s.id),
-        name: String(s.name),
-        type: String(s.type ?? (s.isSingleton ? "Singleton" : "Default")),
-        is_published: s.isPublished === false ? 0 : 1,
-        definition: JSON.stringify({ properties: s.properties ?? {}, fields }),
-        version: Number(s.version ?? 0),
-        ...stamps(s),
-      },
-    });
-  }
+  for (const s of schemas) records.push({ type: "schema", row: schemaRow(s, ACTOR) });
 
   for (const s of schemas) {
     if (s.type === "Component") continue;
@@ -63,23 +49,7 @@ export async function squidexToArchive(source: SquidexSource, file: string): Pro
     };
     const live = new Map((await list(false)).map((i) => [String(i.id), i]));
     for (const item of await list(true)) {
-      const published = live.get(String(item.id));
-      records.push({
-        type: "item",
-        row: {
-          id: String(item.id),
-          schema_name: String(s.name),
-          status: String(item.status ?? "Draft"),
-          new_status: typeof item.newStatus === "string" ? item.newStatus : null,
-          version: Number(item.version ?? 0),
-          data: item.data ?? {},
-          published_data: published ? (published.data ?? {}) : null,
-          published_version: published ? Number(published.version ?? 0) : null,
-          published_last_modified: published ? String(published.lastModified ?? "") : null,
-          published_last_modified_by: published ? String(published.lastModifiedBy ?? ACTOR) : null,
-          ...stamps(item),
-        },
-      });
+      records.push({ type: "item", row: itemRecord(String(s.name), item, live.get(String(item.id)), ACTOR) });
     }
   }
 
@@ -119,26 +89,5 @@ export function squidexRequests(source: SquidexSource): RemoteSquidex["request"]
       if (error instanceof RemoteSquidexError) throw new ArchiveError(`Squidex refused the client credentials (${error.status}${error.detail ? `: ${error.detail}` : ""}).`);
       throw new ArchiveError(`Squidex at ${base} cannot be reached (${(error as Error).cause ?? (error as Error).message}).`);
     }
-  };
-}
-
-function stamps(x: Json) {
-  return {
-    created: String(x.created ?? ""),
-    created_by: String(x.createdBy ?? ACTOR),
-    last_modified: String(x.lastModified ?? x.created ?? ""),
-    last_modified_by: String(x.lastModifiedBy ?? x.createdBy ?? ACTOR),
-  };
-}
-
-/** A Squidex field DTO as the store keeps a field (links and UI flags dropped). */
-function toField(f: Json): Json {
-  return {
-    fieldId: Number(f.fieldId),
-    name: String(f.name),
-    ...(f.partitioning !== undefined ? { partitioning: f.partitioning } : {}),
-    ...(f.isHidden ? { isHidden: true } : {}),
-    properties: f.properties ?? {},
-    ...(Array.isArray(f.nested) ? { nested: (f.nested as Json[]).map(toField) } : {}),
   };
 }

@@ -4,9 +4,9 @@ import { ROOT_FOLDER } from "../assets";
 type Json = Record<string, any>;
 
 /**
- * Squidex's asset and asset-folder DTOs as the store keeps them, and the calls that list them: one
- * reading for the import from a live Squidex (transfer/squidex-source.ts) and for the mirror of a
- * remote app (mirror.ts, decision 0037).
+ * Squidex's DTOs (schemas, content items, assets, asset folders) as the store keeps them, and the
+ * calls that list assets and folders: one reading for the import from a live Squidex
+ * (transfer/squidex-source.ts) and for the mirror of a remote app (mirror.ts, decision 0037).
  */
 
 const PAGE = 200;
@@ -88,3 +88,60 @@ export async function listRemoteAssets(getJson: GetJson, app: string, since?: st
 
 /** Where an asset's bytes are read (`api/assets/{app}/{id}`: the current file, unresized). */
 export const assetContentPath = (app: string, id: string) => `api/assets/${encodeURIComponent(app)}/${encodeURIComponent(id)}`;
+
+/** Who a row names when Squidex named nobody. */
+function stamps(x: Json, actor: string) {
+  return {
+    created: String(x.created ?? ""),
+    created_by: String(x.createdBy ?? actor),
+    last_modified: String(x.lastModified ?? x.created ?? ""),
+    last_modified_by: String(x.lastModifiedBy ?? x.createdBy ?? actor),
+  };
+}
+
+/** A Squidex field DTO as the store keeps a field (links and UI flags dropped). */
+function toField(f: Json): Json {
+  return {
+    fieldId: Number(f.fieldId),
+    name: String(f.name),
+    ...(f.partitioning !== undefined ? { partitioning: f.partitioning } : {}),
+    ...(f.isHidden ? { isHidden: true } : {}),
+    properties: f.properties ?? {},
+    ...(Array.isArray(f.nested) ? { nested: (f.nested as Json[]).map(toField) } : {}),
+  };
+}
+
+/** A SchemaDto as a `schemas` row. */
+export function schemaRow(s: Json, actor: string): Database["schemas"] {
+  return {
+    id: String(s.id),
+    name: String(s.name),
+    type: String(s.type ?? (s.isSingleton ? "Singleton" : "Default")),
+    is_published: s.isPublished === false ? 0 : 1,
+    definition: JSON.stringify({ properties: s.properties ?? {}, fields: ((s.fields ?? []) as Json[]).map(toField) }),
+    version: Number(s.version ?? 0),
+    ...stamps(s, actor),
+  };
+}
+
+/**
+ * A ContentDto (its current data, read with X-Unpublished) and the live one of a published item as a
+ * `contents` row, its data as values (the archive's form; the table keeps JSON text).
+ */
+export function itemRecord(schema: string, item: Json, published: Json | undefined, actor: string) {
+  const status = String(item.status ?? "Draft");
+  const live = published ?? (status === "Published" ? item : undefined);
+  return {
+    id: String(item.id),
+    schema_name: schema,
+    status,
+    new_status: typeof item.newStatus === "string" ? item.newStatus : null,
+    version: Number(item.version ?? 0),
+    data: (item.data ?? {}) as Json,
+    published_data: live ? ((live.data ?? {}) as Json) : null,
+    published_version: live ? Number(live.version ?? item.version ?? 0) : null,
+    published_last_modified: live ? String(live.lastModified ?? item.lastModified ?? "") : null,
+    published_last_modified_by: live ? String(live.lastModifiedBy ?? actor) : null,
+    ...stamps(item, actor),
+  };
+}
