@@ -559,6 +559,8 @@ describe("schemas created through the API (the SDK suite's schemas and contents 
 
     for (const body of [
       { name: "Not Valid", fields: [] },
+      { name: "graphql", fields: [] },
+      { name: "bulk", fields: [] },
       { fields: [] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "Nonsense" } }] },
       { name: name(), fields: [{ name: "f" }] },
@@ -578,6 +580,11 @@ describe("schemas created through the API (the SDK suite's schemas and contents 
       expect(res.json.details?.length ?? 0, JSON.stringify(body)).toBeGreaterThan(0);
     }
     expect((await authed("/apps/praxisnetz/schemas", { method: "POST", body: "{" })).status).toBe(400);
+
+    // Two creations of one name at once: one schema, the other a 400.
+    const same = JSON.stringify({ name: name(), fields: [{ name: "field1", properties: { fieldType: "String" } }] });
+    const both = await Promise.all([1, 2].map(() => authed("/apps/praxisnetz/schemas", { method: "POST", body: same })));
+    expect(both.map((r) => r.status).sort()).toEqual([201, 400]);
   });
 
   it("publishes and unpublishes a schema; an unpublished schema's contents are not served", async () => {

@@ -166,11 +166,15 @@ const flag = (raw: Record<string, unknown>, key: string, at: string, errors: str
   return value === true;
 };
 
+/** Names the content API routes elsewhere (contents.ts, graphql.ts): a schema so named could not be reached. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(["bulk", "graphql"]);
+
 /** Squidex's `CreateSchemaDto` read into a `SchemaInput`; names and field rules the store checks again. */
 export function createSchemaInput(body: unknown): SchemaInput {
   if (!isPlainObject(body)) throw validationError(["Send a schema: { name, fields, isPublished }."]);
   const errors: string[] = [];
   if (typeof body.name !== "string" || !body.name) errors.push("name: Field is required.");
+  else if (RESERVED_NAMES.has(body.name)) errors.push(`name: "${body.name}" is reserved: api/content/{app}/${body.name} is another endpoint.`);
   let type: SchemaType = "Default";
   if (body.type !== undefined && body.type !== null) {
     if (typeof body.type !== "string" || !SCHEMA_TYPES.has(body.type as SchemaType)) errors.push(`type: Must be one of ${[...SCHEMA_TYPES].join(", ")}.`);
