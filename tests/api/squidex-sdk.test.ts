@@ -543,13 +543,14 @@ describe("schemas created through the API (the SDK suite's schemas and contents 
       properties: { label: "Mit Feldern", validateOnPublish: false },
       fields: [
         { name: "title", partitioning: "language", properties: { fieldType: "String", isRequired: true, maxLength: 20, label: "Titel" } as FieldPropertiesDto },
-        { name: "count", properties: { fieldType: "Number", minValue: 0 } as FieldPropertiesDto },
+        { name: "count", properties: { fieldType: "Number", minValue: 0, defaultValue: 3 } as FieldPropertiesDto },
         { name: "rows", properties: { fieldType: "Array" }, nested: [{ name: "text", properties: { fieldType: "String" } }] },
       ],
     });
     expect(created.isPublished).toBe(false);
     expect(created.fields.map((f) => [f.name, f.partitioning])).toEqual([["title", "language"], ["count", "invariant"], ["rows", "invariant"]]);
     expect(created.fields[0]?.properties).toMatchObject({ fieldType: "String", isRequired: true, maxLength: 20, label: "Titel" });
+    expect(created.fields[1]?.properties).toMatchObject({ fieldType: "Number", minValue: 0, defaultValue: 3 });
     expect(created.fields[2]?.nested?.map((n) => n.name)).toEqual(["text"]);
 
     const taken = await failure(client.schemas.postSchema({ name: created.name, fields: [] }));
@@ -567,6 +568,8 @@ describe("schemas created through the API (the SDK suite's schemas and contents 
       { name: name(), fields: [{ name: "f", partitioning: "everywhere", properties: { fieldType: "String" } }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "String", maxLength: -1 } }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "String", pattern: "(" } }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "Number", defaultValue: "zwei" } }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "Json", defaultValue: { deep: true } } }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "String" }, nested: [{ name: "n", properties: { fieldType: "String" } }] }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "Array" }, nested: [{ name: "n", properties: { fieldType: "Array" } }] }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "String" } }, { name: "f", properties: { fieldType: "String" } }] },

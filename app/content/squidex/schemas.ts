@@ -97,6 +97,16 @@ const COUNT_PROPERTIES = ["minLength", "maxLength", "minItems", "maxItems"] as c
 const NUMBER_PROPERTIES = ["minValue", "maxValue"] as const;
 const CONTENT_TYPES = new Set(["Unspecified", "Html", "Markdown"]);
 
+/** The default values each field type takes (Squidex's per-type `defaultValue`). */
+const DEFAULT_KINDS: Partial<Record<FieldType, { ok: (v: unknown) => boolean; what: string }>> = {
+  String: { ok: (v) => typeof v === "string", what: "text" },
+  RichText: { ok: (v) => typeof v === "string", what: "text" },
+  Number: { ok: (v) => typeof v === "number" && Number.isFinite(v), what: "a number" },
+  Boolean: { ok: (v) => typeof v === "boolean", what: "true or false" },
+  DateTime: { ok: (v) => typeof v === "string" && !Number.isNaN(Date.parse(v)), what: "a date and time" },
+  Tags: { ok: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"), what: "a list of texts" },
+};
+
 /** Squidex's `FieldPropertiesDto` read into ours, every value checked; `at` names it in the errors. */
 function readFieldProperties(raw: unknown, at: string, errors: string[]): FieldProperties | undefined {
   if (!isPlainObject(raw)) return void errors.push(`${at}: Field is required.`);
@@ -133,7 +143,13 @@ function readFieldProperties(raw: unknown, at: string, errors: string[]): FieldP
     if (typeof raw.isRequired !== "boolean") errors.push(`${at}.isRequired: Must be true or false.`);
     else out.isRequired = raw.isRequired;
   }
-  if (given("defaultValue")) out.defaultValue = raw.defaultValue;
+  if (given("defaultValue")) {
+    // Only values of the field's own kind: a default is written into items as it is.
+    const check = DEFAULT_KINDS[out.fieldType];
+    if (!check) errors.push(`${at}.defaultValue: ${out.fieldType} fields take no default value here.`);
+    else if (!check.ok(raw.defaultValue)) errors.push(`${at}.defaultValue: Must be ${check.what}.`);
+    else out.defaultValue = structuredClone(raw.defaultValue);
+  }
   const list = (key: "allowedValues" | "tags" | "schemaIds", ok: (v: unknown) => boolean, what: string) => {
     if (!given(key)) return;
     const value = raw[key];
