@@ -460,6 +460,16 @@ describe("draft-reading and mutating APIs", () => {
       expect(still.status, "the item is gone only after the superuser's delete").toBe(role === "superuser" ? 404 : 200);
       cell("DELETE /api/squidex content", role);
 
+      // Creating a schema (changeSchema): superusers (and client tokens); editors only block-* schemas.
+      const schema = await fetch(squidex("/apps/praxisnetz/schemas"), {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ name: `matrix-${role}`, fields: [{ name: "title", properties: { fieldType: "String" } }] }),
+      });
+      const schemaText = await schema.text();
+      expect(schema.status, schemaText).toBe(role === "superuser" ? 201 : role === "editor" ? 403 : 401);
+      cell("POST /api/squidex schemas", role);
+
       // A cross-site request with the same session changes nothing.
       const foreign = await fetch(squidex("/content/praxisnetz/core-theme-colors"), {
         method: "POST",

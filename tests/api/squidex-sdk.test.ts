@@ -1,5 +1,5 @@
 import path from "node:path";
-import { SquidexBadRequestError, SquidexClient, SquidexError } from "@squidex/squidex";
+import { SquidexBadRequestError, SquidexClient, SquidexError, type FieldPropertiesDto } from "@squidex/squidex";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../support/server";
@@ -77,7 +77,8 @@ describe("ping, info and the app", () => {
       ["PUT", "/apps/praxisnetz", { label: "x" }],
       ["DELETE", "/apps/praxisnetz"],
       ["POST", "/apps/praxisnetz/languages", { language: "fr" }],
-      ["POST", "/apps/praxisnetz/schemas", { name: "x" }],
+      ["PUT", "/apps/praxisnetz/schemas/core-pages", { label: "x" }],
+      ["DELETE", "/apps/praxisnetz/schemas/core-pages"],
       ["POST", "/user-management", { email: "x@example.org" }],
       ["GET", "/teams"],
       ["GET", "/rules/actions"],
@@ -507,3 +508,124 @@ describe("import and bulk jobs", () => {
 function ids(list: { items: Array<{ id: string }> }) {
   return list.items.map((i) => i.id);
 }
+
+describe("schemas created through the API (the SDK suite's schemas and contents tests)", () => {
+  const name = () => `sdk-${Math.random().toString(16).slice(2, 10)}`;
+
+  it("creates a published schema with the SDK, reads it by id, and takes content in it, published and as a draft; audited", async () => {
+    const created = await client.schemas.postSchema({ name: name(), fields: [{ name: "field1", properties: { fieldType: "String" } }], isPublished: true });
+    const schema = await client.schemas.getSchema(created.id);
+    expect(schema).toMatchObject({ name: created.name, type: "Default", isPublished: true });
+    expect(schema.fields.map((f) => [f.name, f.partitioning, f.properties.fieldType])).toEqual([["field1", "invariant", "String"]]);
+
+    const published = await client.contents.postContent(created.name, { field1: { iv: "eins" } }, { publish: true });
+    const readPublished = await client.contents.getContent(created.name, published.id);
+    expect(readPublished).toMatchObject({ data: { field1: { iv: "eins" } }, status: "Published" });
+    expect(readPublished.lastModifiedBy).toBeTruthy();
+    const draft = await client.contents.postContent(created.name, { field1: { iv: "zwei" } });
+    expect(await client.contents.getContent(created.name, draft.id, { unpublished: true })).toMatchObject({ data: { field1: { iv: "zwei" } }, status: "Draft" });
+    // The store validates against the new fields.
+    expect((await failure(client.contents.postContent(created.name, { field1: { iv: 5 } }))).statusCode).toBe(400);
+
+    const db = new Database(path.join(server.dataDir, "praxisnetz.sqlite"), { readonly: true });
+    try {
+      const rows = db.prepare("select user_email from audit_log where action = 'create-schema' and schema_name = ?").all(created.name) as Array<{ user_email: string }>;
+      expect(rows).toEqual([{ user_email: "client:praxisnetz:default" }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("keeps the field properties it knows, checked, and answers a taken name or bad fields with 400 and the details", async () => {
+    const created = await client.schemas.postSchema({
+      name: name(),
+      type: "Default",
+      properties: { label: "Mit Feldern", validateOnPublish: false },
+      fields: [
+        { name: "title", partitioning: "language", properties: { fieldType: "String", isRequired: true, maxLength: 20, label: "Titel" } as FieldPropertiesDto },
+        { name: "count", properties: { fieldType: "Number", minValue: 0, defaultValue: 3 } as FieldPropertiesDto },
+        { name: "rows", properties: { fieldType: "Array" }, nested: [{ name: "text", properties: { fieldType: "String" } }] },
+      ],
+    });
+    expect(created.isPublished).toBe(false);
+    expect(created.fields.map((f) => [f.name, f.partitioning])).toEqual([["title", "language"], ["count", "invariant"], ["rows", "invariant"]]);
+    expect(created.fields[0]?.properties).toMatchObject({ fieldType: "String", isRequired: true, maxLength: 20, label: "Titel" });
+    expect(created.fields[1]?.properties).toMatchObject({ fieldType: "Number", minValue: 0, defaultValue: 3 });
+    expect(created.fields[2]?.nested?.map((n) => n.name)).toEqual(["text"]);
+
+    const taken = await failure(client.schemas.postSchema({ name: created.name, fields: [] }));
+    expect(taken).toBeInstanceOf(SquidexBadRequestError);
+    expect(taken.body?.details?.join(" ")).toMatch(/already exists/);
+    expect((await failure(client.schemas.postSchema({ name: "core-pages", fields: [] }))).statusCode).toBe(400);
+
+    for (const body of [
+      { name: "Not Valid", fields: [] },
+      { name: "graphql", fields: [] },
+      { name: "bulk", fields: [] },
+      { fields: [] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "Nonsense" } }] },
+      { name: name(), fields: [{ name: "f" }] },
+      { name: name(), fields: [{ name: "f", partitioning: "everywhere", properties: { fieldType: "String" } }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "String", maxLength: -1 } }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "String", pattern: "(" } }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "Number", defaultValue: "zwei" } }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "Json", defaultValue: { deep: true } } }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "String" }, nested: [{ name: "n", properties: { fieldType: "String" } }] }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "Array" }, nested: [{ name: "n", properties: { fieldType: "Array" } }] }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "String" } }, { name: "f", properties: { fieldType: "String" } }] },
+      { name: name(), type: "Other", fields: [] },
+      { name: name(), fields: "f" },
+      [1, 2],
+    ]) {
+      const res = await authed("/apps/praxisnetz/schemas", { method: "POST", body: JSON.stringify(body) });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.message).toBeTruthy();
+      expect(res.json.details?.length ?? 0, JSON.stringify(body)).toBeGreaterThan(0);
+    }
+    expect((await authed("/apps/praxisnetz/schemas", { method: "POST", body: "{" })).status).toBe(400);
+
+    // Two creations of one name at once: one schema, the other a 400.
+    const same = JSON.stringify({ name: name(), fields: [{ name: "field1", properties: { fieldType: "String" } }] });
+    const both = await Promise.all([1, 2].map(() => authed("/apps/praxisnetz/schemas", { method: "POST", body: same })));
+    expect(both.map((r) => r.status).sort()).toEqual([201, 400]);
+  });
+
+  it("publishes and unpublishes a schema; an unpublished schema's contents are not served", async () => {
+    const created = await client.schemas.postSchema({ name: name(), fields: [{ name: "field1", properties: { fieldType: "String" } }] });
+    expect((await failure(client.contents.getContents(created.name))).statusCode).toBe(404);
+    const published = await client.schemas.publishSchema(created.name);
+    expect(published).toMatchObject({ isPublished: true, version: created.version + 1 });
+    expect((await client.contents.getContents(created.name)).items).toEqual([]);
+    // Publishing what is published writes nothing.
+    expect((await client.schemas.publishSchema(created.name)).version).toBe(published.version);
+    const stale = await authed(`/apps/praxisnetz/schemas/${created.name}/unpublish`, { method: "PUT", headers: { "If-Match": `"${created.version}"` } });
+    expect(stale.status).toBe(412);
+    expect((await client.schemas.unpublishSchema(created.name)).isPublished).toBe(false);
+    expect((await failure(client.schemas.publishSchema("no-such-schema"))).statusCode).toBe(404);
+  });
+
+  it("asks the one policy: without a token 401, an editor may not create an app schema (403), a superuser's session may", async () => {
+    const { DEMO_ADMIN, createUser, signIn } = await import("../support/auth");
+    const body = () => JSON.stringify({ name: name(), fields: [{ name: "field1", properties: { fieldType: "String" } }] });
+    expect((await fetch(api("/apps/praxisnetz/schemas"), { method: "POST", headers: { "content-type": "application/json" }, body: body() })).status).toBe(401);
+    const origin = new URL(server.url).origin;
+    const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const editor = await createUser(server, admin, { email: `schema-editor-${Date.now()}@example.org`, password: "a-long-editor-password-1" });
+    const asEditor = await fetch(api("/apps/praxisnetz/schemas"), { method: "POST", headers: { cookie: editor, origin, "content-type": "application/json" }, body: body() });
+    expect(asEditor.status).toBe(403);
+    expect((await asEditor.json()).message).toMatch(/superuser/);
+    const unpublish = await fetch(api("/apps/praxisnetz/schemas/core-pages/unpublish"), { method: "PUT", headers: { cookie: editor, origin } });
+    expect(unpublish.status).toBe(403);
+    const asAdmin = await fetch(api("/apps/praxisnetz/schemas"), { method: "POST", headers: { cookie: admin, origin, "content-type": "application/json" }, body: body() });
+    expect(asAdmin.status).toBe(201);
+    expect(((await asAdmin.json()) as { createdBy: string }).createdBy).toMatch(/^subject:/);
+  });
+});
+
+describe("what the SDK suite asks and this service does not offer", () => {
+  it("answers an asset upload from a URL with 501 and a message, downloading nothing", async () => {
+    const refused = await failure(client.assets.postAsset({ name: "logo.png", url: "http://127.0.0.1:1/logo.png" }));
+    expect(refused.statusCode).toBe(501);
+    expect(refused.body?.message).toMatch(/from a URL is not supported/);
+  });
+});

@@ -8,7 +8,7 @@ import type { Asset, FilterNode } from "../types";
 import { ASSET_SORT_COLUMNS, parentIdOf, type AssetFolder, type AssetSort } from "../assets";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
-import { empty, expectedVersion, json, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { empty, expectedVersion, json, notImplemented, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
  * Assets as Squidex serves them: `api/apps/{app}/assets` (list, metadata, upload, rename, move,
@@ -173,6 +173,10 @@ async function uploadAsset(request: ApiRequest, by: Principal, ctx: SquidexHttpC
     throw badRequest("The multipart body could not be read.");
   });
   const file = form.get("file");
+  // Squidex downloads a `url` part itself; this service fetches no address a request names (no
+  // requests to the host's network on a caller's behalf): the caller sends the file.
+  if ((!file || typeof file === "string") && typeof form.get("url") === "string")
+    throw notImplemented("Uploading an asset from a URL is not supported by this service: it downloads nothing on a caller's behalf. Send the file itself as the part named file.");
   if (!file || typeof file === "string") throw badRequest("The upload has no part named file.");
   const url = new URL(request.url);
   // The folder: query `parentId` (the SDK sends `ParentId`) or a form field of either spelling.

@@ -76,7 +76,7 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
     if (area === "apps") {
       const answer = await appResource(method, rest, by, ctx);
       if (answer) return answer;
-      return rest[0] === "schemas" ? await schemas(method, rest.slice(1), ctx) : await assets(request, method, rest, by, ctx);
+      return rest[0] === "schemas" ? await schemas(request, method, rest.slice(1), by, ctx) : await assets(request, method, rest, by, ctx);
     }
     throw notFound(`No Squidex endpoint at /${subpath}.`);
   } catch (e) {

@@ -1,12 +1,18 @@
-import { notFound } from "../errors";
-import type { NestedField, Schema } from "../types";
-import { json, notImplemented, type ApiAnswer, type SquidexHttpContext } from "./respond";
+import { notFound, validationError, versionConflict } from "../errors";
+import type { Principal } from "../policy";
+import type { FieldProperties, FieldType, NestedField, Schema, SchemaInput, SchemaType } from "../types";
+import { isPlainObject } from "../validate";
+import { expectedVersion, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
- * Schemas as Squidex serves them: `GET api/apps/{app}/schemas` and `.../schemas/{nameOrId}`.
+ * Schemas as Squidex serves them: `GET api/apps/{app}/schemas` and `.../schemas/{nameOrId}`,
+ * `POST api/apps/{app}/schemas` (a new schema with its fields) and `PUT .../{name}/publish` and
+ * `/unpublish`. Writes go through the store's `upsertSchema` with the writer named, so the one
+ * policy decides (policy.ts, "changeSchema") and every write is audited. Changing or deleting the
+ * fields of an existing schema stays with the site's code (app/content/seed): 501.
  * Every resource carries `_links` (the SDK's parser requires the key on schemas, fields and the
- * nested fields of Array fields); this service offers no schema writes through the API, so the
- * links are the read ones Squidex gives a reader: `self` and, for content schemas, `contents`.
+ * nested fields of Array fields): the read ones Squidex gives a reader, `self` and, for content
+ * schemas, `contents`.
  */
 
 /** Squidex writes the discriminator first. */
@@ -62,10 +68,13 @@ export function schemaDto(schema: Schema, appName: string) {
 }
 
 /** `rest`: the path after `api/apps/{app}/schemas`. */
-export async function schemas(method: string, rest: string[], ctx: SquidexHttpContext): Promise<ApiAnswer> {
+export async function schemas(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [id, ...more] = rest;
-  if (method !== "GET") throw notImplemented("Schema management through the Squidex API is not supported by this service; schemas change with the site's code (app/content/seed).");
+  if (method === "POST" && id === undefined) return await createSchema(request, by, ctx);
+  const toggle = more[0]?.toLowerCase();
+  if (method === "PUT" && id !== undefined && more.length === 1 && (toggle === "publish" || toggle === "unpublish")) return await publishSchema(request, id, toggle === "publish", by, ctx);
+  if (method !== "GET") throw notImplemented("Changing or deleting schemas through the Squidex API is not supported by this service (creating, publishing and unpublishing them is); the site's schemas change with its code (app/content/seed).");
   if (more.length) throw notFound(`No Squidex endpoint for GET apps/${appName}/schemas/${rest.join("/")}.`);
   if (id === undefined) {
     return json({
@@ -76,4 +85,191 @@ export async function schemas(method: string, rest: string[], ctx: SquidexHttpCo
   const schema = await store.getSchema(id);
   if (!schema) throw notFound(`Schema "${id}" not found.`);
   return json(schemaDto(schema, appName));
+}
+
+/** The field types Squidex has and this service stores (FieldType). */
+const FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(["String", "Number", "Boolean", "DateTime", "Json", "Tags", "Assets", "References", "Geolocation", "Array", "Component", "Components", "RichText", "UI"]);
+const SCHEMA_TYPES: ReadonlySet<SchemaType> = new Set<SchemaType>(["Default", "Singleton", "Component"]);
+
+/** The field properties this service keeps, by the kind of value each takes; Squidex's others are dropped. */
+const TEXT_PROPERTIES = ["editor", "label", "hints", "placeholder", "pattern"] as const;
+const COUNT_PROPERTIES = ["minLength", "maxLength", "minItems", "maxItems"] as const;
+const NUMBER_PROPERTIES = ["minValue", "maxValue"] as const;
+const CONTENT_TYPES = new Set(["Unspecified", "Html", "Markdown"]);
+
+/** The default values each field type takes (Squidex's per-type `defaultValue`). */
+const DEFAULT_KINDS: Partial<Record<FieldType, { ok: (v: unknown) => boolean; what: string }>> = {
+  String: { ok: (v) => typeof v === "string", what: "text" },
+  RichText: { ok: (v) => typeof v === "string", what: "text" },
+  Number: { ok: (v) => typeof v === "number" && Number.isFinite(v), what: "a number" },
+  Boolean: { ok: (v) => typeof v === "boolean", what: "true or false" },
+  DateTime: { ok: (v) => typeof v === "string" && !Number.isNaN(Date.parse(v)), what: "a date and time" },
+  Tags: { ok: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"), what: "a list of texts" },
+};
+
+/** Squidex's `FieldPropertiesDto` read into ours, every value checked; `at` names it in the errors. */
+function readFieldProperties(raw: unknown, at: string, errors: string[]): FieldProperties | undefined {
+  if (!isPlainObject(raw)) return void errors.push(`${at}: Field is required.`);
+  const fieldType = raw.fieldType;
+  if (typeof fieldType !== "string" || !FIELD_TYPES.has(fieldType as FieldType)) {
+    errors.push(`${at}.fieldType: Must be one of ${[...FIELD_TYPES].join(", ")}.`);
+    return undefined;
+  }
+  const out: FieldProperties = { fieldType: fieldType as FieldType };
+  const given = (key: string) => raw[key] !== undefined && raw[key] !== null;
+  for (const key of TEXT_PROPERTIES) {
+    if (!given(key)) continue;
+    if (typeof raw[key] !== "string") errors.push(`${at}.${key}: Must be text.`);
+    else out[key] = raw[key];
+  }
+  if (out.pattern !== undefined) {
+    try {
+      new RegExp(out.pattern);
+    } catch {
+      errors.push(`${at}.pattern: Not a valid regular expression.`);
+    }
+  }
+  for (const key of COUNT_PROPERTIES) {
+    if (!given(key)) continue;
+    if (!Number.isSafeInteger(raw[key]) || (raw[key] as number) < 0) errors.push(`${at}.${key}: Must be a whole number from 0.`);
+    else out[key] = raw[key] as number;
+  }
+  for (const key of NUMBER_PROPERTIES) {
+    if (!given(key)) continue;
+    if (typeof raw[key] !== "number" || !Number.isFinite(raw[key])) errors.push(`${at}.${key}: Must be a number.`);
+    else out[key] = raw[key];
+  }
+  if (given("isRequired")) {
+    if (typeof raw.isRequired !== "boolean") errors.push(`${at}.isRequired: Must be true or false.`);
+    else out.isRequired = raw.isRequired;
+  }
+  if (given("defaultValue")) {
+    // Only values of the field's own kind: a default is written into items as it is.
+    const check = DEFAULT_KINDS[out.fieldType];
+    if (!check) errors.push(`${at}.defaultValue: ${out.fieldType} fields take no default value here.`);
+    else if (!check.ok(raw.defaultValue)) errors.push(`${at}.defaultValue: Must be ${check.what}.`);
+    else out.defaultValue = structuredClone(raw.defaultValue);
+  }
+  const list = (key: "allowedValues" | "tags" | "schemaIds", ok: (v: unknown) => boolean, what: string) => {
+    if (!given(key)) return;
+    const value = raw[key];
+    if (!Array.isArray(value) || !value.every(ok)) errors.push(`${at}.${key}: Must be a list of ${what}.`);
+    else (out as unknown as Record<string, unknown>)[key] = [...value];
+  };
+  list("allowedValues", (v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v)), "texts or numbers");
+  list("tags", (v) => typeof v === "string", "texts");
+  list("schemaIds", (v) => typeof v === "string", "schema names or ids");
+  if (given("contentType")) {
+    if (typeof raw.contentType !== "string" || !CONTENT_TYPES.has(raw.contentType)) errors.push(`${at}.contentType: Must be one of ${[...CONTENT_TYPES].join(", ")}.`);
+    else out.contentType = raw.contentType as FieldProperties["contentType"];
+  }
+  return out;
+}
+
+/** Squidex's partitioning, "invariant" when left out (as in Squidex), whatever its case. */
+function partitioning(raw: unknown, at: string, errors: string[]): "invariant" | "language" {
+  if (raw === undefined || raw === null) return "invariant";
+  const value = typeof raw === "string" ? raw.toLowerCase() : "";
+  if (value === "invariant" || value === "language") return value;
+  errors.push(`${at}.partitioning: Must be invariant or language.`);
+  return "invariant";
+}
+
+const flag = (raw: Record<string, unknown>, key: string, at: string, errors: string[]): boolean | undefined => {
+  const value = raw[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") errors.push(`${at}.${key}: Must be true or false.`);
+  return value === true;
+};
+
+/** Names the content API routes elsewhere (contents.ts, graphql.ts): a schema so named could not be reached. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(["bulk", "graphql"]);
+
+/** Squidex's `CreateSchemaDto` read into a `SchemaInput`; names and field rules the store checks again. */
+export function createSchemaInput(body: unknown): SchemaInput {
+  if (!isPlainObject(body)) throw validationError(["Send a schema: { name, fields, isPublished }."]);
+  const errors: string[] = [];
+  if (typeof body.name !== "string" || !body.name) errors.push("name: Field is required.");
+  else if (RESERVED_NAMES.has(body.name)) errors.push(`name: "${body.name}" is reserved: api/content/{app}/${body.name} is another endpoint.`);
+  let type: SchemaType = "Default";
+  if (body.type !== undefined && body.type !== null) {
+    if (typeof body.type !== "string" || !SCHEMA_TYPES.has(body.type as SchemaType)) errors.push(`type: Must be one of ${[...SCHEMA_TYPES].join(", ")}.`);
+    else type = body.type as SchemaType;
+  }
+  if (flag(body, "isSingleton", "schema", errors) && type === "Default") type = "Singleton";
+  const isPublished = flag(body, "isPublished", "schema", errors) ?? false;
+  const properties: SchemaInput["properties"] = {};
+  if (body.properties !== undefined && body.properties !== null) {
+    if (!isPlainObject(body.properties)) errors.push("properties: Must be an object.");
+    else {
+      for (const key of ["label", "hints"] as const) {
+        const value = body.properties[key];
+        if (value === undefined || value === null) continue;
+        if (typeof value !== "string") errors.push(`properties.${key}: Must be text.`);
+        else properties[key] = value;
+      }
+      const tags = body.properties.tags;
+      if (tags !== undefined && tags !== null) {
+        if (!Array.isArray(tags) || !tags.every((t) => typeof t === "string")) errors.push("properties.tags: Must be a list of texts.");
+        else properties.tags = [...tags];
+      }
+    }
+  }
+  const fields: SchemaInput["fields"] = [];
+  if (body.fields !== undefined && body.fields !== null && !Array.isArray(body.fields)) errors.push("fields: Must be a list of fields.");
+  const rawFields = Array.isArray(body.fields) ? body.fields : [];
+  rawFields.forEach((raw, i) => {
+    const at = `fields[${i + 1}]`;
+    if (!isPlainObject(raw)) return void errors.push(`${at}: Must be a field.`);
+    if (typeof raw.name !== "string") errors.push(`${at}.name: Field is required.`);
+    const props = readFieldProperties(raw.properties, `${at}.properties`, errors);
+    const isHidden = flag(raw, "isHidden", at, errors);
+    const field: SchemaInput["fields"][number] = { name: String(raw.name ?? ""), partitioning: partitioning(raw.partitioning, at, errors), properties: props ?? { fieldType: "String" }, ...(isHidden ? { isHidden } : {}) };
+    if (raw.nested !== undefined && raw.nested !== null) {
+      if (!Array.isArray(raw.nested)) errors.push(`${at}.nested: Must be a list of fields.`);
+      else if (props?.fieldType !== "Array") {
+        if (raw.nested.length) errors.push(`${at}.nested: Only Array fields have nested fields.`);
+      } else
+        field.nested = raw.nested.map((n, j) => {
+          const nat = `${at}.nested[${j + 1}]`;
+          if (!isPlainObject(n)) {
+            errors.push(`${nat}: Must be a field.`);
+            return { name: "", properties: { fieldType: "String" as const } };
+          }
+          if (typeof n.name !== "string") errors.push(`${nat}.name: Field is required.`);
+          const nprops = readFieldProperties(n.properties, `${nat}.properties`, errors);
+          if (nprops?.fieldType === "Array") errors.push(`${nat}.properties.fieldType: Entry fields cannot be Array fields.`);
+          const nHidden = flag(n, "isHidden", nat, errors);
+          return { name: String(n.name ?? ""), properties: nprops ?? { fieldType: "String" as const }, ...(nHidden ? { isHidden: nHidden } : {}) };
+        });
+    }
+    fields.push(field);
+  });
+  if (errors.length) throw validationError(errors);
+  return { name: body.name as string, type, isPublished, properties, fields };
+}
+
+/** `POST api/apps/{app}/schemas`: a new schema; a taken name is a validation error, as in Squidex. */
+async function createSchema(request: ApiRequest, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  const input = createSchemaInput(await readJsonBody(request, ctx));
+  const schema = await ctx.store.transaction(async (store) => {
+    if (await store.getSchema(input.name)) throw validationError([`A schema with the name "${input.name}" already exists.`]);
+    return store.upsertSchema(input, { by });
+  });
+  return json(schemaDto(schema, ctx.appName), 201, { ETag: `"${schema.version}"`, Location: `/api/apps/${ctx.appName}/schemas/${schema.name}` });
+}
+
+/** `PUT api/apps/{app}/schemas/{name}/publish` and `/unpublish`: the schema as it is, its flag changed. */
+async function publishSchema(request: ApiRequest, nameOrId: string, isPublished: boolean, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  const expected = expectedVersion(request);
+  const schema = await ctx.store.transaction(async (store) => {
+    const current = await store.getSchema(nameOrId);
+    if (!current) throw notFound(`Schema "${nameOrId}" not found.`);
+    if (expected !== undefined && expected !== current.version) throw versionConflict(expected, current.version);
+    // Already so: nothing is written (Squidex answers the schema as it is).
+    if (current.isPublished === isPublished) return current;
+    const { name, type, properties, fields } = current;
+    return store.upsertSchema({ name, type, properties, fields, isPublished }, { by, expectedVersion: expected });
+  });
+  return json(schemaDto(schema, ctx.appName), 200, { ETag: `"${schema.version}"` });
 }
