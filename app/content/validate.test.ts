@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Schema, SchemaField } from "./types";
-import { isPlainObject, validateData, type ValidationContext } from "./validate";
+import { isPlainObject, patternProblem, validateData, type ValidationContext } from "./validate";
 
 /** Pure unit tests of validateData against hand-built schemas (no database). */
 
@@ -271,5 +271,21 @@ describe("isPlainObject", () => {
     expect(isPlainObject(null)).toBe(false);
     expect(isPlainObject("x")).toBe(false);
     expect(isPlainObject(undefined)).toBe(false);
+  });
+});
+
+describe("field patterns that may run on every write", () => {
+  it("lets ordinary patterns through", () => {
+    for (const p of ["^[a-z0-9-]+$", "^\\d{5}$", "^[A-Z]{2}\\d{2}( ?\\d{4}){4}$", "^(https?://)?[\\w.-]+$", "^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$", "^(?:Herr|Frau|Divers)$", "^[a-z]+(-[a-z]+)?$"])
+      expect(patternProblem(p), p).toBeNull();
+  });
+  it("refuses patterns that can backtrack catastrophically, back-references, overlong ones and broken ones", () => {
+    for (const p of ["(a+)+$", "^(a|aa)*$", "(\\w+\\s?)*$", "^(([a-z])+.)+[A-Z]([a-z])+$", "(.*a){12}", "(a)\\1", "(?<x>a)\\k<x>", "a".repeat(201), "(", "[z-a]"])
+      expect(patternProblem(p), p).not.toBeNull();
+  });
+  it("a stored pattern that is not safe is not run: the value is refused with a message (run, it would not return for minutes)", () => {
+    const schema = { name: "t", fields: [{ fieldId: 1, name: "code", partitioning: "invariant", properties: { fieldType: "String", pattern: "^(a+)+$" } }] };
+    const errors = validateData(schema as never, { code: { iv: "a".repeat(40) + "!" } }, ctx);
+    expect(errors.join(" ")).toMatch(/cannot be checked safely/);
   });
 });

@@ -87,7 +87,11 @@ export function validateValue(
     case "String": {
       if (typeof value !== "string") return void fail("Invalid json type, expected string.");
       checkLength(value.length, props, fail, "character(s)");
-      if (props.pattern && value !== "" && !new RegExp(props.pattern).test(value)) fail("Must follow the pattern.");
+      if (props.pattern && value !== "") {
+        // A schema from before the check below, or written around it: not run at all (fail closed).
+        if (patternProblem(props.pattern)) fail("The schema's pattern for this field cannot be checked safely; ask an administrator to simplify it.");
+        else if (!new RegExp(props.pattern).test(value)) fail("Must follow the pattern.");
+      }
       if (props.allowedValues?.length && value !== "" && !props.allowedValues.includes(value)) fail("Not an allowed value.");
       return;
     }
@@ -192,4 +196,41 @@ function isRealDate(value: string): boolean {
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Longest field pattern a schema may hold. */
+export const PATTERN_MAX_LENGTH = 200;
+
+/**
+ * Why a field's pattern may not be run on every content write, or null when it may. The patterns
+ * are JavaScript regular expressions run on the server, so one that backtracks catastrophically
+ * (`(a+)+$`, `(a|aa)*$`) would stall the server on one crafted value: refused are patterns over
+ * PATTERN_MAX_LENGTH characters, back-references, and a repeated group that holds an unbounded
+ * repeat or an alternation. Squidex's own patterns (letters, digits, classes, anchors, simple repeats)
+ * pass.
+ */
+export function patternProblem(pattern: string): string | null {
+  if (pattern.length > PATTERN_MAX_LENGTH) return `Must be at most ${PATTERN_MAX_LENGTH} characters.`;
+  try {
+    new RegExp(pattern);
+  } catch {
+    return "Not a valid regular expression.";
+  }
+  if (/\\[1-9]|\\k</.test(pattern)) return "Back-references are not allowed (they make checking slow).";
+  // Groups, innermost first: a group with a quantifier or an alternation inside, itself repeated.
+  const stripped = pattern.replace(/\\./g, "_").replace(/\[(?:[^\]\\]|\\.)*\]/g, "_");
+  const stack: number[] = [];
+  for (let i = 0; i < stripped.length; i++) {
+    const c = stripped[i];
+    if (c === "(") stack.push(i);
+    else if (c === ")" && stack.length) {
+      const start = stack.pop()!;
+      const inner = stripped.slice(start + 1, i);
+      const after = stripped[i + 1];
+      // Repeated (not just optional), holding an unbounded repeat (`*`, `+`, `{n,}`) or an alternative.
+      if ((after === "*" || after === "+" || after === "{") && /[*+|]|\{\d*,\}/.test(inner))
+        return "A repeated group may not hold a repeat or an alternative (it makes checking slow).";
+    }
+  }
+  return null;
 }

@@ -568,6 +568,9 @@ describe("schemas created through the API (the SDK suite's schemas and contents 
       { name: name(), fields: [{ name: "f", partitioning: "everywhere", properties: { fieldType: "String" } }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "String", maxLength: -1 } }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "String", pattern: "(" } }] },
+      // A pattern that backtracks catastrophically would stall the server on one crafted value.
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "String", pattern: "^(a+)+$" } }] },
+      { name: name(), fields: [{ name: "f", properties: { fieldType: "String", pattern: "x".repeat(201) } }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "Number", defaultValue: "zwei" } }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "Json", defaultValue: { deep: true } } }] },
       { name: name(), fields: [{ name: "f", properties: { fieldType: "String" }, nested: [{ name: "n", properties: { fieldType: "String" } }] }] },

@@ -1,7 +1,7 @@
 import { notFound, validationError, versionConflict } from "../errors";
 import type { Principal } from "../policy";
 import type { FieldProperties, FieldType, NestedField, Schema, SchemaInput, SchemaType } from "../types";
-import { isPlainObject } from "../validate";
+import { isPlainObject, patternProblem } from "../validate";
 import { expectedVersion, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
@@ -123,11 +123,8 @@ function readFieldProperties(raw: unknown, at: string, errors: string[]): FieldP
     else out[key] = raw[key];
   }
   if (out.pattern !== undefined) {
-    try {
-      new RegExp(out.pattern);
-    } catch {
-      errors.push(`${at}.pattern: Not a valid regular expression.`);
-    }
+    const problem = patternProblem(out.pattern);
+    if (problem) errors.push(`${at}.pattern: ${problem}`);
   }
   for (const key of COUNT_PROPERTIES) {
     if (!given(key)) continue;
