@@ -77,7 +77,7 @@ describe("ping, info and the app", () => {
       ["PUT", "/apps/praxisnetz", { label: "x" }],
       ["DELETE", "/apps/praxisnetz"],
       ["POST", "/apps/praxisnetz/languages", { language: "fr" }],
-      ["PUT", "/apps/praxisnetz/schemas/core-pages", { label: "x" }],
+      ["PUT", "/apps/praxisnetz/schemas/core-pages/fields/1/nested/ordering", { fieldIds: [1] }],
       ["DELETE", "/apps/praxisnetz/schemas/core-pages"],
       ["POST", "/user-management", { email: "x@example.org" }],
       ["GET", "/teams"],
@@ -591,6 +591,39 @@ describe("schemas created through the API (the SDK suite's schemas and contents 
     const same = JSON.stringify({ name: name(), fields: [{ name: "field1", properties: { fieldType: "String" } }] });
     const both = await Promise.all([1, 2].map(() => authed("/apps/praxisnetz/schemas", { method: "POST", body: same })));
     expect(both.map((r) => r.status).sort()).toEqual([201, 400]);
+  });
+
+  it("changes a schema's properties and fields: add, change, hide and show, delete; a field keeps its kind", async () => {
+    const created = await client.schemas.postSchema({ name: name(), fields: [{ name: "title", properties: { fieldType: "String" } }], isPublished: true });
+    const added = await client.schemas.postField(created.name, { name: "rank", partitioning: "invariant", properties: { fieldType: "Number", minValue: 0 } as never });
+    expect(added.fields.map((f) => f.name)).toEqual(["title", "rank"]);
+    expect(added.version).toBe(created.version + 1);
+    const rank = added.fields.find((f) => f.name === "rank")!;
+    const changed = await client.schemas.putField(created.name, rank.fieldId, { properties: { fieldType: "Number", minValue: 1, maxValue: 9 } as never });
+    expect(changed.fields.find((f) => f.name === "rank")!.properties).toMatchObject({ fieldType: "Number", minValue: 1, maxValue: 9 });
+    // The new rules hold for content at once.
+    expect((await failure(client.contents.postContent(created.name, { title: { iv: "x" }, rank: { iv: 20 } }))).statusCode).toBe(400);
+    expect((await client.contents.postContent(created.name, { title: { iv: "x" }, rank: { iv: 5 } })).data).toMatchObject({ rank: { iv: 5 } });
+    expect((await client.schemas.hideField(created.name, rank.fieldId)).fields.find((f) => f.name === "rank")!.isHidden).toBe(true);
+    expect((await client.schemas.showField(created.name, rank.fieldId)).fields.find((f) => f.name === "rank")!.isHidden).toBe(false);
+    const labelled = await client.schemas.putSchema(created.name, { label: "Rangliste", hints: "Nur zum Testen" });
+    expect(labelled.properties).toMatchObject({ label: "Rangliste", hints: "Nur zum Testen" });
+    const removed = await client.schemas.deleteField(created.name, rank.fieldId);
+    expect(removed.fields.map((f) => f.name)).toEqual(["title"]);
+
+    // Refused with a message, nothing changed.
+    const title = removed.fields[0]!;
+    const before = (await client.schemas.getSchema(created.name)).version;
+    expect((await failure(client.schemas.putField(created.name, title.fieldId, { properties: { fieldType: "Number" } }))).statusCode).toBe(400);
+    expect((await failure(client.schemas.postField(created.name, { name: "title", properties: { fieldType: "String" } }))).statusCode).toBe(400);
+    expect((await failure(client.schemas.postField(created.name, { name: "slow", properties: { fieldType: "String", pattern: "^(a|aa)+$" } as never }))).statusCode).toBe(400);
+    expect((await failure(client.schemas.deleteField(created.name, 999))).statusCode).toBe(404);
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}/fields/abc`, { method: "DELETE" })).status).toBe(404);
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}`, { method: "PUT", body: "[1]" })).status).toBe(400);
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}/fields`, { method: "POST", body: JSON.stringify({ name: "x" }), headers: { "If-Match": '"0"' } })).status).toBe(412);
+    expect((await client.schemas.getSchema(created.name)).version).toBe(before);
+    // Deleting a schema is not offered: a clear 501, not a 404.
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}`, { method: "DELETE" })).status).toBe(501);
   });
 
   it("publishes and unpublishes a schema; an unpublished schema's contents are not served", async () => {

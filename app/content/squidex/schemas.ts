@@ -6,10 +6,10 @@ import { expectedVersion, json, notImplemented, readJsonBody, type ApiAnswer, ty
 
 /**
  * Schemas as Squidex serves them: `GET api/apps/{app}/schemas` and `.../schemas/{nameOrId}`,
- * `POST api/apps/{app}/schemas` (a new schema with its fields) and `PUT .../{name}/publish` and
- * `/unpublish`. Writes go through the store's `upsertSchema` with the writer named, so the one
- * policy decides (policy.ts, "changeSchema") and every write is audited. Changing or deleting the
- * fields of an existing schema stays with the site's code (app/content/seed): 501.
+ * `POST api/apps/{app}/schemas` (a new schema with its fields), `PUT .../{name}/publish` and
+ * `/unpublish`, and the schema's properties and fields (add, change, hide/show, delete: see
+ * changeSchema). Writes go through the store's `upsertSchema` with the writer named, so the one
+ * policy decides (policy.ts, "changeSchema") and every write is audited. Deleting a schema is 501.
  * Every resource carries `_links` (the SDK's parser requires the key on schemas, fields and the
  * nested fields of Array fields): the read ones Squidex gives a reader, `self` and, for content
  * schemas, `contents`.
@@ -74,7 +74,11 @@ export async function schemas(request: ApiRequest, method: string, rest: string[
   if (method === "POST" && id === undefined) return await createSchema(request, by, ctx);
   const toggle = more[0]?.toLowerCase();
   if (method === "PUT" && id !== undefined && more.length === 1 && (toggle === "publish" || toggle === "unpublish")) return await publishSchema(request, id, toggle === "publish", by, ctx);
-  if (method !== "GET") throw notImplemented("Changing or deleting schemas through the Squidex API is not supported by this service (creating, publishing and unpublishing them is); the site's schemas change with its code (app/content/seed).");
+  if (id !== undefined && (method === "POST" || method === "PUT" || method === "DELETE")) {
+    const changed = await changeSchema(request, method, id, more, by, ctx);
+    if (changed) return changed;
+  }
+  if (method !== "GET") throw notImplemented("Deleting schemas, and changing the entries of Array fields one by one, is not supported by this service's Squidex API (creating schemas, their fields, properties and publishing are); send the whole Array field instead.");
   if (more.length) throw notFound(`No Squidex endpoint for GET apps/${appName}/schemas/${rest.join("/")}.`);
   if (id === undefined) {
     return json({
@@ -182,6 +186,40 @@ const flag = (raw: Record<string, unknown>, key: string, at: string, errors: str
 /** Names the content API routes elsewhere (contents.ts, graphql.ts): a schema so named could not be reached. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(["bulk", "graphql"]);
 
+type FieldInput = SchemaInput["fields"][number];
+
+/** One FieldDto of a request (`at` names it in messages): name, partitioning, properties, hidden, entries. */
+function readField(raw: unknown, at: string, errors: string[]): FieldInput {
+  if (!isPlainObject(raw)) {
+    errors.push(`${at}: Must be a field.`);
+    return { name: "", partitioning: "invariant", properties: { fieldType: "String" } };
+  }
+  if (typeof raw.name !== "string") errors.push(`${at}.name: Field is required.`);
+  const props = readFieldProperties(raw.properties, `${at}.properties`, errors);
+  const isHidden = flag(raw, "isHidden", at, errors);
+  const field: FieldInput = { name: String(raw.name ?? ""), partitioning: partitioning(raw.partitioning, at, errors), properties: props ?? { fieldType: "String" }, ...(isHidden ? { isHidden } : {}) };
+  if (raw.nested !== undefined && raw.nested !== null) {
+    if (!Array.isArray(raw.nested)) errors.push(`${at}.nested: Must be a list of fields.`);
+    else if (props?.fieldType !== "Array") {
+      if (raw.nested.length) errors.push(`${at}.nested: Only Array fields have nested fields.`);
+    } else
+      field.nested = raw.nested.map((n, j) => {
+        const nat = `${at}.nested[${j + 1}]`;
+        if (!isPlainObject(n)) {
+          errors.push(`${nat}: Must be a field.`);
+          return { name: "", properties: { fieldType: "String" as const } };
+        }
+        if (typeof n.name !== "string") errors.push(`${nat}.name: Field is required.`);
+        const nprops = readFieldProperties(n.properties, `${nat}.properties`, errors);
+        if (nprops?.fieldType === "Array") errors.push(`${nat}.properties.fieldType: Entry fields cannot be Array fields.`);
+        const nHidden = flag(n, "isHidden", nat, errors);
+        return { name: String(n.name ?? ""), properties: nprops ?? { fieldType: "String" as const }, ...(nHidden ? { isHidden: nHidden } : {}) };
+      });
+  }
+  return field;
+}
+
+
 /** Squidex's `CreateSchemaDto` read into a `SchemaInput`; names and field rules the store checks again. */
 export function createSchemaInput(body: unknown): SchemaInput {
   if (!isPlainObject(body)) throw validationError(["Send a schema: { name, fields, isPublished }."]);
@@ -215,33 +253,7 @@ export function createSchemaInput(body: unknown): SchemaInput {
   const fields: SchemaInput["fields"] = [];
   if (body.fields !== undefined && body.fields !== null && !Array.isArray(body.fields)) errors.push("fields: Must be a list of fields.");
   const rawFields = Array.isArray(body.fields) ? body.fields : [];
-  rawFields.forEach((raw, i) => {
-    const at = `fields[${i + 1}]`;
-    if (!isPlainObject(raw)) return void errors.push(`${at}: Must be a field.`);
-    if (typeof raw.name !== "string") errors.push(`${at}.name: Field is required.`);
-    const props = readFieldProperties(raw.properties, `${at}.properties`, errors);
-    const isHidden = flag(raw, "isHidden", at, errors);
-    const field: SchemaInput["fields"][number] = { name: String(raw.name ?? ""), partitioning: partitioning(raw.partitioning, at, errors), properties: props ?? { fieldType: "String" }, ...(isHidden ? { isHidden } : {}) };
-    if (raw.nested !== undefined && raw.nested !== null) {
-      if (!Array.isArray(raw.nested)) errors.push(`${at}.nested: Must be a list of fields.`);
-      else if (props?.fieldType !== "Array") {
-        if (raw.nested.length) errors.push(`${at}.nested: Only Array fields have nested fields.`);
-      } else
-        field.nested = raw.nested.map((n, j) => {
-          const nat = `${at}.nested[${j + 1}]`;
-          if (!isPlainObject(n)) {
-            errors.push(`${nat}: Must be a field.`);
-            return { name: "", properties: { fieldType: "String" as const } };
-          }
-          if (typeof n.name !== "string") errors.push(`${nat}.name: Field is required.`);
-          const nprops = readFieldProperties(n.properties, `${nat}.properties`, errors);
-          if (nprops?.fieldType === "Array") errors.push(`${nat}.properties.fieldType: Entry fields cannot be Array fields.`);
-          const nHidden = flag(n, "isHidden", nat, errors);
-          return { name: String(n.name ?? ""), properties: nprops ?? { fieldType: "String" as const }, ...(nHidden ? { isHidden: nHidden } : {}) };
-        });
-    }
-    fields.push(field);
-  });
+  rawFields.forEach((raw, i) => fields.push(readField(raw, `fields[${i + 1}]`, errors)));
   if (errors.length) throw validationError(errors);
   return { name: body.name as string, type, isPublished, properties, fields };
 }
@@ -269,4 +281,72 @@ async function publishSchema(request: ApiRequest, nameOrId: string, isPublished:
     return store.upsertSchema({ name, type, properties, fields, isPublished }, { by, expectedVersion: expected });
   });
   return json(schemaDto(schema, ctx.appName), 200, { ETag: `"${schema.version}"` });
+}
+
+/**
+ * Squidex's schema changes, each a new version of the schema through the store's `upsertSchema`
+ * (the one policy decides, every write audited, `If-Match` honoured):
+ * - `PUT …/schemas/{name}`: the schema's properties (label, hints, tags);
+ * - `POST …/schemas/{name}/fields`: a new field (201);
+ * - `PUT …/schemas/{name}/fields/{fieldId}`: the field's properties (its kind stays);
+ * - `PUT …/fields/{fieldId}/hide` and `/show`;
+ * - `DELETE …/schemas/{name}/fields/{fieldId}`: the field goes (items keep what they had until
+ *   their next write, as in Squidex).
+ * Answers the schema; undefined for any other path.
+ */
+async function changeSchema(request: ApiRequest, method: string, nameOrId: string, more: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer | undefined> {
+  const [area, fieldRef, action, ...extra] = more.map((p) => p.toLowerCase());
+  const kind =
+    method === "PUT" && more.length === 0
+      ? "properties"
+      : method === "POST" && area === "fields" && fieldRef === undefined
+        ? "add"
+        : area === "fields" && fieldRef !== undefined && !extra.length
+          ? method === "PUT" && action === undefined
+            ? "update"
+            : method === "PUT" && (action === "hide" || action === "show")
+              ? action
+              : method === "DELETE" && action === undefined
+                ? "delete"
+                : undefined
+          : undefined;
+  if (!kind) return undefined;
+  const fieldId = fieldRef === undefined ? undefined : Number(fieldRef);
+  if (fieldRef !== undefined && (!/^\d{1,9}$/.test(fieldRef) || !Number.isSafeInteger(fieldId))) throw notFound(`Field "${fieldRef.slice(0, 40)}" not found: fields are named by their number (fieldId).`);
+  const body = kind === "properties" || kind === "add" || kind === "update" ? await readJsonBody(request, ctx) : undefined;
+  const expected = expectedVersion(request);
+  const schema = await ctx.store.transaction(async (store) => {
+    const current = await store.getSchema(nameOrId);
+    if (!current) throw notFound(`Schema "${nameOrId}" not found.`);
+    if (expected !== undefined && expected !== current.version) throw versionConflict(expected, current.version);
+    const { name, type, isPublished } = current;
+    let properties = current.properties;
+    let fields: FieldInput[] = current.fields.map((f) => ({ ...f }));
+    const errors: string[] = [];
+    if (kind === "properties") {
+      if (!isPlainObject(body)) throw validationError(["Send the schema's properties: { label, hints, tags }."]);
+      const input = createSchemaInput({ name, fields: [], properties: body });
+      properties = { ...current.properties, ...input.properties };
+    } else if (kind === "add") {
+      const field = readField(body, "field", errors);
+      if (fields.some((f) => f.name === field.name)) errors.push(`field.name: The schema has a field "${field.name}" already.`);
+      if (errors.length) throw validationError(errors);
+      fields = [...fields, field];
+    } else {
+      const index = fields.findIndex((f) => f.fieldId === fieldId);
+      if (index < 0) throw notFound(`Field ${fieldId} not found in schema "${name}".`);
+      const field = fields[index]!;
+      if (kind === "delete") fields.splice(index, 1);
+      else if (kind === "hide" || kind === "show") fields[index] = { ...field, isHidden: kind === "hide" };
+      else {
+        const raw = isPlainObject(body) ? body.properties : undefined;
+        const props = readFieldProperties(raw, "properties", errors);
+        if (props && props.fieldType !== field.properties.fieldType) errors.push(`properties.fieldType: A field keeps its kind (${field.properties.fieldType}); add a new field instead.`);
+        if (errors.length || !props) throw validationError(errors.length ? errors : ["properties: Field is required."]);
+        fields[index] = { ...field, properties: props };
+      }
+    }
+    return store.upsertSchema({ name, type, isPublished, properties, fields }, { by, expectedVersion: expected });
+  });
+  return json(schemaDto(schema, ctx.appName), kind === "add" ? 201 : 200, { ETag: `"${schema.version}"` });
 }
