@@ -165,7 +165,7 @@ describe("bulk updates of existing items", () => {
       expect(updated.json.filter((r: { error?: unknown }) => r.error)).toEqual([]);
       // The log is written asynchronously: a request after the bulk marks where its lines end.
       await fetch(`${base}/marker-after-bulk`, { headers: ctx.auth });
-      await expect.poll(() => ctx.server.output().includes("marker-after-bulk")).toBe(true);
+      await expect.poll(() => ctx.server.output().includes("marker-after-bulk"), { timeout: 20_000 }).toBe(true);
       expect(lookups() - before).toBe(1);
       const get = async (id: string) => (await fetch(`${base}/${id}`, { headers: { ...ctx.auth, "x-unpublished": "1" } })).json() as Promise<{ version: number; data: { name: { iv: string } } }>;
       expect(await get("lookup-7")).toMatchObject({ version: 1, data: { name: { iv: "Lookup 7 1" } } });

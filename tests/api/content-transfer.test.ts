@@ -211,7 +211,7 @@ describe("content import from a live Squidex app (--from-squidex)", () => {
     } finally {
       await target.stop();
     }
-  });
+  }, 90_000);
 });
 
 describe("content export into a live Squidex app (--to-squidex)", () => {
@@ -235,7 +235,7 @@ describe("content export into a live Squidex app (--to-squidex)", () => {
     } finally {
       await target.stop();
     }
-  });
+  }, 90_000);
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)("content transfer into PostgreSQL (TEST_DATABASE_URL)", () => {
