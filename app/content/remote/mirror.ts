@@ -119,7 +119,13 @@ export class ContentMirror {
       }
     };
     const live = new Map((await list(false)).map((i) => [String(i.id), i]));
-    return (await list(true)).map((item) => itemRow(schema, item, live.get(String(item.id))));
+    const rows: ContentRow[] = [];
+    for (const item of await list(true)) {
+      // Ids become paths and keys here: one that is not a valid id is left out and said, never written.
+      if (!isValidId(item.id)) this.log("warn", "an item from Squidex with an id that is not valid here was left out", { schema, id: String(item.id).slice(0, 100) });
+      else rows.push(itemRow(schema, item, live.get(String(item.id))));
+    }
+    return rows;
   }
 
   private note(schema: string, rows: readonly ContentRow[]) {
