@@ -20,6 +20,14 @@ export function tempDataDir(prefix = "praxisnetz-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+const live = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const proc of live) proc.kill("SIGKILL");
+});
+
+/** How long a test server may take to say it listens (a limit for slow machines, not a timing assertion). */
+const START_TIMEOUT_MS = 240_000;
+
 /** Starts the production build (`node server.js`) on a free loopback port with its own data dir. */
 export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
@@ -29,11 +37,19 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // A test that gave up on its server (a hook's timeout) must not leave it running past the test file.
+  live.add(proc);
+  proc.once("exit", () => live.delete(proc));
   let out = "";
   proc.stdout!.on("data", (d) => (out += d));
   proc.stderr!.on("data", (d) => (out += d));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    // A store of 100 000 items builds its side tables at start: minutes on a busy 2-core machine.
+    // Given up, the process is killed, so no server outlives its test.
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      reject(new Error(`server did not start within ${START_TIMEOUT_MS / 1000} s:\n${out}`));
+    }, START_TIMEOUT_MS);
     const check = () => {
       const m = out.match(/"port":(\d+)[^\n]*"msg":"Praxisnetz listening"/);
       if (m) {
