@@ -149,7 +149,7 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
   const auth = new AuthService(users, sealer, new LoginThrottle(raw, logger), new AuditLog(db), tokens, { refuseDemoPassword }, logger);
   const flushToken = env.FLUSH_TOKEN ?? (await store.ensureSetting("flush-token", TokenSigner.newKey()));
   const content = createEmbeddedClient({ store, cache, siteName: env.SITE_NAME });
-  const bookings = new BookingService(store, content, mail, tokens, { siteName: env.SITE_NAME, retentionDays: env.BOOKING_RETENTION_DAYS });
+  const bookings = new BookingService(store, content, mail, tokens, { siteName: env.SITE_NAME, retentionDays: env.BOOKING_RETENTION_DAYS, log: (message, details) => logger.error(details, message) });
   const analytics = new AnalyticsCollector(db, { onError: (error) => logger.warn({ err: error }, "analytics events not written yet; tried again") });
   const analyticsLimit = new TokenBuckets(env.ANALYTICS_EVENTS_PER_MINUTE);
   const maintenance = startMaintenance(

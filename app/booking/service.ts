@@ -83,6 +83,8 @@ export interface BookingServiceOptions {
   siteName: string;
   /** How long booker details are kept after the appointment started (BOOKING_RETENTION_DAYS). */
   retentionDays?: number;
+  /** Where a booking undone on a remote Squidex, and failing to be, is told (the app's logger). */
+  log?: (message: string, details: Record<string, unknown>) => void;
 }
 
 /** A slot as a visitor may see it, with what a booking needs of its practitioner. */
@@ -154,11 +156,13 @@ export class BookingService {
       const cancelUrl = `${opts.origin}${localizedPath(language, "/appointments/cancel")}?token=${encodeURIComponent(token)}`;
       const mail = confirmationMail(this.mailFacts(record, slot), cancelUrl);
       try {
-        await this.store.transaction(async (tx) => {
-          await new BookingStore(tx.db).insert(record);
-          await setBooked(tx, slotId, true);
-          await this.outbox.enqueue(mail, tx.db);
-        });
+        if (this.store.upstream) await this.bookRemotely(record, mail);
+        else
+          await this.store.transaction(async (tx) => {
+            await new BookingStore(tx.db).insert(record);
+            await setBooked(tx, slotId, true);
+            await this.outbox.enqueue(mail, tx.db);
+          });
         return { booking: toView(record, slot), created: true };
       } catch (error) {
         // An editor deleted or archived the slot since it was read: nothing was written.
@@ -174,6 +178,48 @@ export class BookingService {
     const existing = await this.bookings.recordOfSlot(slotId);
     if (existing && existing.idempotencyKey === key) return { booking: toView(existing, slot), created: false };
     throw new BookingError("taken", language);
+  }
+
+  /**
+   * A booking on a remote Squidex (decision 0037): Squidex decides the race first, by the slot's
+   * version (If-Match), with no local transaction held open while it answers; the booking row and
+   * its mail are then kept here in one. Should that fail, the slot is freed on Squidex again. A slot
+   * can so end up booked without a booking (a crash between the two steps: an editor frees it), never
+   * a booking and a mail without its slot.
+   */
+  private async bookRemotely(record: BookingRecord, mail: Parameters<Outbox["enqueue"]>[0]): Promise<void> {
+    await setBooked(this.store, record.appointmentId, true);
+    try {
+      await this.store.transaction(async (tx) => {
+        await new BookingStore(tx.db).insert(record);
+        await this.outbox.enqueue(mail, tx.db);
+      });
+    } catch (error) {
+      await setBooked(this.store, record.appointmentId, false).catch((undo: unknown) =>
+        this.options.log?.("A slot booked on Squidex for a booking that failed here could not be freed again; free it by hand", {
+          slot: record.appointmentId,
+          error: undo instanceof Error ? undo.message : String(undo),
+        }),
+      );
+      throw error;
+    }
+  }
+
+  /**
+   * The local part of a cancellation (the booking row goes, the mail is queued: `local`, one
+   * transaction that answers whether it removed the row). On a remote Squidex the slot is freed there
+   * first, with no local transaction open while it answers; should the row be gone already (another
+   * cancellation won) the slot stays free, as the winner left it.
+   */
+  private async unbook<T>(slotId: string, local: (tx: ContentStore) => Promise<T>): Promise<T> {
+    if (!this.store.upstream)
+      return this.store.transaction(async (tx) => {
+        const removed = await local(tx);
+        if (removed) await setBooked(tx, slotId, false);
+        return removed;
+      });
+    await setBooked(this.store, slotId, false);
+    return this.store.transaction(local);
   }
 
   /** What the cancel link's page shows (nothing changes), or why the link cannot cancel. */
@@ -192,11 +238,10 @@ export class BookingService {
     const found = await this.cancellable(token, now);
     if (!found.ok) return found;
     const { record, facts } = found;
-    const removed = await this.store.transaction(async (tx) => {
+    const removed = await this.unbook(record.appointmentId, async (tx) => {
       // The guard: of two cancellations at once only one deletes the row.
       const row = await new BookingStore(tx.db).removeUpcoming(record.id, now);
       if (!row) return undefined;
-      await setBooked(tx, row.appointmentId, false);
       await this.outbox.enqueue(cancellationMail(facts), tx.db);
       return row;
     });
@@ -224,10 +269,9 @@ export class BookingService {
     const practitioner = practitionerId ? await this.content.get(PRACTITIONERS, practitionerId, system) : undefined;
     const { practitionerName, location } = practitioner ? practitionerFacts(practitioner) : { practitionerName: "", location: null };
     const facts = this.mailFacts({ ...record, startsAt: start }, { practitionerName, location, end: endOf(start, duration(d.durationMinutes)) });
-    const removed = await this.store.transaction(async (tx) => {
+    const removed = await this.unbook(slotId, async (tx) => {
       // The guard, as with the link: of two cancellations at once only one deletes the row.
       if (!(await new BookingStore(tx.db).remove(slotId))) return false;
-      await setBooked(tx, slotId, false);
       await this.outbox.enqueue(cancellationMail(facts), tx.db);
       return true;
     });

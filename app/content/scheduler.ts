@@ -147,24 +147,45 @@ export class ContentScheduler {
     });
   }
 
+  /**
+   * On a remote Squidex no local transaction is held open while Squidex answers: the job is checked
+   * to be still this node's, then applied (the status change drops the job with it).
+   */
+  private async applyRemotely(job: JobRow, change: (store: ContentStore) => Promise<unknown>): Promise<boolean> {
+    const held = await this.store.db
+      .selectFrom("content_schedules")
+      .select("job_id")
+      .where("content_id", "=", job.content_id)
+      .where("job_id", "=", job.job_id)
+      .where("claimed_by", "=", this.nodeId)
+      .executeTakeFirst();
+    if (!held) return false;
+    await change(this.store);
+    return true;
+  }
+
   private async apply(job: JobRow): Promise<"applied" | "retried" | "dropped" | "lost"> {
     const by = JSON.parse(job.principal) as Principal | null;
     const who = by?.kind === "user" ? by.email : job.scheduled_by;
     try {
-      const done = await this.store.transaction(async (store) => {
-        const held = await store.db
-          .deleteFrom("content_schedules")
-          .where("content_id", "=", job.content_id)
-          .where("job_id", "=", job.job_id)
-          .where("claimed_by", "=", this.nodeId)
-          .executeTakeFirst();
-        if (Number(held.numDeletedRows) !== 1) return false;
-        await store.changeStatus(job.schema_name, job.content_id, job.status, {
+      const change = (store: ContentStore) =>
+        store.changeStatus(job.schema_name, job.content_id, job.status, {
           ...(by ? { by } : { actor: job.scheduled_by }),
           note: { detail: `scheduled by ${who} for ${job.due_time}` },
         });
-        return true;
-      });
+      const done = this.store.upstream
+        ? await this.applyRemotely(job, change)
+        : await this.store.transaction(async (store) => {
+            const held = await store.db
+              .deleteFrom("content_schedules")
+              .where("content_id", "=", job.content_id)
+              .where("job_id", "=", job.job_id)
+              .where("claimed_by", "=", this.nodeId)
+              .executeTakeFirst();
+            if (Number(held.numDeletedRows) !== 1) return false;
+            await change(store);
+            return true;
+          });
       if (!done) return "lost";
       this.logger.info({ schema: job.schema_name, id: job.content_id, status: job.status, scheduledBy: job.scheduled_by }, "scheduled status change applied");
       return "applied";

@@ -60,6 +60,13 @@ const FIELD_NAME = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
 
 type ContentRow = Database["contents"];
 
+/** A write's change to one row: the row it read, the columns it sets, and the new stamp. */
+interface PlannedChange {
+  row: ContentRow;
+  set: Partial<ContentRow>;
+  stamp: { version: number; last_modified: string; last_modified_by: string };
+}
+
 /**
  * The embedded content service: Squidex schemas, content items and assets in one database.
  * A published item keeps its live data (`published_data`) apart from the data an editor works on,
@@ -325,6 +332,17 @@ export class ContentStore {
     });
     for (const change of pending) this.emit(change);
     return result;
+  }
+
+  /**
+   * `transaction` for a sequence of item writes (a draft, then its change; a change, then a mail):
+   * one local transaction. On a remote Squidex, which keeps no transaction across calls, the writes
+   * go one after another, each kept here once Squidex took it, so no local transaction is held open
+   * while Squidex answers (on SQLite it would stall every reader). Callers write items first and
+   * local rows (mails) after, so a refused write leaves nothing behind.
+   */
+  sequence<T>(fn: (store: ContentStore) => Promise<T>): Promise<T> {
+    return this.upstream && !this.db.isTransaction ? fn(this) : this.transaction(fn);
   }
 
   /** Runs `fn` in the current transaction, or in a new one. */
@@ -898,7 +916,10 @@ export class ContentStore {
     const actor = this.actorFor(opts);
     // PostgreSQL, a schema without slugs, no transaction open, nothing to audit with it: one statement for all of them.
     const oneStatement = this.dialect === "postgres" && !this.db.isTransaction && !spec?.slugField && !opts.by && !this.upstream && !(await this.referenceLookup(schema));
-    return (oneStatement ? (fn: (store: ContentStore) => Promise<ContentItem[]>) => fn(this) : this.atomically.bind(this))(async (store) => {
+    // On a remote Squidex the items are made there before any local transaction opens (one held
+    // open while Squidex answers would stall every reader of SQLite); they are kept here in one after.
+    const remoteFirst = !!this.upstream && !this.db.isTransaction;
+    return (oneStatement || remoteFirst ? (fn: (store: ContentStore) => Promise<ContentItem[]>) => fn(this) : this.atomically.bind(this))(async (store) => {
       const explicit = items.flatMap((item) => (typeof item.id === "string" ? [item.id] : []));
       const existing = explicit.length ? await store.existingIds(schema.name, explicit) : new Set<string>();
       const seen = new Set<string>();
@@ -928,6 +949,7 @@ export class ContentStore {
           }
         }
       }
+      if (remoteFirst) return store.transaction((tx) => tx.keepFresh(schema, rows, published, opts));
       try {
         if (oneStatement && (await insertFreshItemsPostgres(store.db, spec, rows, published))) {
           // Written, atomically, without BEGIN and COMMIT round trips.
@@ -944,6 +966,14 @@ export class ContentStore {
       for (const row of rows) store.emit({ kind: "content", schemaName: schema.name, id: row.id });
       return rows.map((row) => store.toItem(row, schema, false));
     });
+  }
+
+  /** createMany's rows as a remote Squidex made them, kept here with their audit line (in a transaction). */
+  private async keepFresh(schema: Schema, rows: readonly ContentRow[], published: ReadonlyArray<{ id: string; data: ContentData }>, opts: WriteOptions): Promise<ContentItem[]> {
+    await this.insertFresh(schema, rows, published);
+    await this.audit(opts, "create-content", schema.name, rows.map((row) => ({ id: row.id, version: row.version })));
+    for (const row of rows) this.emit({ kind: "content", schemaName: schema.name, id: row.id });
+    return rows.map((row) => this.toItem(row, schema, false));
   }
 
   /** New contents rows and the side-table rows of the published ones (createMany). */
@@ -973,11 +1003,46 @@ export class ContentStore {
       const done = await this.mutateRow(schema, id, opts, change, true);
       if (done) return done;
     }
+    // On a remote Squidex, Squidex answers first with no local transaction open (one held open while
+    // it answers would stall every reader of SQLite); the row is then kept here in a short one.
+    const planned = this.upstream && !this.db.isTransaction ? await this.planRemote(schema, id, opts, change) : undefined;
     return this.atomically(async (store) => {
-      const item = (await store.mutateRow(schema, id, opts, change, false))!;
+      const item = (await store.mutateRow(schema, id, opts, change, false, planned))!;
       await store.audit(opts, audited.name, schema.name, [{ id: item.id, version: item.version }]);
       return item;
     });
+  }
+
+  /** The change a write makes to the row as it is now, with its stamp (version, time, writer). */
+  private async nextChange(
+    schema: Schema,
+    id: string,
+    opts: WriteOptions,
+    change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
+  ): Promise<PlannedChange> {
+    const row = await this.findRow(schema.name, id);
+    if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
+    if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) throw versionConflict(opts.expectedVersion, row.version);
+    const set = await change(row, schema);
+    const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: this.actorFor(opts) };
+    return { row, set, stamp };
+  }
+
+  /**
+   * A write's change made on the remote Squidex first, against the version read here (If-Match): a
+   * change made there meanwhile is a conflict for the caller, as a local one is. Squidex's answer
+   * gives the version the mirror keeps.
+   */
+  private async planRemote(
+    schema: Schema,
+    id: string,
+    opts: WriteOptions,
+    change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
+  ): Promise<PlannedChange> {
+    const planned = await this.nextChange(schema, id, opts, change);
+    const done = await this.upstream!.apply(schema.name, id, planned.row.version, planned.set as UpstreamChange);
+    planned.stamp.version = done.version;
+    return planned;
   }
 
   /**
@@ -992,21 +1057,13 @@ export class ContentStore {
     opts: WriteOptions,
     change: (row: ContentRow, schema: Schema) => Promise<Partial<ContentRow>> | Partial<ContentRow>,
     oneStatement: boolean,
+    planned?: PlannedChange,
   ): Promise<ContentItem | undefined> {
     const spec = indexSpec(schema);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const row = await this.findRow(schema.name, id);
-      if (!row) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
-      if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version)
-        throw versionConflict(opts.expectedVersion, row.version);
-      const set = await change(row, schema);
-      const stamp = { version: row.version + 1, last_modified: new Date().toISOString(), last_modified_by: this.actorFor(opts) };
-      if (this.upstream) {
-        // Squidex first, against the version read here (If-Match): a change made there meanwhile is
-        // a conflict for the caller, as a local one is. Its answer's version is the mirror's.
-        const done = await this.upstream.apply(schema.name, id, row.version, set as UpstreamChange);
-        stamp.version = done.version;
-      }
+      // Made on the remote Squidex already (planRemote), or worked out now: on a remote Squidex
+      // inside a caller's transaction, Squidex is asked here.
+      const { row, set, stamp } = planned ?? (this.upstream ? await this.planRemote(schema, id, opts, change) : await this.nextChange(schema, id, opts, change));
       // Live data written now carries this write's stamp; a draft's edits leave the live one's (what visitors read).
       if ("published_data" in set) Object.assign(stamp, { published_version: stamp.version, published_last_modified: stamp.last_modified, published_last_modified_by: stamp.last_modified_by });
       const next: ContentRow = { ...row, ...set, ...stamp };
@@ -1079,7 +1136,7 @@ export class ContentStore {
   async changeStatus(schemaName: string, id: string, status: string, opts: WriteOptions = {}): Promise<ContentItem> {
     if (!STATUSES.includes(status as Status)) throw badRequest(`Unknown status "${status}"; use ${STATUSES.join(", ")}.`);
     const audited = status === "Published" ? ({ action: "publish", name: "publish-content" } as const) : ({ action: "unpublish", name: status === "Archived" ? "archive-content" : "unpublish-content" } as const);
-    return this.atomically(async (store) => {
+    const change = async (store: ContentStore) => {
       const item = await store.mutate(schemaName, id, opts, audited, async (row, schema) => {
         if (status === "Published") {
           await store.validate(schema, readJsonColumn(row.data));
@@ -1089,7 +1146,10 @@ export class ContentStore {
       });
       await store.db.deleteFrom("content_schedules").where("content_id", "=", id).execute();
       return item;
-    });
+    };
+    // On a remote Squidex the change is kept once Squidex took it (mutate), with no transaction
+    // around the call; the schedule it replaces goes after.
+    return this.upstream && !this.db.isTransaction ? change(this) : this.atomically(change);
   }
 
   // ---- scheduled status changes (migration 0015, scheduler.ts) ---------------------------------

@@ -104,7 +104,7 @@ export class RegistrationService {
   /** A new Draft practitioner from a valid submission; mails the continue link. */
   async register(values: FormValues, language: Language, origin: string, now = new Date()): Promise<string> {
     const data = await this.toData(values, language, false);
-    return this.store.transaction(async (tx) => {
+    return this.store.sequence(async (tx) => {
       const item = await tx.create(PRACTITIONERS, data, { publish: false, actor: "registration" });
       await this.mail.enqueue(this.receivedMail(item.id, String(values.email), String(values.name), language, origin), tx.db, now);
       return item.id;
@@ -140,7 +140,7 @@ export class RegistrationService {
     if (!check.ok) return { ok: false, reason: check.reason };
     const finish = values.finish === true;
     const data = await this.toData(values, language, finish);
-    return this.store.transaction(async (tx): Promise<ContinueState> => {
+    return this.store.sequence(async (tx): Promise<ContinueState> => {
       const item = await tx.get(PRACTITIONERS, id, { unpublished: true });
       if (!item) return { ok: false, reason: "gone" };
       const stored = item.data as Record<string, Record<string, unknown> | undefined>;

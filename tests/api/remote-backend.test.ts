@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { squidexSignature } from "../../app/content/remote/webhook";
@@ -20,13 +22,53 @@ let b: RunningServer;
 let bearer: Record<string, string>;
 let bEnv: Record<string, string>;
 
+/**
+ * B reaches A through this gate, which passes every request on and can hold one write back until the
+ * test lets it go: so a test sees what the site does while Squidex has not answered yet.
+ */
+const gate = (() => {
+  let rule: { match: (req: http.IncomingMessage) => boolean; arrived: () => void; released: Promise<void> } | undefined;
+  const server = http.createServer((req, res) => {
+    const held = rule?.match(req) ? rule : undefined;
+    if (held) rule = undefined;
+    const body: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => body.push(chunk));
+    req.on("end", async () => {
+      if (held) {
+        held.arrived();
+        await held.released;
+      }
+      const target = new URL(req.url ?? "/", a.url);
+      const out = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on("error", () => res.destroy());
+      out.end(Buffer.concat(body));
+    });
+  });
+  return {
+    server,
+    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** Holds the next request `match` picks until `release` is called; `arrived` settles when it comes. */
+    hold(match: (req: http.IncomingMessage) => boolean) {
+      let arrived!: () => void;
+      let release!: () => void;
+      const came = new Promise<void>((resolve) => (arrived = resolve));
+      rule = { match, arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { arrived: came, release };
+    },
+  };
+})();
+
 beforeAll(async () => {
+  await new Promise<void>((resolve) => gate.server.listen(0, "127.0.0.1", resolve));
   a = await startServer({ env: { RATE_LIMIT_PER_HOUR: "100000" } });
   bearer = { authorization: `Bearer ${await squidexToken(a)}`, "content-type": "application/json" };
   const creds = JSON.parse(fs.readFileSync(path.join(a.dataDir, "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
   b = await startServer({
     env: (bEnv = {
-      SQUIDEX_URL: `${a.url}/api/squidex`,
+      SQUIDEX_URL: `${gate.url()}/api/squidex`,
       SQUIDEX_APP: APP,
       SQUIDEX_CLIENT_ID: creds.clientId,
       SQUIDEX_CLIENT_SECRET: creds.clientSecret,
@@ -42,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await b?.stop();
   await a?.stop();
+  gate.server.close();
 });
 
 const onA = (p: string, init: RequestInit = {}) => fetch(`${a.url}/api/squidex/api/content/${APP}/${p}`, { ...init, headers: { ...bearer, ...(init.headers as Record<string, string>) } });
@@ -148,6 +191,37 @@ describe("a site on a remote Squidex", () => {
     // Told, the mirror has the new version, and the same booking goes through: nothing was left behind.
     expect((await hook(event("gm-appointments", slot.id))).status).toBe(200);
     expect((await book(slot.id, 2)).status).toBe(201);
+  });
+
+  it("holds no database transaction open while Squidex answers a write: the site reads its store meanwhile", async () => {
+    /** The site's database answers (its health check reads it) while `pending` is unanswered by Squidex. */
+    const storeAnswers = async () => {
+      const health = await Promise.race([
+        fetch(`${b.url}/healthz`).then((r) => r.status),
+        new Promise<string>((resolve) => setTimeout(() => resolve("the site's database waited for Squidex's answer"), 20_000).unref()),
+      ]);
+      expect(health).toBe(200);
+    };
+    const slot = await newSlot(9);
+    expect((await hook(event("gm-appointments", slot.id, "Created"))).status).toBe(200);
+    let held = gate.hold((req) => req.method !== "GET" && (req.url ?? "").includes(`/gm-appointments/${slot.id}`));
+    const booking = book(slot.id, 5);
+    await held.arrived;
+    await storeAnswers();
+    held.release();
+    expect((await booking).status).toBe(201);
+
+    // The page editor's save (a draft, then its change) likewise.
+    const admin = await signIn(b, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const before = (await (await onA("core-pages/page-imprint")).json()) as { version: number; data: { blocks: { de: unknown[]; en: unknown[] } } };
+    held = gate.hold((req) => req.method !== "GET" && (req.url ?? "").includes("/core-pages/page-imprint"));
+    const block = { schemaId: "block-richtext", id: `held-${Date.now()}`, html: "<p>Gehalten</p>" };
+    const save = postJson(`${b.url}/api/editor/pages/page-imprint`, { intent: "save", version: before.version, blocks: { de: [...before.data.blocks.de, block], en: before.data.blocks.en } }, { headers: { origin: b.url, cookie: admin } });
+    await held.arrived;
+    await storeAnswers();
+    held.release();
+    const saved = await save;
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
   });
 
   it("an item deleted on Squidex goes from the mirror when the webhook tells", async () => {

@@ -133,7 +133,7 @@ export async function createSlots(store: ContentStore, practitionerId: string, f
   const starts = fresh.map((s) => Date.parse(s.start));
   const fromMs = Math.min(...starts) - LONGEST_SLOT_MINUTES * MINUTE;
   const toMs = Math.max(...fresh.map((s) => Date.parse(s.start) + s.durationMinutes * MINUTE));
-  return store.transaction(async (tx) => {
+  return store.sequence(async (tx) => {
     const { items } = await tx.query(APPOINTMENTS, { filter: inRange(practitionerId, fromMs, toMs), sort: [{ path: "data.start.iv" }] }, { all: true, noTotal: true });
     const clashes = overlapping(fresh, items.map(toSlot));
     if (clashes.length) return { ok: false, overlaps: clashes };
@@ -154,10 +154,11 @@ export type RemoveOutcome = { ok: true; removed: Array<{ id: string; version: nu
 /**
  * Deletes free slots, all or none: a booked one (flag or booking row) refuses the lot, as does an
  * id that is no slot of this practitioner. In one transaction, so a booking arriving meanwhile
- * either comes first (and refuses the delete) or finds its slot gone.
+ * either comes first (and refuses the delete) or finds its slot gone. On a remote Squidex each
+ * delete carries the version read here (If-Match): a booking there meanwhile refuses it.
  */
 export async function removeFreeSlots(store: ContentStore, practitionerId: string, ids: readonly string[], who: Pick<WriteOptions, "by" | "note">): Promise<RemoveOutcome> {
-  return store.transaction(async (tx) => {
+  return store.sequence(async (tx) => {
     const bookings = new BookingStore(tx.db);
     const removed: Array<{ id: string; version: number }> = [];
     // Every slot checked before the first is deleted: a refusal leaves all of them in place.

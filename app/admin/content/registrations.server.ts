@@ -158,7 +158,7 @@ const notFound = (id: string) => new ContentError(404, `Content item "${id}" not
  */
 export async function approveRegistration(store: ContentStore, outbox: Outbox, id: string, opts: DecisionOptions): Promise<Decision> {
   const language = await languageOf(store, outbox, id);
-  return store.transaction(async (tx) => {
+  return store.sequence(async (tx) => {
     const item = await tx.get(PRACTITIONERS, id, { unpublished: true });
     if (!item) throw notFound(id);
     if (item.data.display?.iv === true && item.status === "Published") throw new ContentError(409, "The registration is approved already.");
@@ -183,7 +183,7 @@ export async function rejectRegistration(store: ContentStore, outbox: Outbox, id
   if (!why) throw new ContentError(400, "A reason is required.");
   if (why.length > MAX_REASON_LENGTH) throw new ContentError(400, `The reason is longer than ${MAX_REASON_LENGTH} characters.`);
   const language = await languageOf(store, outbox, id);
-  return store.transaction(async (tx) => {
+  return store.sequence(async (tx) => {
     const item = await tx.get(PRACTITIONERS, id, { unpublished: true });
     if (!item) throw notFound(id);
     if (item.status === "Archived") throw new ContentError(409, "The registration is rejected already.");

@@ -11,11 +11,11 @@ export function getPage(store: ContentStore, id: string): Promise<ContentItem | 
 
 /**
  * Changes a page quietly: a published page first gets a draft (state Changed), so the live page
- * stays as it is until it is published again. Both steps in one transaction, at the version the
- * editor saw (a stale one is a conflict).
+ * stays as it is until it is published again. Both steps in one transaction (on a remote Squidex one
+ * after the other: ContentStore.sequence), at the version the editor saw (a stale one is a conflict).
  */
 export function patchPage(store: ContentStore, id: string, patch: ContentData, opts: Pick<WriteOptions, "by" | "note"> & { expectedVersion: number }): Promise<ContentItem> {
-  return store.transaction(async (tx) => {
+  return store.sequence(async (tx) => {
     const item = await getPage(tx, id);
     if (!item) throw notFound(`Content item "${id}" not found in "${PAGES_SCHEMA}".`);
     let expectedVersion = opts.expectedVersion;
@@ -58,7 +58,7 @@ export function keepsDrafts(schema: { name: string; properties?: { tags?: string
  * Changed), in the same transaction, at the version the editor saw.
  */
 export function updateAsDraft(store: ContentStore, schemaName: string, id: string, data: ContentData, opts: Pick<WriteOptions, "by" | "note"> & { expectedVersion?: number }): Promise<ContentItem> {
-  return store.transaction(async (tx) => {
+  return store.sequence(async (tx) => {
     const item = await tx.get(schemaName, id, { unpublished: true });
     if (!item) throw notFound(`Content item "${id}" not found in "${schemaName}".`);
     let expectedVersion = opts.expectedVersion;

@@ -247,6 +247,9 @@ const createItem = (task: Task, publishAll: boolean) => ({
  */
 export async function bulk(fallbackSchema: string | undefined, body: unknown, by: Principal, store: ContentStore): Promise<BulkResult[]> {
   const { jobs, atomic, publish } = parseBulk(body);
+  // A remote Squidex keeps no transaction across its calls: all or nothing cannot be promised there.
+  if (atomic && store.upstream)
+    throw badRequest('This site runs on a remote Squidex, where jobs cannot be applied all or nothing: send "continueOnError": true (each job on its own), or send the bulk to Squidex itself.');
   return atomic ? allOrNothing(store, jobs, fallbackSchema, publish, by) : oneByOne(store, jobs, fallbackSchema, publish, by);
 }
 
@@ -276,13 +279,20 @@ const resultOf = (task: Task, id: string | undefined, error?: ContentError): Bul
  * the whole request with a 503: nothing was applied, the same request may be sent again.
  */
 async function oneByOne(store: ContentStore, jobs: readonly BulkJob[], fallbackSchema: string | undefined, publish: boolean, by: Principal): Promise<BulkResult[]> {
+  // On a remote Squidex each job is its own write there, kept here once Squidex took it: no local
+  // transaction is held open while Squidex answers (on SQLite it would stall every reader).
+  if (store.upstream)
+    return eachOwn(store, jobs, fallbackSchema, publish, by, false, async (fn) => {
+      try {
+        return { value: await fn() };
+      } catch (e) {
+        return { error: jobErrorOf(e) };
+      }
+    });
   return store.transaction(async (tx) => {
-    const tasks = await tasksOf(tx, jobs, fallbackSchema, by);
-    const present = await presentUpsertIds(tx, tasks);
-    const results: BulkResult[] = [];
     let savepoints = 0;
     /** Runs `fn` to its savepoint: kept, or rolled back alone with its error. */
-    const own = async <T>(fn: () => Promise<T>): Promise<{ value: T } | { error: ContentError }> => {
+    const own: Own = async (fn) => {
       const name = sql.id(`bulk_job_${savepoints++}`);
       await sql`savepoint ${name}`.execute(tx.db);
       try {
@@ -290,43 +300,63 @@ async function oneByOne(store: ContentStore, jobs: readonly BulkJob[], fallbackS
         await sql`release savepoint ${name}`.execute(tx.db);
         return { value };
       } catch (e) {
-        const inner = e instanceof BatchItemError ? e.error : e;
-        if (!(inner instanceof ContentError)) throw inner;
+        const inner = jobErrorOf(e);
         await sql`rollback to savepoint ${name}`.execute(tx.db);
         await sql`release savepoint ${name}`.execute(tx.db);
         return { error: inner };
       }
     };
-    const alone = async (task: Task) => {
-      const done = await own(() => runTask(tx, task, publish, by, present));
-      results.push("value" in done ? resultOf(task, done.value) : resultOf(task, task.id, done.error));
-    };
-    for (let index = 0; index < tasks.length; ) {
-      const task = tasks[index]!;
-      if (task.error) {
-        results.push(resultOf(task, task.id, task.error));
-        index++;
-        continue;
-      }
-      // A run of creates goes in as one batch (multi-row inserts); when it fails, its tasks run one by one.
-      const creates = createRun(tasks, index, present);
-      if (creates > 1) {
-        const run = tasks.slice(index, index + creates);
-        const batch = await own(() => tx.createMany(task.schema, run.map((t) => createItem(t, publish)), { by }));
-        if ("value" in batch) {
-          batch.value.forEach((item, k) => {
-            present.add(presentKey(task.schema, item.id));
-            results.push(resultOf(run[k]!, item.id));
-          });
-        } else for (const t of run) await alone(t);
-        index += creates;
-        continue;
-      }
-      await alone(task);
-      index++;
-    }
-    return results;
+    return eachOwn(tx, jobs, fallbackSchema, publish, by, true, own);
   });
+}
+
+/** A job's own failure (a ContentError, also inside a batch's error); anything else is thrown on. */
+function jobErrorOf(e: unknown): ContentError {
+  const inner = e instanceof BatchItemError ? e.error : e;
+  if (!(inner instanceof ContentError)) throw inner;
+  return inner;
+}
+
+type Own = <T>(fn: () => Promise<T>) => Promise<{ value: T } | { error: ContentError }>;
+
+/**
+ * The jobs, each through `own` (which keeps it or reports its error). With `batches`, a run of
+ * creates goes in as one batch first; without (a remote Squidex, where a batch failing half-way has
+ * made some of its items there), every job goes alone.
+ */
+async function eachOwn(tx: ContentStore, jobs: readonly BulkJob[], fallbackSchema: string | undefined, publish: boolean, by: Principal, batches: boolean, own: Own): Promise<BulkResult[]> {
+  const tasks = await tasksOf(tx, jobs, fallbackSchema, by);
+  const present = await presentUpsertIds(tx, tasks);
+  const results: BulkResult[] = [];
+  const alone = async (task: Task) => {
+    const done = await own(() => runTask(tx, task, publish, by, present));
+    results.push("value" in done ? resultOf(task, done.value) : resultOf(task, task.id, done.error));
+  };
+  for (let index = 0; index < tasks.length; ) {
+    const task = tasks[index]!;
+    if (task.error) {
+      results.push(resultOf(task, task.id, task.error));
+      index++;
+      continue;
+    }
+    // A run of creates goes in as one batch (multi-row inserts); when it fails, its tasks run one by one.
+    const creates = batches ? createRun(tasks, index, present) : 1;
+    if (creates > 1) {
+      const run = tasks.slice(index, index + creates);
+      const batch = await own(() => tx.createMany(task.schema, run.map((t) => createItem(t, publish)), { by }));
+      if ("value" in batch) {
+        batch.value.forEach((item, k) => {
+          present.add(presentKey(task.schema, item.id));
+          results.push(resultOf(run[k]!, item.id));
+        });
+      } else for (const t of run) await alone(t);
+      index += creates;
+      continue;
+    }
+    await alone(task);
+    index++;
+  }
+  return results;
 }
 
 /** All tasks in one transaction: one failure and nothing is written. */
