@@ -54,8 +54,15 @@ export function submissionStatus(error: unknown): number {
 }
 
 /** What a page shows for a refused submission (the input stays in the form). */
+/** The content service (a remote Squidex) could not be reached: nothing was kept, and it is no one's fault here. */
+const UNAVAILABLE = {
+  de: "Der Dienst ist gerade nicht erreichbar, es wurde nichts gespeichert. Bitte versuchen Sie es in ein paar Minuten noch einmal.",
+  en: "The service cannot be reached just now, so nothing was saved. Please try again in a few minutes.",
+};
+
 export function submissionProblem(error: unknown, language: FormLanguage): FormProblem {
   if (error instanceof FormRejected) return error.problem;
+  if (error instanceof ContentError && error.errorCode === "UPSTREAM_UNAVAILABLE") return { message: UNAVAILABLE[language] };
   if (error instanceof ContentError && error.statusCode < 500) return { message: error.message };
   return { message: UNEXPECTED[language] };
 }
