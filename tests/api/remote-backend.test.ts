@@ -261,4 +261,32 @@ describe("a site on a remote Squidex", () => {
     expect((await fetch(`${b.url}/datenschutz`)).status).toBe(200);
     await expect.poll(async () => (await (await fetch(`${b.url}/datenschutz`)).text()).includes(title), { timeout: 15_000, interval: 200 }).toBe(true);
   });
+
+  it("pulls the whole app page by page, and removes only what Squidex no longer has, also when an item goes during the pull", async () => {
+    const start = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const jobs = Array.from({ length: 250 }, (_, i) => ({ type: "Create", data: { practitioner: { iv: ["prac-001"] }, start: { iv: start(40 + i) }, durationMinutes: { iv: 30 }, booked: { iv: false } } }));
+    const made = await onA("gm-appointments/bulk", { method: "POST", body: JSON.stringify({ jobs, publish: true }) });
+    expect(made.status).toBe(200);
+    expect(((await made.json()) as Array<{ error?: unknown }>).filter((r) => r.error)).toEqual([]);
+    // Oldest first, as the mirror reads: the first item, and the one that opens the second page.
+    const at = async (skip: number) => ((await (await onA(`gm-appointments?$orderby=created%20asc&$skip=${skip}&$top=1`, { headers: { "X-Unpublished": "1" } })).json()) as { items: Array<{ id: string }> }).items[0]!.id;
+    const first = await at(0);
+    const opensPage2 = await at(200);
+
+    // B restarts (a full pull); its second page of slots is held until the first item went on Squidex.
+    await b.stop();
+    const held = gate.hold((req) => req.method === "GET" && decodeURIComponent(req.url ?? "").includes("/gm-appointments?") && decodeURIComponent(req.url ?? "").includes("$skip=200") && req.headers["x-unpublished"] !== undefined);
+    b = await startServer({ dataDir: b.dataDir, env: bEnv });
+    await held.arrived;
+    expect((await onA(`gm-appointments/${first}`, { method: "DELETE" })).status).toBe(204);
+    held.release();
+    await expect.poll(() => b.output().includes("content mirrored from Squidex"), { timeout: 60_000, interval: 200 }).toBe(true);
+
+    // The deletion moved every later item one place up: the one that opened page 2 was on no page
+    // read. Squidex still has it, so the site does too (bookable; never a 404).
+    expect((await book(opensPage2, 7)).status).not.toBe(404);
+    // And every new slot reached the site, the last one too.
+    const last = ((await (await onA(`gm-appointments?$orderby=created%20desc&$top=1`)).json()) as { items: Array<{ id: string }> }).items[0]!.id;
+    expect((await book(last, 8)).status).toBe(201);
+  });
 });

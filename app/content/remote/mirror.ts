@@ -29,10 +29,10 @@ export class MirrorError extends Error {}
  * is down (stale if error) — and writes go to Squidex first (upstream.ts). The mirror is kept
  * current three ways:
  *
- * - **At start** a full pull: schemas, then every item of every content schema (current data with
- *   X-Unpublished, live data without), written where new or newer by version; then the asset
- *   folders and assets (metadata by version, files by file version); what Squidex no longer has
- *   is removed.
+ * - **At start** a full pull: schemas, then every item of every content schema, a page at a time
+ *   (current data with X-Unpublished, live data without where a draft is pending), written where
+ *   new or newer by version; then the asset folders and assets (metadata by version, files by file
+ *   version); what Squidex no longer has (asked for by id to be sure) is removed.
  * - **A webhook** (a Squidex rule, POST /api/content-webhook, signed): the one item or asset an event
  *   names is fetched and written (or removed); a schema event pulls the schemas.
  * - **Polling** every SQUIDEX_SYNC_INTERVAL_MS: items changed since the newest change seen
@@ -105,27 +105,64 @@ export class ContentMirror {
     return changed.map((s) => String(s.name));
   }
 
-  /** Every item of one schema, or those changed since `since`, current and live data. */
-  private async items(schema: string, since?: string): Promise<ContentRow[]> {
-    const list = async (unpublished: boolean) => {
-      const out: Json[] = [];
-      for (let skip = 0; ; skip += PAGE) {
-        const query: Record<string, string | number> = { $top: PAGE, $skip: skip, $orderby: "lastModified asc" };
-        if (since) query.$filter = `lastModified ge ${since}`;
-        const page = await this.getJson(`api/content/${this.appPath}/${encodeURIComponent(schema)}`, unpublished ? { "X-Unpublished": "1" } : {}, query);
-        const got = (page?.items ?? []) as Json[];
-        out.push(...got);
-        if (got.length < PAGE) return out;
-      }
-    };
-    const live = new Map((await list(false)).map((i) => [String(i.id), i]));
+  /**
+   * One schema's items (or those changed since `since`) a page at a time, each page written before
+   * the next is asked for, so a pull of 100 000 items holds one page in memory, not the app. Pages
+   * go by creation time: an item changed during the pull keeps its place (by last change it would
+   * move to the end and push another past the page being read, which would then be missed). Current
+   * data comes with X-Unpublished; live data is asked for only where a draft is pending (elsewhere it
+   * is the current data). Returns how many were written and the ids Squidex listed.
+   */
+  private async pullItems(schema: string, since?: string): Promise<{ written: number; ids: Set<string> }> {
+    const ids = new Set<string>();
+    let written = 0;
+    for (let skip = 0; ; skip += PAGE) {
+      const query: Record<string, string | number> = { $top: PAGE, $skip: skip, $orderby: "created asc" };
+      if (since) query.$filter = `lastModified ge ${since}`;
+      const got = ((await this.getJson(this.listPath(schema), { "X-Unpublished": "1" }, query))?.items ?? []) as Json[];
+      const rows = await this.rowsOf(schema, got);
+      for (const row of rows) ids.add(row.id);
+      written += (await this.store.applyMirrored(schema, rows)).length;
+      this.note(schema, rows);
+      if (got.length < PAGE) return { written, ids };
+    }
+  }
+
+  private listPath(schema: string) {
+    return `api/content/${this.appPath}/${encodeURIComponent(schema)}`;
+  }
+
+  /** Rows for items Squidex listed with X-Unpublished, with the live data of those with a draft pending. */
+  private async rowsOf(schema: string, items: readonly Json[]): Promise<ContentRow[]> {
+    const drafted = items.filter((i) => i.status === "Published" && typeof i.newStatus === "string" && isValidId(i.id)).map((i) => String(i.id));
+    const live = new Map<string, Json>();
+    for (let i = 0; i < drafted.length; i += 100) {
+      const page = await this.getJson(this.listPath(schema), {}, { ids: drafted.slice(i, i + 100).join(","), $top: 100 });
+      for (const item of (page?.items ?? []) as Json[]) live.set(String(item.id), item);
+    }
     const rows: ContentRow[] = [];
-    for (const item of await list(true)) {
+    for (const item of items) {
       // Ids become paths and keys here: one that is not a valid id is left out and said, never written.
       if (!isValidId(item.id)) this.log("warn", "an item from Squidex with an id that is not valid here was left out", { schema, id: String(item.id).slice(0, 100) });
       else rows.push(itemRow(schema, item, live.get(String(item.id))));
     }
     return rows;
+  }
+
+  /**
+   * Of the ids a full pull did not see, those Squidex no longer has: each is asked for by id (an
+   * item deleted during the pull moves the pages, and another may have gone unseen; it is kept).
+   */
+  private async confirmGone(schema: string, candidates: readonly string[]): Promise<string[]> {
+    const gone: string[] = [];
+    for (let i = 0; i < candidates.length; i += 100) {
+      const batch = candidates.slice(i, i + 100);
+      const found = ((await this.getJson(this.listPath(schema), { "X-Unpublished": "1" }, { ids: batch.join(","), $top: 100 }))?.items ?? []) as Json[];
+      const there = new Set(found.map((item) => String(item.id)));
+      await this.store.applyMirrored(schema, await this.rowsOf(schema, found));
+      gone.push(...batch.filter((id) => !there.has(id)));
+    }
+    return gone;
   }
 
   private note(schema: string, rows: readonly ContentRow[]) {
@@ -144,11 +181,10 @@ export class ContentMirror {
         let written = 0;
         let removed = 0;
         for (const schema of await this.contentSchemas()) {
-          const rows = await this.items(schema);
-          written += (await this.store.applyMirrored(schema, rows)).length;
-          this.note(schema, rows);
-          const remoteIds = new Set(rows.map((r) => r.id));
-          const gone = [...(await this.store.mirroredVersions(schema)).keys()].filter((id) => !remoteIds.has(id));
+          const pulled = await this.pullItems(schema);
+          written += pulled.written;
+          const unseen = [...(await this.store.mirroredVersions(schema)).keys()].filter((id) => !pulled.ids.has(id));
+          const gone = await this.confirmGone(schema, unseen);
           await this.store.removeMirrored(schema, gone);
           removed += gone.length;
         }
@@ -164,11 +200,7 @@ export class ContentMirror {
       this.tracked(async () => {
         await this.pullSchemas();
         let written = 0;
-        for (const schema of await this.contentSchemas()) {
-          const rows = await this.items(schema, this.seen.get(schema));
-          written += (await this.store.applyMirrored(schema, rows)).length;
-          this.note(schema, rows);
-        }
+        for (const schema of await this.contentSchemas()) written += (await this.pullItems(schema, this.seen.get(schema))).written;
         written += (await this.syncAssets(false)).written;
         return { written, removed: 0 };
       }),
