@@ -9,6 +9,8 @@ type Json = Record<string, any>;
 type ContentRow = Database["contents"];
 
 const PAGE = 200;
+/** How many items each page of a pull shares with the one before (see pullItems). */
+const OVERLAP = 50;
 const ACTOR = "client:squidex";
 
 export interface MirrorStatus {
@@ -109,22 +111,34 @@ export class ContentMirror {
    * One schema's items (or those changed since `since`) a page at a time, each page written before
    * the next is asked for, so a pull of 100 000 items holds one page in memory, not the app. Pages
    * go by creation time: an item changed during the pull keeps its place (by last change it would
-   * move to the end and push another past the page being read, which would then be missed). Current
+   * move to the end and push another past the page being read, which would then be missed); pages
+   * overlap by OVERLAP items, so up to that many items deleted during the pull move none past. Current
    * data comes with X-Unpublished; live data is asked for only where a draft is pending (elsewhere it
    * is the current data). Returns how many were written and the ids Squidex listed.
    */
   private async pullItems(schema: string, since?: string): Promise<{ written: number; ids: Set<string> }> {
     const ids = new Set<string>();
     let written = 0;
-    for (let skip = 0; ; skip += PAGE) {
+    let restarts = 0;
+    // The last items of the page before: the next page must hold one of them, else more items went
+    // during the pull than pages overlap, and the pages read past some unseen: read again.
+    let tail: Set<string> | undefined;
+    for (let skip = 0; ; skip += PAGE - OVERLAP) {
       const query: Record<string, string | number> = { $top: PAGE, $skip: skip, $orderby: "created asc" };
       if (since) query.$filter = `lastModified ge ${since}`;
       const got = ((await this.getJson(this.listPath(schema), { "X-Unpublished": "1" }, query))?.items ?? []) as Json[];
+      if (tail && !got.some((item) => tail!.has(String(item.id)))) {
+        if (++restarts > 3) throw new MirrorError(`The items of "${schema}" changed faster than they could be read; the next pull tries again.`);
+        this.log("info", "items went on Squidex during a pull; reading them again", { schema });
+        [skip, tail] = [-(PAGE - OVERLAP), undefined];
+        continue;
+      }
       const rows = await this.rowsOf(schema, got);
       for (const row of rows) ids.add(row.id);
       written += (await this.store.applyMirrored(schema, rows)).length;
       this.note(schema, rows);
       if (got.length < PAGE) return { written, ids };
+      tail = new Set(got.slice(-OVERLAP).map((item) => String(item.id)));
     }
   }
 
