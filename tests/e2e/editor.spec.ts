@@ -316,9 +316,12 @@ test("two editors on one page: the later save gets a conflict and a choice", asy
   await insertFromPalette(page, "Handlungsaufforderung");
   await saved(page);
   await openEditor(second, path);
-  // The first sees that someone else is on the page (asked again when the window gets the focus back).
-  await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-  await expect(page.locator("[data-editor-presence]")).toContainText(`Ebenfalls auf dieser Seite: ${email.split("@")[0]}`);
+  // The first sees that someone else is on the page (asked again when the window gets the focus
+  // back). The second says it is there once its browser is idle: asked until then.
+  await expect(async () => {
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await expect(page.locator("[data-editor-presence]")).toContainText(`Ebenfalls auf dieser Seite: ${email.split("@")[0]}`, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await second.locator("[data-canvas] [data-block-id]").first().click({ position: { x: 10, y: 10 } });
   await fields(second).getByLabel("Überschrift").fill("Von der zweiten Person");
   await saved(second);
