@@ -6,6 +6,7 @@ import { openDatabase, type RawDatabase } from "./content/db";
 import { SquidexAuth } from "./content/squidex/auth";
 import { seedDemoContent } from "./content/seed-demo";
 import { syncBlockSchemas } from "./content/block-sync";
+import { demoSchemas } from "./content/seed/schemas";
 import { ContentScheduler } from "./content/scheduler";
 import { ContentStore } from "./content/store";
 import type { ContentChange } from "./content/types";
@@ -86,6 +87,8 @@ export async function createServices(env: Env, logger: Logger, pageCache: Cached
     onSlowQuery: (query) => logger.warn({ ms: query.ms, sql: query.sql, parameters: query.parameters.length }, "slow SQL statement"),
   });
   const store = new ContentStore(db, dialect, new AssetStore(env.assetsDir, env.ASSET_MAX_BYTES));
+  // The content model the site's code reads: no one deletes these schemas, by any path.
+  store.requiredSchemas = new Set(demoSchemas.map((s) => s.name));
   const applied = await store.migrate();
   if (applied.length) logger.info({ migrations: applied, dialect }, "database migrated");
   const remote = remoteSquidexOf(env);

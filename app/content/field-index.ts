@@ -265,6 +265,14 @@ async function createIndexes(db: DB, dialect: Dialect, spec: IndexSpec, trigrams
   for (const g of spec.geo.values()) await sql`create index ${q(`${spec.table}_${g.y}`)} on ${q(spec.table)} (${q(g.y)}, ${q(g.x)})`.execute(db);
 }
 
+/** A deleted schema's side tables (and its record of them), if it had any. */
+export async function dropIndexTables(db: DB, schemaName: string): Promise<void> {
+  const current = await db.selectFrom("content_indexes").selectAll().where("schema_name", "=", schemaName).executeTakeFirst();
+  if (!current) return;
+  for (const suffix of ["_fts", "_text", "_pending", ""]) await sql`drop table if exists ${q(`${current.table_name}${suffix}`)}`.execute(db);
+  await db.deleteFrom("content_indexes").where("schema_name", "=", schemaName).execute();
+}
+
 /**
  * Makes the side tables match the schemas: a table whose shape changed (or that is missing) is made
  * anew and filled from the published items, in id order (so slug collisions resolve in id order).

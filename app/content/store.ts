@@ -4,7 +4,7 @@ import type { Database, DB, Dialect } from "./db";
 import { createPostgresFunctions, isUniqueViolation, migrate, ping, readJsonColumn } from "./db";
 import { alreadyExists, badRequest, ContentError, notFound, validationError, versionConflict } from "./errors";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "../i18n/languages";
-import { ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshItemPostgres, insertFreshItemsPostgres, insertFreshRows, parseListText, syncIndexRow, updateLiveItemPostgres, type IndexSpec } from "./field-index";
+import { dropIndexTables, ensureIndexes, flushSearchIndex, indexedField, indexSpec, insertFreshItemPostgres, insertFreshItemsPostgres, insertFreshRows, parseListText, syncIndexRow, updateLiveItemPostgres, type IndexSpec } from "./field-index";
 import { newId, requireValidId } from "./ids";
 import { checkIds, checkQueryShape, jsonNestingExceeds, pageSize } from "./query";
 import { MAX_JSON_DEPTH } from "./limits";
@@ -82,6 +82,8 @@ export class ContentStore {
    * Squidex took it, with Squidex's version. Unset: this store is the content service.
    */
   upstream: ContentUpstream | undefined;
+  /** Schemas the site itself reads (services.server.ts: the demo content model): never deleted. */
+  requiredSchemas: ReadonlySet<string> = new Set();
 
   constructor(
     readonly db: DB,
@@ -292,6 +294,53 @@ export class ContentStore {
     await this.audit(opts, existing ? "update-schema" : "create-schema", schema.name, [{ id: schema.id, version: schema.version }]);
     this.emit({ kind: "schema", id: input.name });
     return schema;
+  }
+
+  /**
+   * Deletes a schema with all its items (Squidex's DELETE …/schemas/{name}), audited. Refused with a
+   * 400 and the reason: a schema the site itself reads (`requiredSchemas`), a component still placed
+   * in an item, a schema another schema's field names, and any schema on a remote Squidex.
+   */
+  async deleteSchema(nameOrId: string, opts: WriteOptions = {}): Promise<void> {
+    if (this.upstream)
+      throw new ContentError(400, "The site runs on a remote Squidex (SQUIDEX_URL): schemas are changed there, in Squidex itself, and reach this site with its next sync.", undefined, "SCHEMA_REMOTE");
+    const schema = await this.getSchema(nameOrId);
+    if (!schema) throw notFound(`Schema "${nameOrId}" not found.`);
+    this.authorizeWrite(opts, "changeSchema", schema.name);
+    if (opts.expectedVersion !== undefined && opts.expectedVersion !== schema.version) throw versionConflict(opts.expectedVersion, schema.version);
+    if (this.requiredSchemas.has(schema.name)) throw badRequest(`The site itself reads the schema "${schema.name}": it cannot be deleted.`);
+    const namedBy = (await this.listSchemas()).flatMap((other) =>
+      other.id === schema.id ? [] : [...other.fields, ...other.fields.flatMap((f) => f.nested ?? [])].filter((f) => f.properties.schemaIds?.includes(schema.id) || f.properties.schemaIds?.includes(schema.name)).map((f) => `${other.name}.${f.name}`),
+    );
+    if (namedBy.length) throw badRequest(`The schema "${schema.name}" is named by ${namedBy.slice(0, 5).join(", ")}${namedBy.length > 5 ? ` and ${namedBy.length - 5} more fields` : ""}: change those fields first.`);
+    if (schema.type === "Component") {
+      // One scan, for a rare write: a component placed in an item would be left without its fields.
+      const names = [schema.name, schema.id];
+      const placedIn = (column: "data" | "published_data") =>
+        this.dialect === "postgres"
+          ? sql<boolean>`jsonb_path_exists(${sql.ref(column)}, '$.**.schemaId ? (@ == $a || @ == $b)', jsonb_build_object('a', ${names[0]}::text, 'b', ${names[1]}::text))`
+          : sql<boolean>`(${sql.ref(column)} like ${`%"schemaId":"${names[0]}"%`} or ${sql.ref(column)} like ${`%"schemaId":"${names[1]}"%`})`;
+      const placed = await this.db
+        .selectFrom("contents")
+        .select(["id", "schema_name"])
+        .where(sql<boolean>`(${placedIn("data")}) or (${placedIn("published_data")})`)
+        .limit(1)
+        .executeTakeFirst();
+      if (placed) throw badRequest(`The component "${schema.name}" is still placed in ${placed.schema_name} item "${placed.id}": remove it there first.`);
+    }
+    await this.atomically(async (store) => {
+      const gone = await store.db.deleteFrom("schemas").where("id", "=", schema.id).where("version", "=", schema.version).executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 0) throw versionConflict(schema.version, schema.version + 1);
+      const items = store.db.selectFrom("contents").select("id").where("schema_name", "=", schema.name);
+      await store.db.deleteFrom("content_references").where("source_id", "in", items).execute();
+      await store.db.deleteFrom("content_schedules").where("schema_name", "=", schema.name).execute();
+      const removed = await store.db.deleteFrom("contents").where("schema_name", "=", schema.name).executeTakeFirst();
+      await dropIndexTables(store.db, schema.name);
+      await store.audit({ ...opts, note: opts.note ?? { action: "delete-schema", detail: `${Number(removed.numDeletedRows)} items` } }, "delete-schema", schema.name, [{ id: schema.id, version: schema.version }]);
+    });
+    this.schemaCache = null;
+    this.emit({ kind: "schema", id: schema.name });
+    this.emit({ kind: "content", schemaName: schema.name, id: "*" });
   }
 
   private async validationContext(): Promise<ValidationContext> {

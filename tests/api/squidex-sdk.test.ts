@@ -658,6 +658,68 @@ describe("schemas created through the API (the SDK suite's schemas and contents 
   });
 });
 
+describe("deleting schemas", () => {
+  const name = () => `gone-${Math.random().toString(16).slice(2, 10)}`;
+
+  it("deletes a schema with its items, audited; its contents are then 404", async () => {
+    const created = await client.schemas.postSchema({ name: name(), fields: [{ name: "title", properties: { fieldType: "String" } }], isPublished: true });
+    const item = await client.contents.postContent(created.name, { title: { iv: "eins" } }, { publish: true });
+    await client.contents.postContent(created.name, { title: { iv: "zwei" } });
+    await client.schemas.deleteSchema(created.name);
+    expect((await failure(client.schemas.getSchema(created.name))).statusCode).toBe(404);
+    expect((await authed(`/content/praxisnetz/${created.name}/${item.id}`)).status).toBe(404);
+    expect((await authed(`/content/praxisnetz?ids=${item.id}`)).json.items).toEqual([]);
+    // The name is free again, and a new schema under it starts empty.
+    const again = await client.schemas.postSchema({ name: created.name, fields: [{ name: "title", properties: { fieldType: "String" } }], isPublished: true });
+    expect((await client.contents.getContents(again.name)).total).toBe(0);
+    const db = new Database(path.join(server.dataDir, "praxisnetz.sqlite"), { readonly: true });
+    try {
+      const rows = db.prepare("select user_email, detail from audit_log where action = 'delete-schema' and schema_name = ?").all(created.name) as Array<{ user_email: string; detail: string }>;
+      expect(rows).toEqual([{ user_email: "client:praxisnetz:default", detail: "2 items" }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("refuses, with the reason, a schema the site reads, one another schema names, a component still placed, a stale version; 404 for none", async () => {
+    const siteSchema = await failure(client.schemas.deleteSchema("core-pages"));
+    expect(siteSchema.statusCode).toBe(400);
+    expect(siteSchema.body?.message).toMatch(/site itself reads the schema "core-pages"/);
+    expect((await client.schemas.getSchema("core-pages")).name).toBe("core-pages");
+
+    const target = await client.schemas.postSchema({ name: name(), fields: [{ name: "title", properties: { fieldType: "String" } }], isPublished: true });
+    const pointing = await client.schemas.postSchema({ name: name(), fields: [{ name: "link", properties: { fieldType: "References", schemaIds: [target.id] } as FieldPropertiesDto }], isPublished: true });
+    const named = await failure(client.schemas.deleteSchema(target.name));
+    expect(named.statusCode).toBe(400);
+    expect(named.body?.message).toContain(`${pointing.name}.link`);
+
+    const component = await client.schemas.postSchema({ name: name(), type: "Component", fields: [{ name: "text", properties: { fieldType: "String" } }], isPublished: true });
+    const host = await client.schemas.postSchema({ name: name(), fields: [{ name: "parts", properties: { fieldType: "Components" } as FieldPropertiesDto }], isPublished: true });
+    const placedIn = await client.contents.postContent(host.name, { parts: { iv: [{ schemaId: component.id, text: "drin" }] } });
+    const placed = await failure(client.schemas.deleteSchema(component.name));
+    expect(placed.statusCode).toBe(400);
+    expect(placed.body?.message).toContain(placedIn.id);
+
+    await client.schemas.putSchema(pointing.name, { label: "ohne Verweis" });
+    await client.schemas.deleteField(pointing.name, pointing.fields[0]!.fieldId);
+    const stale = await authed(`/apps/praxisnetz/schemas/${target.name}`, { method: "DELETE", headers: { "If-Match": '"99"' } });
+    expect(stale.status).toBe(409);
+    expect((await authed(`/apps/praxisnetz/schemas/${target.name}`, { method: "DELETE" })).status).toBe(204);
+    expect((await failure(client.schemas.deleteSchema("no-such-schema"))).statusCode).toBe(404);
+  });
+
+  it("asks the one policy: without a token 401, an editor 403", async () => {
+    const { DEMO_ADMIN, createUser, signIn } = await import("../support/auth");
+    const created = await client.schemas.postSchema({ name: name(), fields: [{ name: "title", properties: { fieldType: "String" } }], isPublished: true });
+    expect((await fetch(api(`/apps/praxisnetz/schemas/${created.name}`), { method: "DELETE" })).status).toBe(401);
+    const origin = new URL(server.url).origin;
+    const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const editor = await createUser(server, admin, { email: `schema-deleter-${Date.now()}@example.org`, password: "a-long-editor-password-1" });
+    expect((await fetch(api(`/apps/praxisnetz/schemas/${created.name}`), { method: "DELETE", headers: { cookie: editor, origin } })).status).toBe(403);
+    expect((await client.schemas.getSchema(created.name)).name).toBe(created.name);
+  });
+});
+
 describe("what the SDK suite asks and this service does not offer", () => {
   it("answers an asset upload from a URL with 501 and a message, downloading nothing", async () => {
     const refused = await failure(client.assets.postAsset({ name: "logo.png", url: "http://127.0.0.1:1/logo.png" }));

@@ -2,14 +2,15 @@ import { notFound, validationError, versionConflict } from "../errors";
 import type { Principal } from "../policy";
 import type { FieldProperties, FieldType, NestedField, Schema, SchemaInput, SchemaType } from "../types";
 import { isPlainObject, patternProblem } from "../validate";
-import { expectedVersion, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { empty, expectedVersion, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
  * Schemas as Squidex serves them: `GET api/apps/{app}/schemas` and `.../schemas/{nameOrId}`,
  * `POST api/apps/{app}/schemas` (a new schema with its fields), `PUT .../{name}/publish` and
  * `/unpublish`, and the schema's properties and fields (add, change, hide/show, delete: see
  * changeSchema). Writes go through the store's `upsertSchema` with the writer named, so the one
- * policy decides (policy.ts, "changeSchema") and every write is audited. Deleting a schema is 501.
+ * policy decides (policy.ts, "changeSchema") and every write is audited. A schema the site reads is
+ * never deleted (ContentStore.deleteSchema).
  * Every resource carries `_links` (the SDK's parser requires the key on schemas, fields and the
  * nested fields of Array fields): the read ones Squidex gives a reader, `self` and, for content
  * schemas, `contents`.
@@ -78,7 +79,11 @@ export async function schemas(request: ApiRequest, method: string, rest: string[
     const changed = await changeSchema(request, method, id, more, by, ctx);
     if (changed) return changed;
   }
-  if (method !== "GET") throw notImplemented("Deleting schemas, and changing the entries of Array fields one by one, is not supported by this service's Squidex API (creating schemas, their fields, properties and publishing are); send the whole Array field instead.");
+  if (method === "DELETE" && id !== undefined && more.length === 0) {
+    await store.deleteSchema(id, { by, expectedVersion: expectedVersion(request) });
+    return empty(204);
+  }
+  if (method !== "GET") throw notImplemented("Changing the entries of Array fields one by one is not supported by this service's Squidex API (creating, changing, publishing and deleting schemas and their fields are); send the whole Array field instead.");
   if (more.length) throw notFound(`No Squidex endpoint for GET apps/${appName}/schemas/${rest.join("/")}.`);
   if (id === undefined) {
     return json({
