@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS: Readonly<Record<string, Record<Language, string>>> =
   "rename-asset": { de: "Datei umbenannt", en: "File renamed" },
   "move-asset": { de: "Datei verschoben", en: "File moved" },
   "annotate-asset": { de: "Datei beschriftet", en: "File annotated" },
+  "replace-asset-content": { de: "Datei ersetzt", en: "File replaced" },
   "delete-asset": { de: "Datei gelöscht", en: "File deleted" },
   "create-folder": { de: "Ordner angelegt", en: "Folder created" },
   "rename-folder": { de: "Ordner umbenannt", en: "Folder renamed" },

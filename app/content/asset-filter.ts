@@ -11,7 +11,7 @@ import type { FilterNode } from "./types";
  */
 const TEXT = { id: "id", fileName: "file_name", slug: "slug", mimeType: "mime_type", fileHash: "file_hash", type: "type", parentId: "parent_id", created: "created", createdBy: "created_by", lastModified: "last_modified", lastModifiedBy: "last_modified_by" } as const;
 const NUMBER = { fileSize: "file_size", fileVersion: "file_version", version: "version", "metadata.pixelWidth": "pixel_width", "metadata.pixelHeight": "pixel_height", pixelWidth: "pixel_width", pixelHeight: "pixel_height" } as const;
-const FIELDS = [...Object.keys(TEXT), ...Object.keys(NUMBER), "isImage", "tags"].filter((f) => !f.startsWith("metadata."));
+const FIELDS = [...Object.keys(TEXT), ...Object.keys(NUMBER), "isImage", "isProtected", "tags"].filter((f) => !f.startsWith("metadata."));
 
 type EB = ExpressionBuilder<Database, "assets">;
 
@@ -23,6 +23,11 @@ function leaf(eb: EB, path: string, op: string, value: unknown): Expression<SqlB
     if (op !== "eq" && op !== "ne") throw fail("use eq or ne with true or false.");
     if (typeof value !== "boolean") throw fail("the value must be true or false.");
     return eb("type", value === (op === "eq") ? "=" : "<>", "Image");
+  }
+  if (path === "isProtected") {
+    if (op !== "eq" && op !== "ne") throw fail("use eq or ne with true or false.");
+    if (typeof value !== "boolean") throw fail("the value must be true or false.");
+    return eb("is_protected", "=", value === (op === "eq") ? 1 : 0);
   }
   if (path === "tags") {
     const tags = op === "in" ? value : [value];

@@ -152,7 +152,7 @@ describe("the mirror's writes (a remote Squidex's assets, decision 0037)", () =>
   const row = (over: Partial<Parameters<ContentStore["assets"]["writeMirrored"]>[0][number]["row"]> = {}) => ({
     id: "mirrored-1", file_name: "plan.txt", slug: "plan.txt", mime_type: "text/plain", file_size: 4, file_hash: "h0", file_version: 0, type: "Unknown",
     pixel_width: null, pixel_height: null, tags: "[]", parent_id: ROOT_FOLDER, version: 3, created: "2026-01-01T00:00:00Z", created_by: "client:squidex",
-    last_modified: "2026-01-02T00:00:00Z", last_modified_by: "client:squidex", ...over,
+    last_modified: "2026-01-02T00:00:00Z", last_modified_by: "client:squidex", metadata: "{}", is_protected: 0, ...over,
   });
 
   it("keeps Squidex's row and file as they are, replaces a file version by the next, and removes what Squidex no longer has", async () => {
@@ -243,6 +243,131 @@ describe("AssetStore.rename", () => {
     // A name the rule allows whose URL segment would be only dots gets one a URL keeps.
     const odd = await store.assets.upload({ fileName: "..?", body: PNG });
     expect(odd).toMatchObject({ fileName: "..?", slug: "file" });
+  });
+});
+
+describe("annotations, new files and upserts (Squidex's PUT assets/{id}, PUT …/content, POST assets/{id})", () => {
+  const PNG_4x3 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEklEQVR4nGP4z8DAwMDAwMDAAAAO/wH/QfNQZgAAAABJRU5ErkJggg==", "base64");
+
+  it("migration 0017 gives every asset empty metadata, unprotected, and an index by slug", async () => {
+    const asset = await store.assets.upload({ fileName: "Alt Bestand.png", body: PNG, id: "annot-1" });
+    expect(asset).toMatchObject({ metadata: {}, isProtected: false, slug: "alt-bestand.png" });
+    if (label === "sqlite") {
+      const plan = await sql<{ detail: string }>`explain query plan select id from assets where slug = ${"x"} order by created, id limit 1`.execute(store.db);
+      expect(plan.rows.map((r) => r.detail).join(" ")).toContain("assets_slug");
+    }
+  });
+
+  it("annotates slug, metadata and protection in one change, finds the asset by its slug, and keeps the pixel sizes the file's", async () => {
+    changes = [];
+    const annotated = await store.assets.annotate(
+      "annot-1",
+      { slug: "praxis-logo.png", metadata: { description: "Logo", year: 2026, public: true, pixelWidth: 999 }, isProtected: true, tags: ["logo"] },
+      { expectedVersion: 0, actor: "subject:u5" },
+    );
+    expect(annotated).toMatchObject({ slug: "praxis-logo.png", metadata: { description: "Logo", year: 2026, public: true }, isProtected: true, tags: ["logo"], version: 1, pixelWidth: 2, lastModifiedBy: "subject:u5" });
+    expect(annotated.metadata).not.toHaveProperty("pixelWidth");
+    expect(changes).toEqual([{ kind: "asset", id: "annot-1" }]);
+    expect((await store.assets.getByIdOrSlug("praxis-logo.png"))?.id).toBe("annot-1");
+    expect((await store.assets.getByIdOrSlug("annot-1"))?.slug).toBe("praxis-logo.png");
+    expect(await store.assets.getByIdOrSlug("no-such-slug")).toBeUndefined();
+    // Left out: stays. Metadata replaces what was there; null changes nothing.
+    const again = await store.assets.annotate("annot-1", { metadata: { description: "Neu" }, slug: null, isProtected: false });
+    expect(again).toMatchObject({ slug: "praxis-logo.png", metadata: { description: "Neu" }, isProtected: false, tags: ["logo"], version: 2 });
+    expect((await store.assets.list({ publicOnly: true, ids: ["annot-1"] })).total).toBe(1);
+    await store.assets.annotate("annot-1", { isProtected: true });
+    expect((await store.assets.list({ publicOnly: true, ids: ["annot-1"] })).total).toBe(0);
+    // The same slug again is no conflict with itself.
+    expect((await store.assets.annotate("annot-1", { slug: "praxis-logo.png" })).slug).toBe("praxis-logo.png");
+  });
+
+  it("refuses a slug that is no slug, or another asset's slug or id, and metadata that is not flat or too large (400, nothing written)", async () => {
+    await store.assets.upload({ fileName: "zwei.png", body: PNG, id: "annot-2" });
+    for (const slug of ["Gross.png", "mit leerzeichen", "a/b", "-vorne", "hinten-", ".", "..", "", "ä.png", "x".repeat(201), 42]) {
+      await expect(store.assets.annotate("annot-2", { slug }), JSON.stringify(slug)).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/slug/) });
+    }
+    await expect(store.assets.annotate("annot-2", { slug: "Gross Foto.png" })).rejects.toThrow(/e\.g\. "gross-foto\.png"/);
+    await expect(store.assets.annotate("annot-2", { slug: "praxis-logo.png" })).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("taken") });
+    await expect(store.assets.annotate("annot-2", { slug: "annot-1" })).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("taken") });
+    const bad: unknown[] = [[1], "text", { nested: { a: 1 } }, { list: [1] }, { nothing: null }, { inf: Infinity }, { "": 1 }, { long: "x".repeat(1001) }, Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]))];
+    for (const metadata of bad) await expect(store.assets.annotate("annot-2", { metadata }), JSON.stringify(metadata)).rejects.toMatchObject({ statusCode: 400 });
+    const big = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, "x".repeat(500)]));
+    await expect(store.assets.annotate("annot-2", { metadata: big })).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("at most 4096") });
+    await expect(store.assets.annotate("annot-2", { isProtected: "yes" })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(store.assets.annotate("no-such-asset", { slug: "frei" })).rejects.toMatchObject({ statusCode: 404 });
+    expect(await store.assets.get("annot-2")).toMatchObject({ version: 0, slug: "zwei.png", metadata: {} });
+    // "__proto__" is a key like any other, never the object's prototype.
+    const odd = await store.assets.annotate("annot-2", { metadata: JSON.parse('{"__proto__": "x", "a": 1}') });
+    expect(Object.getPrototypeOf(odd.metadata)).toBe(Object.prototype);
+    expect(Object.keys(odd.metadata).sort()).toEqual(["__proto__", "a"]);
+  });
+
+  it("replaces the file: same id, slug, tags and metadata; the new file's name, type, size and pixel sizes; both versions up; old file and variants gone", async () => {
+    const asset = await store.assets.upload({ fileName: "bild.png", body: PNG, id: "annot-3", tags: ["praxis"] });
+    await store.assets.annotate("annot-3", { metadata: { description: "Foto" } });
+    const dir = path.join(store.assets.dir, "annot-3");
+    fs.writeFileSync(path.join(dir, "0-w320"), "variant");
+    fs.writeFileSync(path.join(dir, "0-r-abc"), "variant");
+    changes = [];
+    const replaced = await store.assets.replaceContent("annot-3", { fileName: "bild-neu.png", mimeType: "image/png", body: PNG_4x3, expectedVersion: 1, actor: "subject:u6" });
+    expect(replaced).toMatchObject({
+      id: "annot-3", slug: asset.slug, tags: ["praxis"], metadata: { description: "Foto" }, fileName: "bild-neu.png", mimeType: "image/png",
+      fileSize: PNG_4x3.length, pixelWidth: 4, pixelHeight: 3, fileVersion: 1, version: 2, lastModifiedBy: "subject:u6", created: asset.created,
+    });
+    expect(replaced.fileHash).not.toBe(asset.fileHash);
+    expect(changes).toEqual([{ kind: "asset", id: "annot-3" }]);
+    expect((await store.assets.read("annot-3")).body.equals(PNG_4x3)).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual(["1"]);
+    // A text file for an image: type and pixel sizes follow the file.
+    const text = await store.assets.replaceContent("annot-3", { fileName: "notiz.txt", mimeType: "text/plain", body: Buffer.from("Hallo") });
+    expect(text).toMatchObject({ mimeType: "text/plain", type: "Unknown", fileVersion: 2, version: 3 });
+    expect(text.pixelWidth).toBeUndefined();
+  });
+
+  it("refuses a new file with a stale version (412), for an unknown asset (404), empty, too large or contradicting its type, and keeps the old one", async () => {
+    await expect(store.assets.replaceContent("annot-3", { fileName: "x.png", body: PNG, expectedVersion: 0 })).rejects.toMatchObject({ statusCode: 412 });
+    await expect(store.assets.replaceContent("no-such-asset", { fileName: "x.png", body: PNG })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(store.assets.replaceContent("annot-3", { fileName: "x.png", body: Buffer.alloc(0) })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(store.assets.replaceContent("annot-3", { fileName: "x.png", body: Buffer.alloc(64 * 1024 + 1, 1) })).rejects.toMatchObject({ statusCode: 413 });
+    await expect(store.assets.replaceContent("annot-3", { fileName: "x.png", mimeType: "image/jpeg", body: PNG })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(store.assets.replaceContent("annot-3", { fileName: "../x.png", body: PNG })).rejects.toMatchObject({ statusCode: 400 });
+    expect(await store.assets.get("annot-3")).toMatchObject({ version: 3, fileVersion: 2 });
+    expect((await store.assets.read("annot-3")).body.toString()).toBe("Hallo");
+    expect(fs.readdirSync(path.join(store.assets.dir, "annot-3"))).toEqual(["2"]);
+  });
+
+  it("lets exactly one of two new files for the same version win, and keeps the winner's file", async () => {
+    const results = await Promise.allSettled([
+      store.assets.replaceContent("annot-3", { fileName: "a.txt", mimeType: "text/plain", body: Buffer.from("A"), expectedVersion: 3 }),
+      store.assets.replaceContent("annot-3", { fileName: "b.txt", mimeType: "text/plain", body: Buffer.from("B"), expectedVersion: 3 }),
+    ]);
+    const won = results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ fileName: string }>;
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.statusCode)).toEqual([412]);
+    expect((await store.assets.read("annot-3")).body.toString()).toBe(won.value.fileName === "a.txt" ? "A" : "B");
+  });
+
+  it("upserts: a new asset under the id (into parentId), then a new file for it (moved when parentId is given)", async () => {
+    await store.assets.createFolder({ folderName: "Upserts", id: "f-upsert" });
+    const made = await store.assets.upsert("annot-4", { fileName: "neu.png", body: PNG, parentId: "f-upsert" });
+    expect(made.created).toBe(true);
+    expect(made.asset).toMatchObject({ id: "annot-4", parentId: "f-upsert", version: 0, fileVersion: 0 });
+    const again = await store.assets.upsert("annot-4", { fileName: "neu2.png", body: PNG_4x3 });
+    expect(again.created).toBe(false);
+    expect(again.asset).toMatchObject({ id: "annot-4", parentId: "f-upsert", fileName: "neu2.png", version: 1, fileVersion: 1 });
+    const moved = await store.assets.upsert("annot-4", { fileName: "neu3.png", body: PNG, parentId: "" });
+    expect(moved.asset).toMatchObject({ parentId: ROOT_FOLDER, version: 2, fileVersion: 2 });
+    await expect(store.assets.upsert("annot-5", { fileName: "x.png", body: PNG, parentId: "no-such-folder" })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(store.assets.upsert("annot-5", { fileName: "x.png", body: PNG, expectedVersion: 3 })).rejects.toMatchObject({ statusCode: 412 });
+    await expect(store.assets.upsert("../x", { fileName: "x.png", body: PNG })).rejects.toMatchObject({ statusCode: 400 });
+    expect(await store.assets.get("annot-5")).toBeUndefined();
+  });
+
+  it("deletes only the expected version when one is given (412 otherwise)", async () => {
+    await expect(store.assets.delete("annot-4", { expectedVersion: 0 })).rejects.toMatchObject({ statusCode: 412 });
+    expect(await store.assets.get("annot-4")).toBeDefined();
+    await store.assets.delete("annot-4", { expectedVersion: 2 });
+    expect(await store.assets.get("annot-4")).toBeUndefined();
+    await expect(store.assets.delete("annot-4", { expectedVersion: 2 })).rejects.toMatchObject({ statusCode: 404 });
   });
 });
 });

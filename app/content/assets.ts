@@ -9,8 +9,9 @@ import type { Database, DB } from "./db";
 import { ContentError, alreadyExists, badRequest, notFound, versionConflict } from "./errors";
 import { newId, pathInside, requireValidId } from "./ids";
 import { ASSETS_TAG, recordRead } from "./read-tags";
-import type { Asset, AuditNote, FilterNode } from "./types";
+import type { Asset, AssetMetadata, AuditNote, FilterNode } from "./types";
 import { assetCondition } from "./asset-filter";
+import { isPlainObject } from "./validate";
 import type { ContentChange } from "./types";
 import { actorOf, authorize, type AssetAction, type Principal } from "./policy";
 import { recordWrites } from "./audit";
@@ -25,6 +26,17 @@ export const ROOT_FOLDER = "00000000-0000-0000-0000-000000000000";
 export const MAX_FOLDER_DEPTH = 20;
 export const MAX_FOLDER_NAME_LENGTH = 100;
 export const MAX_FILE_NAME_LENGTH = 200;
+/** A slug set by hand: as long as a file name may be. */
+export const MAX_SLUG_LENGTH = 200;
+/** Squidex's slugs: lower-case letters, digits, `.`, `-`, `_`, starting and ending with a letter or digit. */
+const SLUG = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/;
+/** Annotation metadata: at most this many entries, this long a key or text, this long as JSON. */
+export const MAX_METADATA_KEYS = 50;
+export const MAX_METADATA_KEY_LENGTH = 100;
+export const MAX_METADATA_TEXT_LENGTH = 1000;
+export const MAX_METADATA_BYTES = 4096;
+/** Metadata the file itself gives (its columns); what an annotation says of them is not kept. */
+const MEASURED = new Set(["pixelWidth", "pixelHeight"]);
 /** The folders of one parent listed at once (a person pages through files, not through hundreds of folders). */
 export const MAX_FOLDERS_LISTED = 1000;
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -79,6 +91,63 @@ export function checkFolderName(raw: unknown): string {
   return name;
 }
 
+/**
+ * A slug set by hand (Squidex's annotation), or a 400 that says the rule and what would do: it is
+ * the last segment of the file's URL (`api/assets/{app}/{slug}`), so it is kept URL-safe as it is,
+ * never rewritten behind the caller's back.
+ */
+export function checkSlug(raw: unknown): string {
+  if (typeof raw !== "string") throw badRequest("slug must be a string.");
+  if (raw.length <= MAX_SLUG_LENGTH && SLUG.test(raw)) return raw;
+  const hint = slugifyFileName(raw.slice(0, MAX_SLUG_LENGTH)).replace(/^[._-]+|[._-]+$/g, "");
+  throw badRequest(
+    `The slug "${raw.slice(0, 100)}" is not one: use lower-case letters, digits, ".", "-" and "_", starting and ending with a letter or digit, at most ${MAX_SLUG_LENGTH} characters${hint && hint !== "file" ? ` (e.g. "${hint}")` : ""}.`,
+  );
+}
+
+/**
+ * Annotation metadata (Squidex's `metadata`): a flat object of texts, numbers and flags, at most
+ * MAX_METADATA_KEYS entries and MAX_METADATA_BYTES as JSON, else a 400 naming the entry. The pixel
+ * sizes are measured from the file and kept by the store: what is sent for them is left out (a
+ * client that sends back the metadata it read changes nothing there).
+ */
+export function checkMetadata(raw: unknown): AssetMetadata {
+  if (!isPlainObject(raw)) throw badRequest('metadata must be an object of texts, numbers and true/false, e.g. {"description": "Logo", "year": 2026}.');
+  const entries = Object.entries(raw);
+  if (entries.length > MAX_METADATA_KEYS) throw badRequest(`metadata may have at most ${MAX_METADATA_KEYS} entries (got ${entries.length}).`);
+  const kept: Array<[string, string | number | boolean]> = [];
+  for (const [key, value] of entries) {
+    if (!key.trim() || key.length > MAX_METADATA_KEY_LENGTH || CONTROL.test(key)) throw badRequest(`Each metadata key is a name of 1 to ${MAX_METADATA_KEY_LENGTH} characters without control characters.`);
+    const shown = key.slice(0, 50);
+    if (typeof value === "string") {
+      if (value.length > MAX_METADATA_TEXT_LENGTH) throw badRequest(`metadata.${shown}: a text of at most ${MAX_METADATA_TEXT_LENGTH} characters.`);
+    } else if (typeof value === "number") {
+      if (!Number.isFinite(value)) throw badRequest(`metadata.${shown}: a finite number.`);
+    } else if (typeof value !== "boolean") throw badRequest(`metadata.${shown} must be a text, a number or true/false (metadata is flat: no lists, objects or null).`);
+    if (!MEASURED.has(key)) kept.push([key, value]);
+  }
+  const metadata = Object.fromEntries(kept);
+  const size = Buffer.byteLength(JSON.stringify(metadata));
+  if (size > MAX_METADATA_BYTES) throw badRequest(`metadata is ${size} bytes as JSON; at most ${MAX_METADATA_BYTES} are kept.`);
+  return metadata;
+}
+
+/** A stored metadata column as the object it holds: only its flat entries, nothing if it is no JSON object. */
+export function readMetadata(text: unknown): AssetMetadata {
+  let parsed: unknown = text;
+  if (typeof text === "string") {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return {};
+    }
+  }
+  if (!isPlainObject(parsed)) return {};
+  return Object.fromEntries(
+    Object.entries(parsed).filter((e): e is [string, string | number | boolean] => !MEASURED.has(e[0]) && (typeof e[1] === "string" || typeof e[1] === "boolean" || (typeof e[1] === "number" && Number.isFinite(e[1])))),
+  );
+}
+
 /** A new file name for an asset, trimmed, or a 400 saying why it cannot be one. */
 export function checkFileName(raw: unknown): string {
   if (typeof raw !== "string") throw badRequest("fileName must be a string.");
@@ -87,6 +156,25 @@ export function checkFileName(raw: unknown): string {
   if (name.length > MAX_FILE_NAME_LENGTH) throw badRequest(`The file name may have at most ${MAX_FILE_NAME_LENGTH} characters.`);
   if (/[/\\]/.test(name) || CONTROL.test(name) || /^\.+$/.test(name)) throw badRequest("The file name may not contain slashes or control characters, nor be \".\" or \"..\".");
   return name;
+}
+
+/** Squidex's annotation of an asset (PUT assets/{id}), as sent: each checked by `AssetStore.annotate`. */
+export interface AssetAnnotation {
+  fileName?: unknown;
+  tags?: unknown;
+  slug?: unknown;
+  metadata?: unknown;
+  isProtected?: unknown;
+}
+
+/** A new file for an asset that exists (`replaceContent`), or for one that may (`upsert`). */
+export interface ReplaceInput extends AssetWriteOptions {
+  fileName: string;
+  /** The type the uploader declared; checked against the bytes. */
+  mimeType?: string;
+  body: Buffer;
+  /** A folder to put the asset into as well (an upsert's parentId); unset: it stays where it is. */
+  parentId?: string;
 }
 
 export interface UploadInput {
@@ -153,10 +241,13 @@ export class AssetStore {
       createdBy: r.created_by,
       lastModified: r.last_modified,
       lastModifiedBy: r.last_modified_by,
+      metadata: readMetadata(r.metadata),
+      isProtected: Number(r.is_protected) === 1,
     };
   }
 
-  async list(opts: { ids?: string[]; skip?: number; take?: number; parentId?: string; search?: string; where?: FilterNode; sort?: readonly AssetSort[] } = {}): Promise<{ total: number; items: Asset[] }> {
+  /** `publicOnly`: without protected files (what visitors are shown). */
+  async list(opts: { ids?: string[]; skip?: number; take?: number; parentId?: string; search?: string; where?: FilterNode; sort?: readonly AssetSort[]; publicOnly?: boolean } = {}): Promise<{ total: number; items: Asset[] }> {
     recordRead(ASSETS_TAG);
     // Asked by id: all of those (ids are bounded where they come in). Otherwise one page of at most 200.
     const take = opts.ids?.length ? opts.ids.length : Math.min(opts.take ?? 200, 200);
@@ -164,6 +255,7 @@ export class AssetStore {
     let base = this.db.selectFrom("assets");
     if (opts.ids?.length) base = base.where("id", "in", opts.ids);
     if (opts.parentId !== undefined) base = base.where("parent_id", "=", opts.parentId);
+    if (opts.publicOnly) base = base.where("is_protected", "=", 0);
     // Squidex's `q` on assets: the file name contains the text, in any case.
     if (opts.search) base = base.where(sql<boolean>`lower(file_name) like ${`%${opts.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
     // Squidex's asset filter ($filter, or filter in q): asset-filter.ts.
@@ -185,29 +277,57 @@ export class AssetStore {
     return row ? this.toAsset(row) : undefined;
   }
 
+  /**
+   * The asset an address names (`api/assets/{app}/{idOrSlug}`): by id, else by slug. Slugs made from
+   * file names may repeat (two uploads of "logo.png", as in Squidex); the oldest such asset answers.
+   */
+  async getByIdOrSlug(idOrSlug: string): Promise<Asset | undefined> {
+    const byId = await this.get(idOrSlug);
+    if (byId) return byId;
+    const row = await this.db.selectFrom("assets").selectAll().where("slug", "=", idOrSlug).orderBy("created").orderBy("id").limit(1).executeTakeFirst();
+    return row ? this.toAsset(row) : undefined;
+  }
+
   filePath(asset: Pick<Asset, "id" | "fileVersion">): string {
     return pathInside(this.dir, asset.id, String(asset.fileVersion));
+  }
+
+  /**
+   * What a file's bytes say, for an upload and for a new file of an asset alike: not empty, within
+   * the size limit (413), a file name renames would take (a path or ".." is refused, not cut down),
+   * the type from the bytes (a declared type they contradict is a 400), pixel sizes of an image.
+   */
+  private async checkFile(input: { fileName: string; mimeType?: string | undefined; body: Buffer }) {
+    const { body } = input;
+    if (!body.length) throw badRequest("The file is empty.");
+    if (body.length > this.maxBytes) throw new ContentError(413, `The file is ${body.length} bytes; the limit is ${this.maxBytes} bytes.`);
+    const fileName = checkFileName(input.fileName);
+    const mimeType = await detectMimeType(body, input.mimeType);
+    const size = mimeType.startsWith("image/") ? safeImageSize(body) : undefined;
+    return {
+      fileName,
+      mimeType,
+      fileHash: createHash("sha256").update(body).digest("base64"),
+      type: (mimeType.startsWith("image/") ? "Image" : mimeType.startsWith("audio/") ? "Audio" : mimeType.startsWith("video/") ? "Video" : "Unknown") as Asset["type"],
+      pixelWidth: size?.width ?? null,
+      pixelHeight: size?.height ?? null,
+    };
   }
 
   async upload(input: UploadInput): Promise<Asset> {
     authorizeAsset(input, "uploadAsset");
     const { body } = input;
-    if (!body.length) throw badRequest("The file is empty.");
-    if (body.length > this.maxBytes)
-      throw new ContentError(413, `The file is ${body.length} bytes; the limit is ${this.maxBytes} bytes.`);
-    // The rule renames meet: a name that is a path (or "..") is refused, not quietly cut down.
-    const fileName = checkFileName(input.fileName);
-    const mimeType = await detectMimeType(body, input.mimeType);
+    const file = await this.checkFile(input);
+    const { fileName, mimeType } = file;
     const id = input.id === undefined ? newId() : requireValidId(input.id, "asset id");
     const parentId = parentIdOf(input.parentId);
     if (parentId !== ROOT_FOLDER && !(await this.getFolder(parentId))) throw unknownFolder(parentId);
     if (await this.get(id)) throw new ContentError(409, `An asset with id "${id}" already exists.`, undefined, "OBJECT_CONFLICT");
     if (this.upstream) {
       const row = { ...(await this.upstream.upload({ id, fileName, mimeType, body, parentId })), file_size: body.length };
-      await this.writeMirrored([{ row, body }], (trx) => auditAsset(trx, { ...input, note: { detail: fileName, ...input.note } }, "upload-asset", id, row.version));
+      await this.writeMirrored([{ row, body }], (trx) => auditAsset(trx, { ...input, note: { detail: fileName, ...input.note } }, "upload-asset", id, row.version), { keepNewer: true });
       return this.toAsset(row);
     }
-    const size = mimeType.startsWith("image/") ? safeImageSize(body) : undefined;
     const now = new Date().toISOString();
     const actor = actorFor(input);
     const asset: Asset = {
@@ -216,10 +336,10 @@ export class AssetStore {
       slug: slugifyFileName(fileName),
       mimeType,
       fileSize: body.length,
-      fileHash: createHash("sha256").update(body).digest("base64"),
+      fileHash: file.fileHash,
       fileVersion: 0,
-      type: mimeType.startsWith("image/") ? "Image" : mimeType.startsWith("audio/") ? "Audio" : mimeType.startsWith("video/") ? "Video" : "Unknown",
-      ...(size ? { pixelWidth: size.width, pixelHeight: size.height } : {}),
+      type: file.type,
+      ...(file.pixelWidth !== null && file.pixelHeight !== null ? { pixelWidth: file.pixelWidth, pixelHeight: file.pixelHeight } : {}),
       tags: input.tags ?? (mimeType.startsWith("image/") ? ["image"] : []),
       parentId,
       version: 0,
@@ -227,6 +347,8 @@ export class AssetStore {
       createdBy: actor,
       lastModified: now,
       lastModifiedBy: actor,
+      metadata: {},
+      isProtected: false,
     };
     // The row decides who owns the id: write to a private temp file, insert, and only then move the
     // file into place, so a losing concurrent upload never touches the winner's file.
@@ -259,6 +381,8 @@ export class AssetStore {
           created_by: actor,
           last_modified: now,
           last_modified_by: actor,
+          metadata: "{}",
+          is_protected: 0,
         })
         .execute();
         await auditAsset(trx, { ...input, note: { detail: fileName, ...input.note } }, "upload-asset", id, 0);
@@ -321,8 +445,15 @@ export class AssetStore {
       await this.upstream.delete(id, row.version);
     }
     await this.db.transaction().execute(async (trx) => {
-      const res = await trx.deleteFrom("assets").where("id", "=", id).executeTakeFirst();
-      if (Number(res.numDeletedRows) === 0) throw notFound(`Asset "${id}" not found.`);
+      // Locally, `expectedVersion` is checked in the delete itself (remote: Squidex checked it).
+      let query = trx.deleteFrom("assets").where("id", "=", id);
+      if (opts.expectedVersion !== undefined && !this.upstream) query = query.where("version", "=", opts.expectedVersion);
+      const res = await query.executeTakeFirst();
+      if (Number(res.numDeletedRows) === 0) {
+        const now = await trx.selectFrom("assets").select("version").where("id", "=", id).executeTakeFirst();
+        if (now && opts.expectedVersion !== undefined) throw versionConflict(opts.expectedVersion, now.version);
+        throw notFound(`Asset "${id}" not found.`);
+      }
       await auditAsset(trx, opts, "delete-asset", id, null);
     });
     await fsp.rm(folder, { recursive: true, force: true });
@@ -340,22 +471,65 @@ export class AssetStore {
   }
 
   /**
-   * Squidex's annotation (PUT assets/{id}): a new file name and/or new tags, in one change. Tags are
-   * texts of 1 to 100 characters, at most 100 of them, each once.
+   * Squidex's annotation (PUT assets/{id}): any of a new file name, tags, slug, metadata and
+   * protection, in one change; what is left out (or null) stays. Tags are texts of 1 to 100
+   * characters, at most 100 of them, each once. A slug follows `checkSlug` and is another asset's
+   * neither as slug nor as id (400): it is an address of the file. Metadata (`checkMetadata`)
+   * replaces what the annotations said before, as in Squidex; the pixel sizes stay the file's.
    */
-  async annotate(id: string, changes: { fileName?: unknown; tags?: unknown }, opts: AssetWriteOptions = {}): Promise<Asset> {
+  async annotate(id: string, changes: AssetAnnotation, opts: AssetWriteOptions = {}): Promise<Asset> {
     authorizeAsset(opts, "changeAsset");
-    const row: { file_name?: string; tags?: string } = {};
-    if (changes.fileName !== undefined && changes.fileName !== null) row.file_name = checkFileName(changes.fileName as string);
-    if (changes.tags !== undefined && changes.tags !== null) row.tags = JSON.stringify(checkTags(changes.tags));
+    const row: { file_name?: string; tags?: string; slug?: string; metadata?: string; is_protected?: number } = {};
+    const given = (value: unknown) => value !== undefined && value !== null;
+    if (given(changes.fileName)) row.file_name = checkFileName(changes.fileName);
+    if (given(changes.tags)) row.tags = JSON.stringify(checkTags(changes.tags));
+    if (given(changes.slug)) row.slug = checkSlug(changes.slug);
+    const metadata = given(changes.metadata) ? checkMetadata(changes.metadata) : undefined;
+    if (metadata) row.metadata = JSON.stringify(metadata);
+    if (given(changes.isProtected)) {
+      if (typeof changes.isProtected !== "boolean") throw badRequest("isProtected must be true or false.");
+      row.is_protected = changes.isProtected ? 1 : 0;
+    }
     if (!Object.keys(row).length) {
       const asset = await this.get(id);
       if (!asset) throw notFound(`Asset "${id}" not found.`);
       return asset;
     }
-    return this.updateAsset(id, opts, "annotate-asset", async () => row, (up, current) =>
-      up.annotate(id, current.version, { ...(row.file_name !== undefined ? { fileName: row.file_name } : {}), ...(row.tags !== undefined ? { tags: JSON.parse(row.tags) as string[] } : {}) }),
+    return this.updateAsset(
+      id,
+      opts,
+      "annotate-asset",
+      async (trx, current) => {
+        if (row.slug !== undefined && row.slug !== current.slug) await this.checkSlugFree(trx, id, row.slug);
+        return row;
+      },
+      (up, current) =>
+        up.annotate(id, current.version, {
+          ...(row.file_name !== undefined ? { fileName: row.file_name } : {}),
+          ...(row.tags !== undefined ? { tags: JSON.parse(row.tags) as string[] } : {}),
+          ...(row.slug !== undefined ? { slug: row.slug } : {}),
+          // Squidex replaces its metadata, pixel sizes included: they go along, so it keeps them.
+          ...(metadata ? { metadata: { ...(current.pixel_width !== null && current.pixel_height !== null ? { pixelWidth: current.pixel_width, pixelHeight: current.pixel_height } : {}), ...metadata } } : {}),
+          ...(row.is_protected !== undefined ? { isProtected: row.is_protected === 1 } : {}),
+        }),
     );
+  }
+
+  /**
+   * A slug no other asset has, as slug or as id (an id answers first at `api/assets/{app}/{x}`):
+   * else a 400. In the write's transaction; on PostgreSQL one writer per slug at a time, so two
+   * annotations cannot both take it (SQLite runs one write transaction at a time anyway).
+   */
+  private async checkSlugFree(trx: Transaction<Database>, id: string, slug: string): Promise<void> {
+    if (this.db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext(${`praxisnetz_asset_slug:${slug}`}))`.execute(trx);
+    const other = await trx
+      .selectFrom("assets")
+      .select("id")
+      .where((eb) => eb.or([eb("slug", "=", slug), eb("id", "=", slug)]))
+      .where("id", "<>", id)
+      .limit(1)
+      .executeTakeFirst();
+    if (other) throw badRequest(`The slug "${slug}" is taken by another asset ("${other.id}"); choose another.`);
   }
 
   /** Puts the asset into another folder (ROOT_FOLDER for none); an unknown folder is a 400. */
@@ -366,6 +540,109 @@ export class AssetStore {
       if (target !== ROOT_FOLDER && !(await this.lockFolder(trx, target, "share"))) throw unknownFolder(target);
       return { parent_id: target };
     }, (up, row) => up.move(id, row.version, target));
+  }
+
+  /**
+   * A new file for the asset (Squidex's PUT assets/{id}/content): the id, slug, tags and annotation
+   * metadata stay; name, type, size, hash and pixel sizes are the new file's, as an upload makes
+   * them; version and file version move on by one. The new file gets its own place (a file version
+   * has its own path), put there only by the write that won the compare-and-set on the version,
+   * before it commits: a reader never finds a row without its file. The old file and its resized
+   * variants go after. `parentId` (an upsert's) moves the asset in the same change.
+   */
+  async replaceContent(id: string, input: ReplaceInput): Promise<Asset> {
+    authorizeAsset(input, "changeAsset");
+    requireValidId(id, "asset id");
+    const file = await this.checkFile(input);
+    const parentId = input.parentId === undefined ? undefined : parentIdOf(input.parentId);
+    if (parentId !== undefined && parentId !== ROOT_FOLDER && !(await this.getFolder(parentId))) throw unknownFolder(parentId);
+    const note = { detail: file.fileName, ...input.note };
+    if (this.upstream) {
+      const row = await this.db.selectFrom("assets").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!row) throw notFound(`Asset "${id}" not found.`);
+      if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) throw versionConflict(input.expectedVersion, row.version);
+      const sent = { fileName: file.fileName, mimeType: file.mimeType, body: input.body };
+      // With a folder, Squidex's upsert: the new file and the move in one call.
+      const answer = parentId === undefined ? await this.upstream.replaceContent(id, row.version, sent) : await this.upstream.upsert(id, row.version, { ...sent, parentId });
+      const next = { ...answer, file_size: input.body.length };
+      await this.writeMirrored([{ row: next, body: input.body }], (trx) => auditAsset(trx, { ...input, note }, "replace-asset-content", id, next.version), { keepNewer: true });
+      return this.toAsset(next);
+    }
+    const dir = pathInside(this.dir, id);
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+    const tmp = path.join(dir, `replace.${randomUUID()}.tmp`);
+    await fsp.writeFile(tmp, input.body, { mode: 0o600 });
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const written = await this.db.transaction().execute(async (trx) => {
+          const row = await trx.selectFrom("assets").selectAll().where("id", "=", id).executeTakeFirst();
+          if (!row) throw notFound(`Asset "${id}" not found.`);
+          if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) throw versionConflict(input.expectedVersion, row.version);
+          if (parentId !== undefined && parentId !== ROOT_FOLDER && !(await this.lockFolder(trx, parentId, "share"))) throw unknownFolder(parentId);
+          const set = {
+            file_name: file.fileName,
+            mime_type: file.mimeType,
+            file_size: input.body.length,
+            file_hash: file.fileHash,
+            file_version: Number(row.file_version) + 1,
+            type: file.type,
+            pixel_width: file.pixelWidth,
+            pixel_height: file.pixelHeight,
+            ...(parentId !== undefined ? { parent_id: parentId } : {}),
+            version: row.version + 1,
+            last_modified: new Date().toISOString(),
+            last_modified_by: actorFor(input),
+          };
+          const res = await trx.updateTable("assets").set(set).where("id", "=", id).where("version", "=", row.version).executeTakeFirst();
+          if (Number(res.numUpdatedRows) !== 1) return undefined;
+          // Only the winner of the compare-and-set places its file, and before its row is seen.
+          await fsp.rename(tmp, this.filePath({ id, fileVersion: set.file_version }));
+          await auditAsset(trx, { ...input, note }, "replace-asset-content", id, set.version);
+          return { ...row, ...set };
+        });
+        if (written) {
+          await this.dropOtherFiles(id, written.file_version);
+          this.emit({ kind: "asset", id });
+          return this.toAsset(written);
+        }
+        if (input.expectedVersion !== undefined) {
+          const now = await this.get(id);
+          throw versionConflict(input.expectedVersion, now?.version ?? -1);
+        }
+      }
+      throw new ContentError(409, "The asset is being changed by others; try again.", undefined, "OBJECT_CONFLICT");
+    } finally {
+      await fsp.rm(tmp, { force: true });
+    }
+  }
+
+  /**
+   * Squidex's upsert (POST assets/{id}): a new asset under this id when there is none (an upload,
+   * into `parentId` or the root), else a new file for it (`replaceContent`, moved into `parentId`
+   * when one is given). `created` says which.
+   */
+  async upsert(id: string, input: ReplaceInput & { tags?: string[] }): Promise<{ asset: Asset; created: boolean }> {
+    requireValidId(id, "asset id");
+    const existing = await this.db.selectFrom("assets").select("id").where("id", "=", id).executeTakeFirst();
+    if (!existing) {
+      // A version expected of an asset that is not there (Squidex: -1, none yet).
+      if (input.expectedVersion !== undefined && input.expectedVersion >= 0) throw versionConflict(input.expectedVersion, -1);
+      try {
+        return { asset: await this.upload({ ...input, id }), created: true };
+      } catch (e) {
+        // Made meanwhile by another writer: then it is a new file for that one.
+        if (!(e instanceof ContentError && e.statusCode === 409 && (await this.get(id)))) throw e;
+      }
+    }
+    return { asset: await this.replaceContent(id, input), created: false };
+  }
+
+  /** An asset's files other than this file version and its variants (temporary files of writes in flight stay). */
+  private async dropOtherFiles(id: string, fileVersion: number): Promise<void> {
+    const dir = pathInside(this.dir, id);
+    const keep = String(fileVersion);
+    for (const name of await fsp.readdir(dir).catch(() => [] as string[]))
+      if (name !== keep && !name.startsWith(`${keep}-`) && !name.endsWith(".tmp")) await fsp.rm(path.join(dir, name), { force: true });
   }
 
   /**
@@ -389,7 +666,7 @@ export class AssetStore {
       // Checked here first (a folder that is not there, a bad name), so Squidex is asked only for what this store would take.
       await this.db.transaction().execute((trx) => change(trx, row));
       const next = { ...(await remote(upstream, row)), file_size: row.file_size };
-      await this.writeMirrored([{ row: next }], (trx) => auditAsset(trx, opts, auditAction, id, next.version));
+      await this.writeMirrored([{ row: next }], (trx) => auditAsset(trx, opts, auditAction, id, next.version), { keepNewer: true });
       return this.toAsset(next);
     }
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -435,9 +712,19 @@ export class AssetStore {
    * row kept meanwhile still finds its file), then all rows go in at once; older file versions and
    * their variants go after. `audit` is written in the same transaction (a write of the site's own).
    */
-  async writeMirrored(entries: ReadonlyArray<{ row: Database["assets"]; body?: Buffer }>, audit?: (trx: DB) => Promise<void>): Promise<void> {
+  async writeMirrored(
+    entries: ReadonlyArray<{ row: Database["assets"]; body?: Buffer }>,
+    audit?: (trx: DB) => Promise<void>,
+    /**
+     * A write of the site's own, answered by Squidex: compare-and-set on the version, so a newer row
+     * the mirror took meanwhile (a change made after ours) is not overwritten by our older answer.
+     */
+    opts: { keepNewer?: boolean } = {},
+  ): Promise<void> {
     if (!entries.length) return;
     const placed: string[] = [];
+    /** Rows left as they were (a newer one is kept): their file version then. */
+    const kept = new Map<string, number>();
     try {
       for (const { row, body } of entries) {
         if (!body) continue;
@@ -450,6 +737,13 @@ export class AssetStore {
       }
       await this.db.transaction().execute(async (trx) => {
         for (const { row } of entries) {
+          if (opts.keepNewer) {
+            const now = await trx.selectFrom("assets").select(["version", "file_version"]).where("id", "=", row.id).executeTakeFirst();
+            if (now && Number(now.version) > row.version) {
+              kept.set(row.id, Number(now.file_version));
+              continue;
+            }
+          }
           await trx.deleteFrom("assets").where("id", "=", row.id).execute();
           await trx.insertInto("assets").values(row).execute();
         }
@@ -460,6 +754,12 @@ export class AssetStore {
       throw error;
     }
     for (const { row, body } of entries) {
+      const newer = kept.get(row.id);
+      if (newer !== undefined) {
+        // The file placed for our older answer, unless the newer row uses that very file version.
+        if (body && newer !== row.file_version) await fsp.rm(this.filePath({ id: row.id, fileVersion: row.file_version }), { force: true });
+        continue;
+      }
       // A new file: what was kept of older versions (and variants of an earlier copy) goes.
       if (body) {
         const dir = pathInside(this.dir, row.id);

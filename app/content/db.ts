@@ -116,6 +116,10 @@ export interface Database {
     created_by: string;
     last_modified: string;
     last_modified_by: string;
+    /** Squidex's annotation metadata (migration 0017): a flat JSON object; the pixel sizes are the columns above. */
+    metadata: string;
+    /** 1: the file is served only to a signed-in person or a client token (migration 0017). */
+    is_protected: number;
   };
   /** Asset folders (Squidex's AssetFolder): `parent_id` is the empty GUID for the root, as on assets. */
   asset_folders: {
@@ -1044,5 +1048,19 @@ migrations["0016_consent_records"] = {
       .addColumn("categories", "text", (c) => c.notNull())
       .execute();
     await db.schema.createIndex("consent_records_at").on("consent_records").columns(["at"]).execute();
+  },
+};
+
+/**
+ * Squidex's asset annotations beyond name and tags (issue 23): `metadata` (a flat JSON object),
+ * `is_protected` (the file only for a session or a token), and an index on `slug`, by which
+ * `api/assets/{app}/{idOrSlug}` finds a file when the segment is no id. One column per statement:
+ * SQLite adds one at a time; both SQLite and PostgreSQL fill existing rows with the default.
+ */
+migrations["0017_asset_annotations"] = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable("assets").addColumn("metadata", "text", (c) => c.notNull().defaultTo("{}")).execute();
+    await db.schema.alterTable("assets").addColumn("is_protected", "integer", (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.createIndex("assets_slug").on("assets").columns(["slug", "created", "id"]).execute();
   },
 };

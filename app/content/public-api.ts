@@ -259,8 +259,9 @@ export function assetUrl(asset: Pick<Asset, "id" | "slug">): string {
 
 export async function assetList(body: unknown, ctx: ApiContext): Promise<{ total: number; items: PublicAsset[] }> {
   const input = parseBody(assetsBody, body);
-  return cached(ctx, input.cache, "assets", async () => {
-    const { total, items } = await ctx.store.assets.list();
+  // Protected files are for signed-in people: visitors are not told of them.
+  return cached(ctx, input.cache, ctx.isEditor ? "assets:editor" : "assets", async () => {
+    const { total, items } = await ctx.store.assets.list({ publicOnly: !ctx.isEditor });
     return { total, items: items.map((a) => ({ ...a, url: assetUrl(a) })) };
   });
 }

@@ -236,7 +236,13 @@ export interface Asset {
   createdBy: string;
   lastModified: string;
   lastModifiedBy: string;
+  /** Squidex's annotation metadata: flat texts, numbers and flags (the pixel sizes are the fields above). */
+  metadata: AssetMetadata;
+  /** Served only to a signed-in person or a client token. */
+  isProtected: boolean;
 }
+
+export type AssetMetadata = Record<string, string | number | boolean>;
 
 /** What changed in the store: told to caches (and, through the change feed, to the other app nodes). */
 export interface ContentChange {

@@ -9,15 +9,17 @@ import { etagMatches } from "~/lib/etag";
  * Asset content, public like Squidex's `/api/assets/{id}/{name}`. Served with its stored type, an
  * ETag from the file hash and a year of caching; SVGs get a sandboxing CSP so a script inside one
  * can never run on our origin. `X-Content-Type-Options: nosniff` comes from helmet, as on every
- * answer of the server (server/app.ts); set here too, it went out twice.
+ * answer of the server (server/app.ts); set here too, it went out twice. A protected asset (Squidex's
+ * `isProtected`) is sent only to a signed-in person, never kept by shared caches.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     const asset = await context.services.store.assets.get(params.id);
     if (!asset) return jsonResponse({ message: `Asset "${params.id}" not found.`, statusCode: 404 }, { status: 404 });
+    if (asset.isProtected && !context.user) return jsonResponse({ message: "This file is protected: sign in to see it.", statusCode: 403 }, { status: 403, headers: { "Cache-Control": "private, no-store" } });
     const headers = new Headers({
       ETag: `"${asset.fileHash}"`,
-      "Cache-Control": "public, max-age=31536000, immutable",
+      "Cache-Control": asset.isProtected ? "private, no-store" : "public, max-age=31536000, immutable",
       "Last-Modified": new Date(asset.lastModified).toUTCString(),
       "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
     });

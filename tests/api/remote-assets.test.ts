@@ -195,6 +195,61 @@ describe("assets of a site on a remote Squidex", () => {
     expect(await local.assets.getFolder(folder.id)).toBeUndefined();
   });
 
+  it("the AssetStore's slug, metadata and protection, a new file and an upsert go to Squidex first, and are kept as Squidex answered", async () => {
+    const id = "remote-annotated";
+    await local.assets.upload({ id, fileName: "plan.txt", mimeType: "text/plain", body: Buffer.from("Plan eins") });
+    const annotated = await local.assets.annotate(id, { slug: "praxis-plan.txt", metadata: { description: "Lageplan" }, isProtected: true });
+    const onA = (await (await assetsOnA(`/${id}`)).json()) as { slug: string; metadata: Record<string, unknown>; isProtected: boolean; version: number };
+    expect(onA).toMatchObject({ slug: "praxis-plan.txt", metadata: { description: "Lageplan" }, isProtected: true, version: annotated.version });
+    expect(annotated).toMatchObject({ slug: "praxis-plan.txt", metadata: { description: "Lageplan" }, isProtected: true });
+    // Squidex now keeps the file from visitors.
+    expect((await fetch(`${a.url}/api/squidex/api/assets/${APP}/${id}`)).status).toBe(403);
+    // What this store would refuse, Squidex is not asked.
+    await expect(local.assets.annotate(id, { slug: "Kein Slug" })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(local.assets.annotate(id, { metadata: { deep: { x: 1 } } })).rejects.toMatchObject({ statusCode: 400 });
+    expect(((await (await assetsOnA(`/${id}`)).json()) as { version: number }).version).toBe(annotated.version);
+
+    const replaced = await local.assets.replaceContent(id, { fileName: "plan-2.txt", mimeType: "text/plain", body: Buffer.from("Plan zwei") });
+    const afterReplace = (await (await assetsOnA(`/${id}`)).json()) as { fileName: string; fileVersion: number; version: number; slug: string };
+    expect(afterReplace).toMatchObject({ fileName: "plan-2.txt", fileVersion: annotated.fileVersion + 1, version: replaced.version, slug: "praxis-plan.txt" });
+    expect(replaced).toMatchObject({ fileName: "plan-2.txt", fileVersion: afterReplace.fileVersion, fileSize: 9 });
+    expect(await (await fetch(`${a.url}/api/squidex/api/assets/${APP}/${id}`, { headers: bearer })).text()).toBe("Plan zwei");
+    expect((await local.assets.read(id)).body.toString()).toBe("Plan zwei");
+    expect(fs.readdirSync(path.join(local.assets.dir, id))).toEqual([String(afterReplace.fileVersion)]);
+
+    // Changed on Squidex meanwhile: Squidex's conflict, and nothing is kept here.
+    expect((await assetsOnA(`/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ tags: ["anderswo"] }) })).status).toBe(200);
+    await expect(local.assets.replaceContent(id, { fileName: "plan-3.txt", mimeType: "text/plain", body: Buffer.from("Plan drei") })).rejects.toMatchObject({ statusCode: 409 });
+    expect(await local.assets.get(id)).toMatchObject({ fileName: "plan-2.txt", version: replaced.version });
+    expect((await local.assets.read(id)).body.toString()).toBe("Plan zwei");
+
+    const folder = await local.assets.createFolder({ folderName: "Upserts" });
+    const made = await local.assets.upsert("remote-upserted", { fileName: "neu.txt", mimeType: "text/plain", body: Buffer.from("neu") });
+    expect(made.created).toBe(true);
+    const again = await local.assets.upsert("remote-upserted", { fileName: "neu-2.txt", mimeType: "text/plain", body: Buffer.from("neu zwei"), parentId: folder.id });
+    expect(again.created).toBe(false);
+    const upsertedOnA = (await (await assetsOnA("/remote-upserted")).json()) as { fileName: string; parentId: string; version: number };
+    expect(upsertedOnA).toMatchObject({ fileName: "neu-2.txt", parentId: folder.id, version: again.asset.version });
+    expect(again.asset).toMatchObject({ fileName: "neu-2.txt", parentId: folder.id });
+  });
+
+  it("keeps a remote asset's metadata and protection when the mirror takes it, and serves a protected one only to signed-in people", async () => {
+    const made = await uploadToA("intern.txt", "Nur für das Team");
+    const res = await assetsOnA(`/${made.id}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ isProtected: true, metadata: { abteilung: "Empfang" } }) });
+    expect(res.status).toBe(200);
+    expect(await (await hook(assetEvent(made.id, "Created"))).json()).toMatchObject({ ok: true, written: 1 });
+    const db = openStore(b.dataDir);
+    try {
+      expect(db.prepare("select is_protected, metadata from assets where id = ?").get(made.id)).toEqual({ is_protected: 1, metadata: '{"abteilung":"Empfang"}' });
+    } finally {
+      db.close();
+    }
+    expect((await fileOnB(made.id)).status).toBe(403);
+    const signedIn = await fetch(`${b.url}/api/assets/${made.id}`, { headers: { cookie: admin } });
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.text()).toBe("Nur für das Team");
+  });
+
   it("with Squidex down, asset writes are refused with a message and nothing is kept; the files are still served", async () => {
     await a.stop();
     const before = keptOnB(firstOnA.id)!;

@@ -1,5 +1,5 @@
 import type { Database } from "../db";
-import { ROOT_FOLDER } from "../assets";
+import { MAX_METADATA_BYTES, MAX_METADATA_KEYS, MAX_METADATA_TEXT_LENGTH, ROOT_FOLDER, readMetadata } from "../assets";
 
 type Json = Record<string, any>;
 
@@ -36,7 +36,26 @@ export function assetRow(a: Json, actor: string, fileSize?: number): Database["a
     created_by: String(a.createdBy ?? actor),
     last_modified: String(a.lastModified ?? a.created ?? ""),
     last_modified_by: String(a.lastModifiedBy ?? a.createdBy ?? actor),
+    metadata: metadataOf(a.metadata),
+    is_protected: a.isProtected === true ? 1 : 0,
   };
+}
+
+/**
+ * Squidex's asset metadata as the store keeps it: its flat entries (the pixel sizes have their
+ * columns), within the size an annotation may have here; entries beyond it are left out.
+ */
+function metadataOf(value: unknown): string {
+  const kept: Record<string, string | number | boolean> = {};
+  let size = 2;
+  for (const [key, v] of Object.entries(readMetadata(value))) {
+    if (typeof v === "string" && v.length > MAX_METADATA_TEXT_LENGTH) continue;
+    const entry = Buffer.byteLength(JSON.stringify({ [key]: v })) - 1;
+    if (size + entry > MAX_METADATA_BYTES || Object.keys(kept).length >= MAX_METADATA_KEYS) break;
+    size += entry;
+    Object.defineProperty(kept, key, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return JSON.stringify(kept);
 }
 
 /** An AssetFolderDto as an `asset_folders` row (Squidex gives folders no stamps: `now` stands in). */

@@ -32,14 +32,32 @@ export interface UpstreamChange {
 export interface AssetUpstream {
   /** A new asset under the id the store chose (`POST …/assets?id=`: an id taken there is a conflict). */
   upload(input: { id: string; fileName: string; mimeType: string; body: Buffer; parentId: string }): Promise<Database["assets"]>;
-  /** Squidex's annotation (`PUT …/assets/{id}`): file name and/or tags. */
-  annotate(id: string, version: number, changes: { fileName?: string; tags?: string[] }): Promise<Database["assets"]>;
+  /** Squidex's annotation (`PUT …/assets/{id}`): any of file name, tags, slug, metadata, protection. */
+  annotate(id: string, version: number, changes: AssetAnnotationChanges): Promise<Database["assets"]>;
+  /** A new file for the asset (`PUT …/assets/{id}/content`, multipart `file`). */
+  replaceContent(id: string, version: number, file: UpstreamFile): Promise<Database["assets"]>;
+  /** Squidex's upsert (`POST …/assets/{id}`): the new file, and the asset into `parentId`, in one call. */
+  upsert(id: string, version: number | undefined, input: UpstreamFile & { parentId: string }): Promise<Database["assets"]>;
   move(id: string, version: number, parentId: string): Promise<Database["assets"]>;
   delete(id: string, version: number): Promise<void>;
   createFolder(folderName: string, parentId: string): Promise<Database["asset_folders"]>;
   renameFolder(id: string, version: number, folderName: string): Promise<Database["asset_folders"]>;
   moveFolder(id: string, version: number, parentId: string): Promise<Database["asset_folders"]>;
   deleteFolder(id: string, version: number): Promise<void>;
+}
+
+export interface AssetAnnotationChanges {
+  fileName?: string;
+  tags?: string[];
+  slug?: string;
+  metadata?: Record<string, string | number | boolean>;
+  isProtected?: boolean;
+}
+
+export interface UpstreamFile {
+  fileName: string;
+  mimeType: string;
+  body: Buffer;
 }
 
 /** What Squidex answered: the item's version and stamp there, which the mirror takes over. */
@@ -136,12 +154,23 @@ export function createAssetUpstream(remote: RemoteSquidex, app: string, log: Log
   const asset = async (res: Response, id: string) => assetRow(await dto(res, id), ACTOR);
   const folder = async (res: Response, id?: string) => folderRow(await dto(res, id), ACTOR, new Date().toISOString());
 
+  /** The multipart body Squidex takes a file in (the part `file`), with the folder when one is given. */
+  const fileForm = ({ fileName, mimeType, body }: UpstreamFile, parentId?: string) => {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(body)], { type: mimeType }), fileName);
+    if (parentId !== undefined) form.append("parentId", parentId);
+    return form;
+  };
+
   return {
-    async upload({ id, fileName, mimeType, body, parentId }) {
-      const form = new FormData();
-      form.append("file", new Blob([new Uint8Array(body)], { type: mimeType }), fileName);
-      form.append("parentId", parentId);
-      return asset(await send(`upload ${id}`, "POST", base, { body: form, query: { id, parentId } }), id);
+    async upload({ id, parentId, ...file }) {
+      return asset(await send(`upload ${id}`, "POST", base, { body: fileForm(file, parentId), query: { id, parentId } }), id);
+    },
+    async replaceContent(id, version, file) {
+      return asset(await send(`replace file of ${id}`, "PUT", assetPath(id, "/content"), { body: fileForm(file), version }), id);
+    },
+    async upsert(id, version, { parentId, ...file }) {
+      return asset(await send(`upsert ${id}`, "POST", assetPath(id), { body: fileForm(file, parentId), query: { parentId }, ...(version === undefined ? {} : { version }) }), id);
     },
     async annotate(id, version, changes) {
       return asset(await send(`annotate ${id}`, "PUT", assetPath(id), { json: changes, version }), id);

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import fsp from "node:fs/promises";
 import { ContentError, badRequest, notFound } from "../errors";
 import { imageOptions, resizedFile } from "../asset-resize";
@@ -9,25 +10,27 @@ import { ASSET_SORT_COLUMNS, parentIdOf, type AssetFolder, type AssetSort } from
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
 import { empty, expectedVersion, json, notImplemented, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { assetBulk } from "./asset-bulk";
 
 /**
- * Assets as Squidex serves them: `api/apps/{app}/assets` (list, metadata, upload, rename, move,
- * delete), asset folders (`.../assets/folders`), and the public content `api/assets/{app}/{id}`.
+ * Assets as Squidex serves them: `api/apps/{app}/assets` (list, metadata, upload, annotate, move,
+ * a new file, upsert, delete, bulk jobs in asset-bulk.ts), asset folders (`.../assets/folders`),
+ * and the content `api/assets/{app}/{idOrSlug}` (public unless the asset is protected).
  */
 
-function assetDto(asset: Asset, appName: string) {
+export function assetDto(asset: Asset, appName: string) {
   const size = asset.pixelWidth && asset.pixelHeight ? `${asset.pixelWidth}x${asset.pixelHeight}px, ` : "";
   return {
     id: asset.id,
     parentId: asset.parentId,
     fileName: asset.fileName,
     fileHash: asset.fileHash,
-    isProtected: false,
+    isProtected: asset.isProtected,
     slug: asset.slug,
     mimeType: asset.mimeType,
     fileType: asset.fileName.includes(".") ? asset.fileName.split(".").pop()!.toLowerCase() : "blob",
     metadataText: `${size}${Math.max(1, Math.round(asset.fileSize / 1024))} kB`,
-    metadata: asset.pixelWidth ? { pixelWidth: asset.pixelWidth, pixelHeight: asset.pixelHeight } : {},
+    metadata: { ...(asset.pixelWidth ? { pixelWidth: asset.pixelWidth, pixelHeight: asset.pixelHeight } : {}), ...asset.metadata },
     tags: asset.tags,
     fileSize: asset.fileSize,
     fileVersion: asset.fileVersion,
@@ -110,8 +113,8 @@ export async function assets(request: ApiRequest, method: string, rest: string[]
   const [area, id] = rest;
   if (area === "assets" && id?.toLowerCase() === "folders") return assetFolders(request, method, rest.slice(2), by, ctx);
   if (area === "assets") {
-    const sub = rest[2];
-    if (rest.length > 3 || (sub !== undefined && (id === undefined || sub.toLowerCase() !== "parent"))) throw notFound(`No Squidex endpoint for ${method} apps/${appName}/${rest.join("/")}.`);
+    const sub = rest[2]?.toLowerCase();
+    if (rest.length > 3 || (sub !== undefined && (id === undefined || (sub !== "parent" && sub !== "content")))) throw notFound(`No Squidex endpoint for ${method} apps/${appName}/${rest.join("/")}.`);
     if (id === undefined && method === "GET") {
       const url = new URL(request.url);
       const ids = url.searchParams.get("ids")?.split(",").filter(Boolean);
@@ -132,7 +135,31 @@ export async function assets(request: ApiRequest, method: string, rest: string[]
       return listAssets({ ids: (body.ids as string[] | null | undefined) ?? undefined, parentId: (body.parentId as string | null | undefined) ?? null, params }, ctx);
     }
     if (id === undefined && method === "POST") return uploadAsset(request, by, ctx);
-    if (id !== undefined && sub !== undefined && method === "PUT") {
+    // POST assets/bulk {jobs, continueOnError}: Annotate, Move and Delete jobs (asset-bulk.ts).
+    if (id?.toLowerCase() === "bulk" && sub === undefined && method === "POST") return json(await assetBulk(await readJsonBody(request, ctx), by, store));
+    if (id !== undefined && sub === "content" && method === "PUT") {
+      // PUT assets/{id}/content: a new file for the asset (multipart part `file`).
+      authorize(by, "changeAsset");
+      const { file, body } = await readFilePart(request, ctx);
+      const asset = await store.assets.replaceContent(id, { fileName: file.name, mimeType: file.type || undefined, body, expectedVersion: expectedVersion(request), by });
+      return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
+    }
+    if (id !== undefined && sub === undefined && method === "POST") {
+      // POST assets/{id}: Squidex's upsert, a new asset under this id or a new file for it; 200 either way, as in Squidex.
+      authorize(by, "uploadAsset");
+      const { file, body, form } = await readFilePart(request, ctx);
+      const parentId = parentOf(request, form);
+      const { asset } = await store.assets.upsert(id, {
+        fileName: file.name,
+        mimeType: file.type || undefined,
+        body,
+        ...(parentId !== null ? { parentId: parentIdOf(parentId) } : {}),
+        expectedVersion: expectedVersion(request),
+        by,
+      });
+      return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
+    }
+    if (id !== undefined && sub === "parent" && method === "PUT") {
       // PUT assets/{id}/parent {parentId}: moves the asset.
       const body = await readJsonBody(request, ctx);
       if (!isPlainObject(body) || (body.parentId !== undefined && body.parentId !== null && typeof body.parentId !== "string")) throw badRequest('Send {"parentId": "<folder id>"}.');
@@ -140,13 +167,11 @@ export async function assets(request: ApiRequest, method: string, rest: string[]
       return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
     }
     if (id !== undefined && sub === undefined && method === "PUT") {
-      // PUT assets/{id} {fileName, tags, ...}: of the annotations, file name and tags are what this store keeps.
+      // PUT assets/{id} {fileName, slug, tags, metadata, isProtected}: Squidex's annotation; what is left out stays.
       const body = await readJsonBody(request, ctx);
-      if (!isPlainObject(body)) throw badRequest('Send {"fileName": "<new name>", "tags": ["…"]}.');
-      const unsupported = ["slug", "metadata"].filter((key) => body[key] !== undefined && body[key] !== null);
-      if (body.isProtected === true) unsupported.push("isProtected");
-      if (unsupported.length) throw badRequest(`Changing ${unsupported.join(", ")} is not supported; send fileName or tags.`);
-      const asset = await store.assets.annotate(id, { fileName: body.fileName, tags: body.tags }, { expectedVersion: expectedVersion(request), by });
+      if (!isPlainObject(body)) throw badRequest('Send {"fileName": "<new name>", "slug": "…", "tags": ["…"], "metadata": {"…": "…"}, "isProtected": false}.');
+      const { fileName, slug, tags, metadata, isProtected } = body;
+      const asset = await store.assets.annotate(id, { fileName, slug, tags, metadata, isProtected }, { expectedVersion: expectedVersion(request), by });
       return json(assetDto(asset, appName), 200, { ETag: `"${asset.version}"` });
     }
     if (id !== undefined && sub === undefined && method === "GET") {
@@ -155,21 +180,24 @@ export async function assets(request: ApiRequest, method: string, rest: string[]
       return json(assetDto(asset, appName));
     }
     if (id !== undefined && sub === undefined && method === "DELETE") {
-      await store.assets.delete(id, { by });
+      await store.assets.delete(id, { expectedVersion: expectedVersion(request), by });
       return empty(204);
     }
   }
   throw notFound(`No Squidex endpoint for ${method} apps/${appName}/${rest.join("/")}.`);
 }
 
-async function uploadAsset(request: ApiRequest, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
-  // Refused before the body is read.
-  authorize(by, "uploadAsset");
+/**
+ * The file of a multipart request (the part `file`), for an upload, a new file and an upsert alike;
+ * the caller asks the policy first, so a refused writer's body is never read. No multipart body, or
+ * none with that part, is a 400; a `url` part instead is a 501 (see below).
+ */
+async function readFilePart(request: ApiRequest, ctx: SquidexHttpContext): Promise<{ file: File; body: Buffer; form: FormData }> {
   const type = request.headers.get("content-type") ?? "";
-  if (!type.toLowerCase().startsWith("multipart/form-data")) throw badRequest("Upload the file as multipart/form-data with a part named file.");
+  if (!type.toLowerCase().startsWith("multipart/form-data")) throw badRequest("Send the file as multipart/form-data with a part named file.");
   // The multipart envelope adds a little to the file itself.
-  const body = await request.readBody(ctx.assetLimit + 64 * 1024);
-  const form = await new Response(new Uint8Array(body), { headers: { "content-type": type } }).formData().catch(() => {
+  const raw = await request.readBody(ctx.assetLimit + 64 * 1024);
+  const form = await new Response(new Uint8Array(raw), { headers: { "content-type": type } }).formData().catch(() => {
     throw badRequest("The multipart body could not be read.");
   });
   const file = form.get("file");
@@ -177,17 +205,26 @@ async function uploadAsset(request: ApiRequest, by: Principal, ctx: SquidexHttpC
   // requests to the host's network on a caller's behalf): the caller sends the file.
   if ((!file || typeof file === "string") && typeof form.get("url") === "string")
     throw notImplemented("Uploading an asset from a URL is not supported by this service: it downloads nothing on a caller's behalf. Send the file itself as the part named file.");
-  if (!file || typeof file === "string") throw badRequest("The upload has no part named file.");
-  const url = new URL(request.url);
-  // The folder: query `parentId` (the SDK sends `ParentId`) or a form field of either spelling.
+  if (!file || typeof file === "string") throw badRequest("The request has no part named file.");
+  return { file, body: Buffer.from(await file.arrayBuffer()), form };
+}
+
+/** The folder a file goes into: query `parentId` (the SDK sends `ParentId`) or a form field of either spelling; null when none is named. */
+function parentOf(request: ApiRequest, form: FormData): string | null {
   const field = form.get("parentId") ?? form.get("ParentId");
-  const parentId = queryParam(url, "parentId") ?? (typeof field === "string" ? field : null);
+  return queryParam(new URL(request.url), "parentId") ?? (typeof field === "string" ? field : null);
+}
+
+async function uploadAsset(request: ApiRequest, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  // Refused before the body is read.
+  authorize(by, "uploadAsset");
+  const { file, body, form } = await readFilePart(request, ctx);
   const asset = await ctx.store.assets.upload({
     fileName: file.name,
     mimeType: file.type || undefined,
-    body: Buffer.from(await file.arrayBuffer()),
-    id: url.searchParams.get("id") ?? undefined,
-    parentId: parentIdOf(parentId),
+    body,
+    id: new URL(request.url).searchParams.get("id") ?? undefined,
+    parentId: parentIdOf(parentOf(request, form)),
     by,
   });
   return json(assetDto(asset, ctx.appName), 201, { Location: `/api/apps/${ctx.appName}/assets/${asset.id}`, ETag: `"${asset.version}"` });
@@ -269,14 +306,16 @@ async function assetFolders(request: ApiRequest, method: string, rest: string[],
 }
 
 /**
- * An asset's bytes, public as in Squidex for unprotected assets: `api/assets/{app}/{id}` (and the
- * older `api/assets/{id}`), with Squidex's image options (width, height, mode, quality, format;
+ * An asset's bytes, public as in Squidex for unprotected assets: `api/assets/{app}/{idOrSlug}` (and
+ * the older `api/assets/{id}`), with Squidex's image options (width, height, mode, quality, format;
  * app/content/asset-resize.ts), `download=1` for an attachment, `version` for the current version
- * (the only one kept). An SVG is sent as it is, sandboxed.
+ * (the only one kept). An SVG is sent as it is, sandboxed. A protected asset is sent only to a
+ * client token or a signed-in person (`who`, asked only then), never kept by shared caches.
  */
-export async function assetContent(request: ApiRequest, id: string, ctx: SquidexHttpContext): Promise<ApiAnswer> {
-  const asset = await ctx.store.assets.get(id);
+export async function assetContent(request: ApiRequest, id: string, ctx: SquidexHttpContext, who: () => Promise<Principal | null>, again = false): Promise<ApiAnswer> {
+  const asset = await ctx.store.assets.getByIdOrSlug(id);
   if (!asset) throw notFound(`Asset "${id}" not found.`);
+  if (asset.isProtected && !(await who())) throw new ContentError(403, "This file is protected: send a bearer token (POST identity-server/connect/token) or sign in.", undefined, "FORBIDDEN");
   const url = new URL(request.url);
   const version = queryParam(url, "version");
   if (version !== null && version !== "" && version !== String(asset.version)) {
@@ -287,15 +326,23 @@ export async function assetContent(request: ApiRequest, id: string, ctx: Squidex
   const tag = image ? `${asset.fileHash}-${[image.width ?? "", image.height ?? "", image.mode, image.quality ?? "", image.format ?? ""].join(".")}` : asset.fileHash;
   const headers: Record<string, string> = {
     ETag: `"${tag}"`,
-    "Cache-Control": "public, max-age=31536000, immutable",
+    "Cache-Control": asset.isProtected ? "private, no-store" : "public, max-age=31536000, immutable",
     "Last-Modified": new Date(asset.lastModified).toUTCString(),
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
     "Content-Disposition": `${queryParam(url, "download") === "1" ? "attachment" : "inline"}; filename*=UTF-8''${encodeURIComponent(asset.fileName)}`,
   };
   if (etagMatches(request.headers.get("if-none-match"), headers.ETag!)) return { status: 304, headers, body: null };
   const original = ctx.store.assets.filePath(asset);
-  const chosen = image ? await resizedFile(asset, original, image) : { file: original, mimeType: asset.mimeType, temporary: false };
-  const body = await fsp.readFile(chosen.file);
+  let chosen: { file: string; mimeType: string; temporary: boolean };
+  let body: Buffer;
+  try {
+    chosen = image ? await resizedFile(asset, original, image) : { file: original, mimeType: asset.mimeType, temporary: false };
+    body = await fsp.readFile(chosen.file);
+  } catch (e) {
+    // A new file came meanwhile and the one read of has gone: once more, with the asset as it is now.
+    if (!again && !fs.existsSync(original)) return assetContent(request, id, ctx, who, true);
+    throw e;
+  }
   if (chosen.temporary) await fsp.rm(chosen.file, { force: true });
   return { status: 200, headers: { ...headers, "Content-Type": chosen.mimeType }, body };
 }

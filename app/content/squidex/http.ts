@@ -52,8 +52,8 @@ export async function handleSquidex(request: ApiRequest, subpath: string, ctx: S
       if (method !== "GET") throw new ContentError(405, "Use GET.");
       return info();
     }
-    // Asset content is public, as in Squidex for unprotected assets.
-    if (area === "assets" && method === "GET") return await assetContent(request, rest[0] ?? app ?? "", ctx);
+    // Asset content is public, as in Squidex for unprotected assets; who asks matters only for a protected one.
+    if (area === "assets" && method === "GET") return await assetContent(request, rest[0] ?? app ?? "", ctx, () => principalOf(request, ctx));
     const by = await principalOf(request, ctx);
     if (!by) throw new ContentError(401, "Send a valid bearer token (POST identity-server/connect/token).");
     if (area === "apps" && app === undefined) return await appsRoot(request, method, by, ctx);

@@ -3,6 +3,7 @@ import { pipeline, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip, type Gzip } from "node:zlib";
 import type { Database } from "../db";
+import { readMetadata } from "../assets";
 
 /**
  * A content archive (docs/decisions/0035-content-transfer.md): one gzip'd stream of JSON lines.
@@ -277,6 +278,14 @@ function checkRecord(value: unknown, n: number): ArchiveRecord {
       : v === null || Number.isSafeInteger(v);
     if (!ok) throw new ArchiveError(`Line ${n} (${kind} ${JSON.stringify(value.row.id ?? value.row.page_id ?? value.row.content_id ?? "")}): field "${field}" is missing or not ${DESCRIBED[type]}.`);
     row[field] = v;
+  }
+  if (kind === "asset") {
+    // Added with migration 0017: archives made before have neither (then the defaults).
+    const { metadata, is_protected: isProtected } = value.row;
+    if (metadata !== undefined && typeof metadata !== "string") throw new ArchiveError(`Line ${n} (asset ${JSON.stringify(row.id)}): field "metadata" is not text.`);
+    if (isProtected !== undefined && isProtected !== 0 && isProtected !== 1) throw new ArchiveError(`Line ${n} (asset ${JSON.stringify(row.id)}): field "is_protected" is not 0 or 1.`);
+    row.metadata = JSON.stringify(readMetadata(metadata ?? "{}"));
+    row.is_protected = isProtected ?? 0;
   }
   if (kind === "item" && row.data === null) throw new ArchiveError(`Line ${n} (item ${JSON.stringify(row.id)}): field "data" is null.`);
   if (kind === "item" && value.slug !== undefined && typeof value.slug !== "string") throw new ArchiveError(`Line ${n} (item ${JSON.stringify(row.id)}): "slug" is not a string.`);

@@ -92,7 +92,9 @@ describe.each(backends)("content transfer on %s", (_label, make) => {
     await source.createDraft(NOTES, first.id);
     await source.patch(NOTES, first.id, { body: { de: "eins, geändert", en: "one, changed" } });
     await source.create(NOTES, { title: { iv: "Only a draft" } });
-    await source.assets.upload({ fileName: "dot.png", body: PNG_2X1 });
+    const dot = await source.assets.upload({ fileName: "dot.png", body: PNG_2X1 });
+    // Annotations (migration 0017) travel with the asset.
+    await source.assets.annotate(dot.id, { slug: "punkt.png", metadata: { description: "Punkt" }, isProtected: true });
     archive = path.join(dir, `${_label}-a.ndjson.gz`);
     await exportContent(source, archive);
   });
