@@ -488,8 +488,10 @@ export class ContentStore {
   async related(
     direction: "references" | "referencing",
     id: string,
-    opts: ReadOptions & { skip?: number; take?: number; noTotal?: boolean } = {},
+    opts: ReadOptions & Pick<ContentQuery, "filter" | "sort" | "ids"> & { skip?: number; take?: number; noTotal?: boolean } = {},
   ): Promise<{ total: number; items: ContentItem[] }> {
+    // Filters and sorting read the items' own data (the lists span schemas, which share no side table).
+    checkQueryShape({ filter: opts.filter, sort: opts.sort, ids: opts.ids });
     const published = !opts.unpublished;
     const live = published ? 1 : 0;
     const schemas = await this.schemaMap();
@@ -507,11 +509,13 @@ export class ContentStore {
       .where("r.live", "=", live)
       .where("c.schema_name", "in", names);
     if (published) base = base.where("c.status", "=", "Published");
+    if (opts.ids) base = opts.ids.length ? base.where("c.id", "in", opts.ids) : base.where(sql<boolean>`1 = 0`);
     const skip = opts.skip ?? 0;
     const take = pageSize({ take: opts.take });
     const compiler = new SqlCompiler({ dialect: this.dialect, alias: "c", published, language: MASTER_LANGUAGE, indexes: await this.indexSpecs() });
+    if (opts.filter) base = base.where(compiler.filter(opts.filter) as RawBuilder<SqlBool>);
     let page = base.select("c.id");
-    for (const term of compiler.orderBy(undefined)) page = page.orderBy(term);
+    for (const term of compiler.orderBy(opts.sort)) page = page.orderBy(term);
     const pageIds = take === 0 ? [] : (await page.limit(take).offset(skip).execute()).map((r) => r.id);
     const found = pageIds.length ? await this.db.selectFrom("contents").selectAll().where("id", "in", pageIds).execute() : [];
     const byId = new Map(found.map((r) => [r.id, r]));

@@ -312,7 +312,7 @@ describe("references and referencing", () => {
     await client.contents.deleteContent("gm-appointments", live.id, {});
   });
 
-  it("pages with $top and $skip (and q's take and skip); a filter is a 501, an unknown item a 404", async () => {
+  it("pages with $top and $skip (and q's take and skip), filters, sorts and takes ids; a search is a 501, an unknown item a 404", async () => {
     const [p] = ids(await client.contents.getContents("gm-content-practitioners", { $top: 1, $orderby: "id desc" }));
     const made = [];
     for (let i = 0; i < 5; i++) made.push((await client.contents.postContent("gm-appointments", slot(p!, `2031-03-0${i + 1}T09:00:00Z`), { publish: true })).id);
@@ -331,9 +331,19 @@ describe("references and referencing", () => {
     expect(ids(byQ)).toEqual(ids(all).slice(1, 3));
     expect((await client.contents.getReferencing("gm-content-practitioners", p!, { q: JSON.stringify({ take: 2 }), noTotal: true })).total).toBe(-1);
 
-    const filtered = await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$filter=${encodeURIComponent("data/booked/iv eq false")}`);
-    expect(filtered.status).toBe(501);
-    expect(filtered.json).toMatchObject({ errorCode: "NOT_IMPLEMENTED" });
+    // Filter and sort by the items' data, as in any list; ids pick among them.
+    const odata = new URLSearchParams({ $filter: "data/start/iv ge 2031-03-02T00:00:00Z and data/start/iv lt 2031-03-05T00:00:00Z", $orderby: "data/start/iv desc" });
+    const march = await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?${odata}`);
+    expect(march.json.items.map((i: { id: string }) => i.id)).toEqual([made[3], made[2], made[1]]);
+    expect(march.json.total).toBe(3);
+    const asc = await client.contents.getReferencing("gm-content-practitioners", p!, { q: JSON.stringify({ filter: { path: "data.start.iv", op: "startsWith", value: "2031-03-0" }, sort: [{ path: "data.start.iv", order: "ascending" }] }) });
+    expect(ids(asc)).toEqual(made);
+    const picked = await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?ids=${made[4]},${made[0]}&$orderby=${encodeURIComponent("data/start/iv asc")}`);
+    expect(picked.json.items.map((i: { id: string }) => i.id)).toEqual([made[0], made[4]]);
+    const searched = await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$search=Praxis`);
+    expect(searched.status).toBe(501);
+    expect(searched.json).toMatchObject({ errorCode: "NOT_IMPLEMENTED" });
+    expect((await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$filter=${encodeURIComponent("data/start/iv eq")}`)).status).toBe(400);
     expect((await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing?$top=201`)).status).toBe(400);
     expect((await failure(client.contents.getReferencing("gm-content-practitioners", "no-such-item", {}))).statusCode).toBe(404);
     expect((await authed(`/content/praxisnetz/gm-content-practitioners/${p}/referencing`, { method: "POST", body: "{}" })).status).toBe(405);

@@ -137,16 +137,23 @@ async function crossSchema(request: ApiRequest, method: string, by: Principal, c
 
 /**
  * The items `id` references (`references`) or that reference it (`referencing`), of every schema, in
- * Squidex's list shape (store.related: the reference rows). Paged by the query's skip and take; a
- * filter, sort, search or ids there are a 501. Drafts with X-Unpublished, asked of the policy for
+ * Squidex's list shape (store.related: the reference rows), filtered, sorted and paged as any list
+ * (a full-text search there is a 501). Drafts with X-Unpublished, asked of the policy for
  * each schema listed, as crossSchema asks. The caller has checked that `id` may be read.
  */
 async function related(request: ApiRequest, direction: "references" | "referencing", id: string, query: ContentQuery, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
-  if (query.filter !== undefined || query.sort?.length || query.fullText !== undefined || query.ids !== undefined)
-    throw notImplemented(`Lists of references page with $top and $skip (or the take and skip of q); filters, sorting, full text and ids are not supported there yet.`);
+  if (query.fullText !== undefined) throw notImplemented("Lists of references take filters, sorting, ids and paging; a full-text search there is not supported: search the schema's own list.");
   const unpublished = has(request, "x-unpublished");
-  const result = await store.related(direction, id, { unpublished, skip: query.skip, take: query.take, noTotal: has(request, "x-nototal") });
+  const result = await store.related(direction, id, {
+    unpublished,
+    skip: query.skip,
+    take: query.take,
+    noTotal: has(request, "x-nototal"),
+    ...(query.filter ? { filter: query.filter } : {}),
+    ...(query.sort?.length ? { sort: query.sort } : {}),
+    ...(query.ids ? { ids: query.ids } : {}),
+  });
   const schemas = new Map<string, Schema>();
   for (const item of result.items) {
     if (schemas.has(item.schemaName)) continue;
