@@ -222,7 +222,7 @@ describe("a site on a remote Squidex", () => {
     held.release();
     const saved = await save;
     expect(saved.status, JSON.stringify(saved.json)).toBe(200);
-  });
+  }, 90_000);
 
   it("an item deleted on Squidex goes from the mirror when the webhook tells", async () => {
     const slot = await newSlot(7);
@@ -289,5 +289,5 @@ describe("a site on a remote Squidex", () => {
     // And every new slot reached the site, the last one too.
     const last = ((await (await onA(`gm-appointments?$orderby=created%20desc&$top=1`)).json()) as { items: Array<{ id: string }> }).items[0]!.id;
     expect((await book(last, 8)).status).toBe(201);
-  });
+  }, 180_000);
 });
