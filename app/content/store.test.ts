@@ -72,7 +72,7 @@ function storeSuite(name: string, open: (() => Backend) | undefined) {
     beforeAll(async () => {
       backend = open!();
       store = await backend.openStore();
-      expect(await store.migrate()).toEqual(["0001_content_model", "0002_bookings_beside_slots", "0003_jsonb_documents", "0004_content_indexes", "0005_visitor_flows", "0006_users_audit", "0007_asset_folders", "0008_ended_sessions", "0009_published_stamp", "0010_page_history", "0011_editor_presence", "0012_audit_filters", "0013_content_references", "0014_analytics", "0015_schedules", "0016_consent_records"]);
+      expect(await store.migrate()).toEqual(["0001_content_model", "0002_bookings_beside_slots", "0003_jsonb_documents", "0004_content_indexes", "0005_visitor_flows", "0006_users_audit", "0007_asset_folders", "0008_ended_sessions", "0009_published_stamp", "0010_page_history", "0011_editor_presence", "0012_audit_filters", "0013_content_references", "0014_analytics", "0015_schedules", "0016_consent_records", "0017_asset_annotations"]);
       await store.upsertSchema(BLOCK_SCHEMA);
       await store.upsertSchema({ name: ARTICLES, fields: articleFields });
       await store.upsertSchema({ name: QUERY_ITEMS, fields: articleFields });
