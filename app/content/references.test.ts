@@ -197,8 +197,11 @@ describe("content references at size (SQLite)", () => {
     await sql`drop table content_references`.execute(db);
     // Later migrations go too (the migrator runs them in order): their tables are dropped with them.
     for (const table of ["analytics_salts", "analytics_visitors", "analytics_seen", "analytics_daily", "analytics_breakdown", "analytics_props", "analytics_revenue", "content_schedules", "consent_records"]) await sql`drop table ${sql.table(table)}`.execute(db);
+    // 0017 added columns and an index to assets.
+    await sql`drop index assets_slug`.execute(db);
+    for (const column of ["metadata", "is_protected"]) await sql`alter table assets drop column ${sql.id(column)}`.execute(db);
     await sql`delete from kysely_migration where name >= '0013_content_references'`.execute(db);
-    expect(await migrate(db)).toEqual(["0013_content_references", "0014_analytics", "0015_schedules", "0016_consent_records"]);
+    expect(await migrate(db)).toEqual(["0013_content_references", "0014_analytics", "0015_schedules", "0016_consent_records", "0017_asset_annotations"]);
     expect(ids(await store.related("references", "old", {})).sort()).toEqual(["p2", "p3"]);
     expect(ids(await store.related("referencing", "p3", {}))).toEqual(["old"]);
   });
