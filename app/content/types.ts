@@ -56,6 +56,16 @@ export interface NestedField {
   fieldId: number;
   name: string;
   isHidden?: boolean;
+  /**
+   * Squidex's lock: the field can no longer be changed, hidden, shown, enabled, disabled or deleted
+   * through the Squidex API (nor, for an Array field, its entries). A lock cannot be undone.
+   */
+  isLocked?: boolean;
+  /**
+   * Squidex's "disabled": the values stay and the API still writes them; only Squidex's editor
+   * stops offering them for editing. Kept and served; the site's own screens do not read it yet.
+   */
+  isDisabled?: boolean;
   properties: FieldProperties;
 }
 
@@ -71,6 +81,15 @@ export interface SchemaProperties {
   tags?: string[];
   /** Ours: a String field whose value gives each published item a unique stored slug (field-index.ts). */
   slugField?: string;
+  /**
+   * Squidex keeps these beside the properties (`category`, `previewUrls`, `fieldsInLists`,
+   * `fieldsInReferences` of the SchemaDto); kept here and served in their places (squidex/schemas.ts).
+   * Only Squidex's editor reads them; the site does not.
+   */
+  category?: string;
+  previewUrls?: Record<string, string>;
+  fieldsInLists?: string[];
+  fieldsInReferences?: string[];
 }
 
 export type SchemaType = "Default" | "Singleton" | "Component";

@@ -77,7 +77,7 @@ describe("ping, info and the app", () => {
       ["PUT", "/apps/praxisnetz", { label: "x" }],
       ["DELETE", "/apps/praxisnetz"],
       ["POST", "/apps/praxisnetz/languages", { language: "fr" }],
-      ["PUT", "/apps/praxisnetz/schemas/core-pages/fields/1/nested/ordering", { fieldIds: [1] }],
+      ["PUT", "/apps/praxisnetz/schemas/core-pages/scripts", { create: "" }],
       ["POST", "/user-management", { email: "x@example.org" }],
       ["GET", "/teams"],
       ["GET", "/rules/actions"],
@@ -667,6 +667,288 @@ describe("schemas created through the API (the SDK suite's schemas and contents 
     const asAdmin = await fetch(api("/apps/praxisnetz/schemas"), { method: "POST", headers: { cookie: admin, origin, "content-type": "application/json" }, body: body() });
     expect(asAdmin.status).toBe(201);
     expect(((await asAdmin.json()) as { createdBy: string }).createdBy).toMatch(/^subject:/);
+  });
+});
+
+describe("fields of Array fields, field order, locks and the schema's editor settings (the SDK's SchemasApi)", () => {
+  const name = () => `fields-${Math.random().toString(16).slice(2, 10)}`;
+  const rowsSchema = () =>
+    client.schemas.postSchema({
+      name: name(),
+      isPublished: true,
+      fields: [
+        { name: "title", properties: { fieldType: "String" } },
+        { name: "rows", properties: { fieldType: "Array" }, nested: [{ name: "text", properties: { fieldType: "String" } }] },
+      ],
+    });
+  const field = (schema: { fields: Array<{ name: string; fieldId: number }> }, fieldName: string) => schema.fields.find((f) => f.name === fieldName)!;
+  const auditCount = (schemaName: string) => {
+    const db = new Database(path.join(server.dataDir, "praxisnetz.sqlite"), { readonly: true });
+    try {
+      return (db.prepare("select count(*) as n from audit_log where action = 'update-schema' and schema_name = ?").get(schemaName) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+
+  it("adds, changes, hides and shows, disables and enables, orders and deletes an Array field's entry fields; ids stay, each change a version, audited", async () => {
+    const created = await rowsSchema();
+    const rows = field(created, "rows") as (typeof created.fields)[number];
+    const textId = rows.nested![0]!.fieldId;
+    const added = await client.schemas.postNestedField(created.name, rows.fieldId, { name: "amount", properties: { fieldType: "Number", minValue: 1 } as FieldPropertiesDto });
+    expect(added.version).toBe(created.version + 1);
+    const addedRows = added.fields.find((f) => f.name === "rows")!;
+    expect(addedRows.fieldId).toBe(rows.fieldId);
+    expect(addedRows.nested!.map((n) => n.name)).toEqual(["text", "amount"]);
+    expect(addedRows.nested![0]!.fieldId).toBe(textId);
+    const amountId = addedRows.nested![1]!.fieldId;
+    expect(amountId).not.toBe(textId);
+    // Content is checked against the new entry field at once.
+    expect((await failure(client.contents.postContent(created.name, { rows: { iv: [{ text: "a", amount: 0 }] } }))).statusCode).toBe(400);
+    expect((await client.contents.postContent(created.name, { rows: { iv: [{ text: "a", amount: 2 }] } })).data).toMatchObject({ rows: { iv: [{ text: "a", amount: 2 }] } });
+
+    const changed = await client.schemas.putNestedField(created.name, rows.fieldId, amountId, { properties: { fieldType: "Number", minValue: 5, label: "Menge" } as FieldPropertiesDto });
+    expect(changed.fields.find((f) => f.name === "rows")!.nested![1]!.properties).toMatchObject({ fieldType: "Number", minValue: 5, label: "Menge" });
+    const entry = async (call: Promise<{ fields: Array<{ name: string; nested?: Array<{ fieldId: number; isHidden: boolean; isDisabled: boolean; isLocked: boolean }> | null }> }>) =>
+      (await call).fields.find((f) => f.name === "rows")!.nested!.find((n) => n.fieldId === amountId)!;
+    expect((await entry(client.schemas.hideNestedField(created.name, rows.fieldId, amountId))).isHidden).toBe(true);
+    expect((await entry(client.schemas.showNestedField(created.name, rows.fieldId, amountId))).isHidden).toBe(false);
+    expect((await entry(client.schemas.disableNestedField(created.name, rows.fieldId, amountId))).isDisabled).toBe(true);
+    expect((await entry(client.schemas.enableNestedField(created.name, rows.fieldId, amountId))).isDisabled).toBe(false);
+
+    const ordered = await client.schemas.putNestedFieldOrdering(created.name, rows.fieldId, { fieldIds: [amountId, textId] });
+    expect(ordered.fields.find((f) => f.name === "rows")!.nested!.map((n) => [n.name, n.fieldId])).toEqual([["amount", amountId], ["text", textId]]);
+    const removed = await client.schemas.deleteNestedField(created.name, rows.fieldId, amountId);
+    expect(removed.fields.find((f) => f.name === "rows")!.nested!.map((n) => [n.name, n.fieldId])).toEqual([["text", textId]]);
+    // Kept, and read back as it was answered.
+    const read = await client.schemas.getSchema(created.name);
+    expect(read.version).toBe(created.version + 8);
+    expect(read.fields.map((f) => [f.name, f.fieldId])).toEqual(created.fields.map((f) => [f.name, f.fieldId]));
+    expect(auditCount(created.name)).toBe(8);
+  });
+
+  it("orders the fields, locks, disables and enables them; a locked field takes no change but another lock, a UI field cannot be hidden", async () => {
+    const created = await client.schemas.postSchema({
+      name: name(),
+      isPublished: true,
+      fields: [
+        { name: "a", properties: { fieldType: "String" } },
+        { name: "b", properties: { fieldType: "Number" } },
+        { name: "line", properties: { fieldType: "UI" } },
+        { name: "rows", properties: { fieldType: "Array" }, nested: [{ name: "text", properties: { fieldType: "String" } }, { name: "n", properties: { fieldType: "Number" } }] },
+      ],
+    });
+    const [a, b, line, rows] = ["a", "b", "line", "rows"].map((n) => field(created, n).fieldId) as [number, number, number, number];
+    const ordered = await client.schemas.putSchemaFieldOrdering(created.name, { fieldIds: [rows, b, a, line] });
+    expect(ordered.fields.map((f) => [f.name, f.fieldId])).toEqual([["rows", rows], ["b", b], ["a", a], ["line", line]]);
+
+    // Ordering names every field exactly once; otherwise a 400 that says what is wrong.
+    for (const [fieldIds, detail] of [
+      [[rows, b, a], /Missing \d+/],
+      [[rows, b, a, line, 99], /No such field: 99/],
+      [[rows, b, a, a, line], /Named twice/],
+      [[rows, b, a, "x"], /fieldIds\[4\]/],
+    ] as const) {
+      const refused = await authed(`/apps/praxisnetz/schemas/${created.name}/fields/ordering`, { method: "PUT", body: JSON.stringify({ fieldIds }) });
+      expect(refused.status, JSON.stringify(fieldIds)).toBe(400);
+      expect(refused.json.details.join(" ")).toMatch(detail);
+    }
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}/fields/ordering`, { method: "PUT", body: JSON.stringify({ ids: [a] }) })).json.details.join(" ")).toMatch(/fieldIds/);
+
+    const disabled = await client.schemas.disableField(created.name, b);
+    expect(field(disabled, "b")).toMatchObject({ isDisabled: true, isLocked: false });
+    // Disabled is for Squidex's editor: the API still writes the value, as in Squidex.
+    expect((await client.contents.postContent(created.name, { b: { iv: 3 } })).data).toMatchObject({ b: { iv: 3 } });
+    expect(field(await client.schemas.enableField(created.name, b), "b")).toMatchObject({ isDisabled: false });
+
+    const locked = await client.schemas.lockField(created.name, a);
+    expect(field(locked, "a")).toMatchObject({ isLocked: true });
+    // Locking again is allowed (and another version), as in Squidex.
+    const again = await client.schemas.lockField(created.name, a);
+    expect(field(again, "a")).toMatchObject({ isLocked: true });
+    for (const call of [
+      () => client.schemas.putField(created.name, a, { properties: { fieldType: "String", maxLength: 3 } as FieldPropertiesDto }),
+      () => client.schemas.deleteField(created.name, a),
+      () => client.schemas.hideField(created.name, a),
+      () => client.schemas.disableField(created.name, a),
+    ]) {
+      const refused = await failure(call());
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body?.message).toMatch(/is locked/);
+    }
+    for (const call of [() => client.schemas.hideField(created.name, line), () => client.schemas.disableField(created.name, line)]) {
+      const refused = await failure(call());
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body?.message).toMatch(/UI field/);
+    }
+    // A locked field moves with the others.
+    expect((await client.schemas.putSchemaFieldOrdering(created.name, { fieldIds: [a, b, line, rows] })).fields.map((f) => f.name)).toEqual(["a", "b", "line", "rows"]);
+
+    // A locked entry field, and every entry of a locked Array field.
+    const rowsField = field(created, "rows") as (typeof created.fields)[number];
+    const [text, n] = rowsField.nested!.map((x) => x.fieldId) as [number, number];
+    await client.schemas.lockNestedField(created.name, rows, text);
+    expect((await failure(client.schemas.putNestedField(created.name, rows, text, { properties: { fieldType: "String", maxLength: 3 } as FieldPropertiesDto }))).body?.message).toMatch(/is locked/);
+    expect((await failure(client.schemas.deleteNestedField(created.name, rows, text))).statusCode).toBe(400);
+    expect((await client.schemas.hideNestedField(created.name, rows, n)).fields.find((f) => f.name === "rows")!.nested![1]!.isHidden).toBe(true);
+    const lockedRows = await client.schemas.lockField(created.name, rows);
+    const before = lockedRows.version;
+    for (const call of [
+      () => client.schemas.postNestedField(created.name, rows, { name: "more", properties: { fieldType: "String" } }),
+      () => client.schemas.showNestedField(created.name, rows, n),
+      () => client.schemas.putNestedFieldOrdering(created.name, rows, { fieldIds: [n, text] }),
+      () => client.schemas.deleteField(created.name, rows),
+    ]) {
+      const refused = await failure(call());
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body?.message).toMatch(/is locked/);
+    }
+    const read = await client.schemas.getSchema(created.name);
+    expect(read.version).toBe(before);
+    expect(field(read, "a")).toMatchObject({ isLocked: true, isHidden: false, isDisabled: false });
+    expect(read.fields.find((f) => f.name === "rows")!.nested!.map((x) => [x.name, x.isLocked, x.isHidden])).toEqual([["text", true, false], ["n", false, true]]);
+  });
+
+  it("answers 404 for an unknown parent or entry field and a parent that is no Array field, 400 naming the path for a bad body, 412 for a stale If-Match; writes nothing then", async () => {
+    const created = await rowsSchema();
+    const rows = field(created, "rows") as (typeof created.fields)[number];
+    const title = field(created, "title").fieldId;
+    const text = rows.nested![0]!.fieldId;
+    const add = { name: "more", properties: { fieldType: "String" } } as const;
+    expect((await failure(client.schemas.postNestedField(created.name, 999, add))).statusCode).toBe(404);
+    expect((await failure(client.schemas.putNestedField(created.name, rows.fieldId, 999, { properties: { fieldType: "String" } }))).statusCode).toBe(404);
+    expect((await failure(client.schemas.lockNestedField(created.name, rows.fieldId, 999))).statusCode).toBe(404);
+    expect((await failure(client.schemas.deleteNestedField(created.name, 999, text))).statusCode).toBe(404);
+    expect((await failure(client.schemas.postNestedField(created.name, title, add))).statusCode).toBe(404);
+    const notArray = await authed(`/apps/praxisnetz/schemas/${created.name}/fields/${title}/nested`, { method: "POST", body: JSON.stringify(add) });
+    expect(notArray.json.message).toMatch(/String field: only Array fields have nested fields/);
+    expect((await failure(client.schemas.lockField(created.name, 999))).statusCode).toBe(404);
+    expect((await failure(client.schemas.postNestedField("no-such-schema", rows.fieldId, add))).statusCode).toBe(404);
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}/fields/abc/nested`, { method: "POST", body: JSON.stringify(add) })).status).toBe(404);
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}/fields/${rows.fieldId}/nested/${text}/explode`, { method: "PUT" })).status).toBe(404);
+
+    const nested = `/apps/praxisnetz/schemas/${created.name}/fields/${rows.fieldId}/nested`;
+    for (const [body, path] of [
+      [{ name: "deep", properties: { fieldType: "Array" } }, "field.properties.fieldType"],
+      [{ name: "text", properties: { fieldType: "String" } }, "field.name"],
+      [{ name: "bad", properties: { fieldType: "String", maxLength: "long" } }, "field.properties.maxLength"],
+      [{ name: "bad", properties: { fieldType: "String" }, isHidden: "yes" }, "field.isHidden"],
+      [{ name: "bad" }, "field.properties"],
+      [[1], "field"],
+    ] as const) {
+      const res = await authed(nested, { method: "POST", body: JSON.stringify(body) });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.details.join(" "), JSON.stringify(body)).toContain(path);
+    }
+    const kind = await authed(`${nested}/${text}`, { method: "PUT", body: JSON.stringify({ properties: { fieldType: "Number" } }) });
+    expect(kind.status).toBe(400);
+    expect(kind.json.details.join(" ")).toMatch(/keeps its kind/);
+    expect((await authed(`${nested}/${text}`, { method: "PUT", body: "{" })).status).toBe(400);
+    expect((await authed(`${nested}/ordering`, { method: "PUT", body: JSON.stringify({ fieldIds: [] }) })).status).toBe(400);
+
+    const stale = { "If-Match": `"${created.version - 1}"` };
+    expect((await authed(nested, { method: "POST", body: JSON.stringify(add), headers: stale })).status).toBe(412);
+    expect((await authed(`${nested}/ordering`, { method: "PUT", body: JSON.stringify({ fieldIds: [text] }), headers: stale })).status).toBe(412);
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}/fields/${title}/lock`, { method: "PUT", headers: stale })).status).toBe(412);
+    expect((await authed(`/apps/praxisnetz/schemas/${created.name}/fields/ordering`, { method: "PUT", body: JSON.stringify({ fieldIds: [rows.fieldId, title] }), headers: stale })).status).toBe(412);
+    expect((await client.schemas.getSchema(created.name)).version).toBe(created.version);
+    // The version asked for is the one there: the change is made.
+    const current = await authed(`${nested}/${text}/hide`, { method: "PUT", headers: { "If-Match": `"${created.version}"` } });
+    expect(current.status).toBe(200);
+    expect(current.json.version).toBe(created.version + 1);
+  });
+
+  it("keeps a category, preview URLs and the editor's list fields; scripts, field rules and a whole-schema sync answer 501", async () => {
+    const created = await client.schemas.postSchema({
+      name: name(),
+      category: "Praxis",
+      fieldsInLists: ["title"],
+      fields: [
+        { name: "title", properties: { fieldType: "String" } },
+        { name: "city", properties: { fieldType: "String" } },
+        { name: "owner", properties: { fieldType: "String" }, isDisabled: true, isLocked: true },
+        { name: "line", properties: { fieldType: "UI" } },
+      ],
+    });
+    expect(created).toMatchObject({ category: "Praxis", fieldsInLists: ["title"], fieldsInReferences: [], previewUrls: {} });
+    // A new schema's fields come with their flags.
+    expect(field(created, "owner")).toMatchObject({ isDisabled: true, isLocked: true, isHidden: false });
+    expect(created.properties).not.toHaveProperty("category");
+    const moved = await client.schemas.putCategory(created.name, { name: "Verzeichnis" });
+    expect(moved.category).toBe("Verzeichnis");
+    const previews = await client.schemas.putPreviewUrls(created.name, { web: "https://example.org/praxis/{{id}}" });
+    expect(previews.previewUrls).toEqual({ web: "https://example.org/praxis/{{id}}" });
+    const lists = await client.schemas.putSchemaUIFields(created.name, { fieldsInLists: ["meta.lastModified", "city", "title"], fieldsInReferences: ["title"] });
+    expect(lists).toMatchObject({ fieldsInLists: ["meta.lastModified", "city", "title"], fieldsInReferences: ["title"], category: "Verzeichnis" });
+    // Another change keeps them; a deleted field leaves the lists.
+    await client.schemas.putSchema(created.name, { label: "Praxen" });
+    const read = await client.schemas.deleteField(created.name, field(created, "city").fieldId);
+    expect(read).toMatchObject({ category: "Verzeichnis", previewUrls: { web: "https://example.org/praxis/{{id}}" }, fieldsInLists: ["meta.lastModified", "title"], fieldsInReferences: ["title"] });
+    expect(read.properties).toMatchObject({ label: "Praxen" });
+    expect(read.properties).not.toHaveProperty("fieldsInLists");
+    expect((await client.schemas.putCategory(created.name, { name: null })).category).toBeUndefined();
+    expect((await client.schemas.putSchemaUIFields(created.name, {})).fieldsInLists).toEqual([]);
+
+    const base = `/apps/praxisnetz/schemas/${created.name}`;
+    for (const [p, body, detail] of [
+      ["/fields/ui", { fieldsInLists: ["nope"] }, "fieldsInLists[1]"],
+      ["/fields/ui", { fieldsInReferences: ["meta.id"] }, "fieldsInReferences[1]"],
+      ["/fields/ui", { fieldsInLists: ["title", "title"] }, "fieldsInLists[2]"],
+      ["/fields/ui", { fieldsInLists: ["line"] }, "UI field"],
+      ["/fields/ui", { fieldsInLists: "title" }, "fieldsInLists"],
+      ["/preview-urls", { web: 5 }, "previewUrls.web"],
+      ["/preview-urls", ["https://example.org"], "previewUrls"],
+      ["/category", { name: 5 }, "name"],
+    ] as const) {
+      const res = await authed(`${base}${p}`, { method: "PUT", body: JSON.stringify(body) });
+      expect(res.status, `${p} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.json.details.join(" ")).toContain(detail);
+    }
+    const postBad = await authed("/apps/praxisnetz/schemas", { method: "POST", body: JSON.stringify({ name: name(), fieldsInReferences: ["nope"], fields: [] }) });
+    expect(postBad.status).toBe(400);
+
+    for (const call of [
+      () => client.schemas.putScripts(created.name, { create: "ctx.data" } as never),
+      () => client.schemas.putRules(created.name, { fieldRules: [] }),
+      () => client.schemas.putSchemaSync(created.name, { fields: [] }),
+    ]) {
+      const refused = await failure(call());
+      expect(refused.statusCode).toBe(501);
+      expect(refused.body?.message).toMatch(/not supported/);
+    }
+    // What Squidex has not is a 404 that says so.
+    const nowhere = await authed(`${base}/fields/ordering`, { method: "DELETE" });
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.json.message).toMatch(/No Squidex endpoint/);
+  });
+
+  it("asks the one policy: an editor changes the fields of block-* schemas only (403 otherwise), without a token 401", async () => {
+    const { DEMO_ADMIN, createUser, signIn } = await import("../support/auth");
+    const block = await client.schemas.postSchema({ name: `block-${name()}`, fields: [{ name: "items", properties: { fieldType: "Array" }, nested: [{ name: "text", properties: { fieldType: "String" } }] }] });
+    const app = await rowsSchema();
+    const origin = new URL(server.url).origin;
+    const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const editor = await createUser(server, admin, { email: `field-editor-${Date.now()}@example.org`, password: "a-long-editor-password-1" });
+    const asEditor = (p: string, method: string, body?: unknown) =>
+      fetch(api(`/apps/praxisnetz/schemas/${p}`), { method, headers: { cookie: editor, origin, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const items = field(block, "items").fieldId;
+    const added = await asEditor(`${block.name}/fields/${items}/nested`, "POST", { name: "link", properties: { fieldType: "String" } });
+    expect(added.status).toBe(201);
+    expect((await asEditor(`${block.name}/fields/${items}/lock`, "PUT")).status).toBe(200);
+
+    const rows = field(app, "rows").fieldId;
+    for (const [p, method, body] of [
+      [`${app.name}/fields/${rows}/nested`, "POST", { name: "link", properties: { fieldType: "String" } }],
+      [`${app.name}/fields/${rows}/lock`, "PUT", undefined],
+      [`${app.name}/fields/ordering`, "PUT", { fieldIds: [rows, field(app, "title").fieldId] }],
+      [`${app.name}/category`, "PUT", { name: "x" }],
+    ] as const) {
+      const refused = await asEditor(p, method, body);
+      expect(refused.status, p).toBe(403);
+      expect((await refused.json()).message).toMatch(/superuser/);
+    }
+    expect((await fetch(api(`/apps/praxisnetz/schemas/${app.name}/fields/${rows}/lock`), { method: "PUT" })).status).toBe(401);
+    expect((await client.schemas.getSchema(app.name)).version).toBe(app.version);
   });
 });
 

@@ -1,16 +1,18 @@
 import { notFound, validationError, versionConflict } from "../errors";
-import type { Principal } from "../policy";
-import type { FieldProperties, FieldType, NestedField, Schema, SchemaInput, SchemaType } from "../types";
-import { isPlainObject, patternProblem } from "../validate";
+import { authorize, type Principal } from "../policy";
+import type { NestedField, Schema, SchemaInput, SchemaProperties, SchemaType } from "../types";
+import { isPlainObject } from "../validate";
 import { empty, expectedVersion, json, notImplemented, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
+import { applyFieldChange, fieldChange, flag, readField, type FieldChange } from "./schema-fields";
 
 /**
  * Schemas as Squidex serves them: `GET api/apps/{app}/schemas` and `.../schemas/{nameOrId}`,
  * `POST api/apps/{app}/schemas` (a new schema with its fields), `PUT .../{name}/publish` and
- * `/unpublish`, and the schema's properties and fields (add, change, hide/show, delete: see
- * changeSchema). Writes go through the store's `upsertSchema` with the writer named, so the one
- * policy decides (policy.ts, "changeSchema") and every write is audited. A schema the site reads is
- * never deleted (ContentStore.deleteSchema).
+ * `/unpublish`, the schema's properties, category, preview URLs and editor lists, and its fields
+ * and the entries of its Array fields (schema-fields.ts; see changeSchema). Writes go through the
+ * store's `upsertSchema` with the writer named, so the one policy decides (policy.ts,
+ * "changeSchema") and every write is audited. A schema the site reads is never deleted
+ * (ContentStore.deleteSchema). Scripts, field rules and a whole-schema sync answer 501.
  * Every resource carries `_links` (the SDK's parser requires the key on schemas, fields and the
  * nested fields of Array fields): the read ones Squidex gives a reader, `self` and, for content
  * schemas, `contents`.
@@ -19,19 +21,25 @@ import { empty, expectedVersion, json, notImplemented, readJsonBody, type ApiAns
 /** Squidex writes the discriminator first. */
 const fieldProperties = ({ fieldType, ...properties }: NestedField["properties"]) => ({ fieldType, ...properties });
 
+/** A stored field (or entry field) as Squidex's `NestedFieldDto`; a field adds partitioning and entries. */
+const fieldFlags = (f: NestedField) => ({ fieldId: f.fieldId, name: f.name, isHidden: !!f.isHidden, isLocked: !!f.isLocked, isDisabled: !!f.isDisabled });
+
 export function schemaDto(schema: Schema, appName: string) {
   const self = `/api/apps/${appName}/schemas/${schema.name}`;
+  // Squidex keeps these beside the properties; we keep them in them (SchemaProperties).
+  const { category, previewUrls, fieldsInLists, fieldsInReferences, ...properties } = schema.properties;
   return {
     id: schema.id,
     name: schema.name,
     type: schema.type,
+    ...(category ? { category } : {}),
     isSingleton: false,
     isPublished: schema.isPublished,
-    properties: schema.properties,
+    properties,
     scripts: {},
-    previewUrls: {},
-    fieldsInLists: [],
-    fieldsInReferences: [],
+    previewUrls: previewUrls ?? {},
+    fieldsInLists: fieldsInLists ?? [],
+    fieldsInReferences: fieldsInReferences ?? [],
     fieldRules: [],
     created: schema.created,
     createdBy: schema.createdBy,
@@ -39,26 +47,10 @@ export function schemaDto(schema: Schema, appName: string) {
     lastModifiedBy: schema.lastModifiedBy,
     version: schema.version,
     fields: schema.fields.map((f) => ({
-      fieldId: f.fieldId,
-      name: f.name,
-      isHidden: !!f.isHidden,
-      isLocked: false,
-      isDisabled: false,
+      ...fieldFlags(f),
       partitioning: f.partitioning,
       properties: fieldProperties(f.properties),
-      ...(f.nested
-        ? {
-            nested: f.nested.map((n) => ({
-              fieldId: n.fieldId,
-              name: n.name,
-              isHidden: !!n.isHidden,
-              isLocked: false,
-              isDisabled: false,
-              properties: fieldProperties(n.properties),
-              _links: {},
-            })),
-          }
-        : {}),
+      ...(f.nested ? { nested: f.nested.map((n) => ({ ...fieldFlags(n), properties: fieldProperties(n.properties), _links: {} })) } : {}),
       _links: {},
     })),
     _links: {
@@ -68,23 +60,31 @@ export function schemaDto(schema: Schema, appName: string) {
   };
 }
 
+/** Squidex's schema endpoints this service does not offer, by the last part of their path (all `PUT`). */
+const NOT_OFFERED: Record<string, string> = {
+  scripts: "Schema scripts are not supported by this service's Squidex API: it runs no scripts, so it keeps none.",
+  rules: "Field rules (Squidex's editor rules that hide or disable fields) are not supported by this service's Squidex API.",
+  sync: "Synchronizing a whole schema is not supported by this service's Squidex API; change its properties and fields one by one (PUT …/schemas/{name}, …/fields).",
+};
+
 /** `rest`: the path after `api/apps/{app}/schemas`. */
 export async function schemas(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const { store, appName } = ctx;
   const [id, ...more] = rest;
+  const nowhere = () => notFound(`No Squidex endpoint for ${method} apps/${appName}/schemas/${rest.join("/").slice(0, 200)}.`);
   if (method === "POST" && id === undefined) return await createSchema(request, by, ctx);
-  const toggle = more[0]?.toLowerCase();
-  if (method === "PUT" && id !== undefined && more.length === 1 && (toggle === "publish" || toggle === "unpublish")) return await publishSchema(request, id, toggle === "publish", by, ctx);
   if (id !== undefined && (method === "POST" || method === "PUT" || method === "DELETE")) {
+    const toggle = more[0]?.toLowerCase();
+    if (method === "PUT" && more.length === 1 && (toggle === "publish" || toggle === "unpublish")) return await publishSchema(request, id, toggle === "publish", by, ctx);
     const changed = await changeSchema(request, method, id, more, by, ctx);
     if (changed) return changed;
+    if (method === "DELETE" && more.length === 0) {
+      await store.deleteSchema(id, { by, expectedVersion: expectedVersion(request) });
+      return empty(204);
+    }
+    if (method === "PUT" && more.length === 1 && toggle !== undefined && Object.hasOwn(NOT_OFFERED, toggle)) throw notImplemented(NOT_OFFERED[toggle]!);
   }
-  if (method === "DELETE" && id !== undefined && more.length === 0) {
-    await store.deleteSchema(id, { by, expectedVersion: expectedVersion(request) });
-    return empty(204);
-  }
-  if (method !== "GET") throw notImplemented("Changing the entries of Array fields one by one is not supported by this service's Squidex API (creating, changing, publishing and deleting schemas and their fields are); send the whole Array field instead.");
-  if (more.length) throw notFound(`No Squidex endpoint for GET apps/${appName}/schemas/${rest.join("/")}.`);
+  if (method !== "GET" || more.length) throw nowhere();
   if (id === undefined) {
     return json({
       items: (await store.listSchemas()).map((s) => schemaDto(s, appName)),
@@ -96,134 +96,10 @@ export async function schemas(request: ApiRequest, method: string, rest: string[
   return json(schemaDto(schema, appName));
 }
 
-/** The field types Squidex has and this service stores (FieldType). */
-const FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(["String", "Number", "Boolean", "DateTime", "Json", "Tags", "Assets", "References", "Geolocation", "Array", "Component", "Components", "RichText", "UI"]);
 const SCHEMA_TYPES: ReadonlySet<SchemaType> = new Set<SchemaType>(["Default", "Singleton", "Component"]);
-
-/** The field properties this service keeps, by the kind of value each takes; Squidex's others are dropped. */
-const TEXT_PROPERTIES = ["editor", "label", "hints", "placeholder", "pattern"] as const;
-const COUNT_PROPERTIES = ["minLength", "maxLength", "minItems", "maxItems"] as const;
-const NUMBER_PROPERTIES = ["minValue", "maxValue"] as const;
-const CONTENT_TYPES = new Set(["Unspecified", "Html", "Markdown"]);
-
-/** The default values each field type takes (Squidex's per-type `defaultValue`). */
-const DEFAULT_KINDS: Partial<Record<FieldType, { ok: (v: unknown) => boolean; what: string }>> = {
-  String: { ok: (v) => typeof v === "string", what: "text" },
-  RichText: { ok: (v) => typeof v === "string", what: "text" },
-  Number: { ok: (v) => typeof v === "number" && Number.isFinite(v), what: "a number" },
-  Boolean: { ok: (v) => typeof v === "boolean", what: "true or false" },
-  DateTime: { ok: (v) => typeof v === "string" && !Number.isNaN(Date.parse(v)), what: "a date and time" },
-  Tags: { ok: (v) => Array.isArray(v) && v.every((t) => typeof t === "string"), what: "a list of texts" },
-};
-
-/** Squidex's `FieldPropertiesDto` read into ours, every value checked; `at` names it in the errors. */
-function readFieldProperties(raw: unknown, at: string, errors: string[]): FieldProperties | undefined {
-  if (!isPlainObject(raw)) return void errors.push(`${at}: Field is required.`);
-  const fieldType = raw.fieldType;
-  if (typeof fieldType !== "string" || !FIELD_TYPES.has(fieldType as FieldType)) {
-    errors.push(`${at}.fieldType: Must be one of ${[...FIELD_TYPES].join(", ")}.`);
-    return undefined;
-  }
-  const out: FieldProperties = { fieldType: fieldType as FieldType };
-  const given = (key: string) => raw[key] !== undefined && raw[key] !== null;
-  for (const key of TEXT_PROPERTIES) {
-    if (!given(key)) continue;
-    if (typeof raw[key] !== "string") errors.push(`${at}.${key}: Must be text.`);
-    else out[key] = raw[key];
-  }
-  if (out.pattern !== undefined) {
-    const problem = patternProblem(out.pattern);
-    if (problem) errors.push(`${at}.pattern: ${problem}`);
-  }
-  for (const key of COUNT_PROPERTIES) {
-    if (!given(key)) continue;
-    if (!Number.isSafeInteger(raw[key]) || (raw[key] as number) < 0) errors.push(`${at}.${key}: Must be a whole number from 0.`);
-    else out[key] = raw[key] as number;
-  }
-  for (const key of NUMBER_PROPERTIES) {
-    if (!given(key)) continue;
-    if (typeof raw[key] !== "number" || !Number.isFinite(raw[key])) errors.push(`${at}.${key}: Must be a number.`);
-    else out[key] = raw[key];
-  }
-  if (given("isRequired")) {
-    if (typeof raw.isRequired !== "boolean") errors.push(`${at}.isRequired: Must be true or false.`);
-    else out.isRequired = raw.isRequired;
-  }
-  if (given("defaultValue")) {
-    // Only values of the field's own kind: a default is written into items as it is.
-    const check = DEFAULT_KINDS[out.fieldType];
-    if (!check) errors.push(`${at}.defaultValue: ${out.fieldType} fields take no default value here.`);
-    else if (!check.ok(raw.defaultValue)) errors.push(`${at}.defaultValue: Must be ${check.what}.`);
-    else out.defaultValue = structuredClone(raw.defaultValue);
-  }
-  const list = (key: "allowedValues" | "tags" | "schemaIds", ok: (v: unknown) => boolean, what: string) => {
-    if (!given(key)) return;
-    const value = raw[key];
-    if (!Array.isArray(value) || !value.every(ok)) errors.push(`${at}.${key}: Must be a list of ${what}.`);
-    else (out as unknown as Record<string, unknown>)[key] = [...value];
-  };
-  list("allowedValues", (v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v)), "texts or numbers");
-  list("tags", (v) => typeof v === "string", "texts");
-  list("schemaIds", (v) => typeof v === "string", "schema names or ids");
-  if (given("contentType")) {
-    if (typeof raw.contentType !== "string" || !CONTENT_TYPES.has(raw.contentType)) errors.push(`${at}.contentType: Must be one of ${[...CONTENT_TYPES].join(", ")}.`);
-    else out.contentType = raw.contentType as FieldProperties["contentType"];
-  }
-  return out;
-}
-
-/** Squidex's partitioning, "invariant" when left out (as in Squidex), whatever its case. */
-function partitioning(raw: unknown, at: string, errors: string[]): "invariant" | "language" {
-  if (raw === undefined || raw === null) return "invariant";
-  const value = typeof raw === "string" ? raw.toLowerCase() : "";
-  if (value === "invariant" || value === "language") return value;
-  errors.push(`${at}.partitioning: Must be invariant or language.`);
-  return "invariant";
-}
-
-const flag = (raw: Record<string, unknown>, key: string, at: string, errors: string[]): boolean | undefined => {
-  const value = raw[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") errors.push(`${at}.${key}: Must be true or false.`);
-  return value === true;
-};
 
 /** Names the content API routes elsewhere (contents.ts, graphql.ts): a schema so named could not be reached. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(["bulk", "graphql"]);
-
-type FieldInput = SchemaInput["fields"][number];
-
-/** One FieldDto of a request (`at` names it in messages): name, partitioning, properties, hidden, entries. */
-function readField(raw: unknown, at: string, errors: string[]): FieldInput {
-  if (!isPlainObject(raw)) {
-    errors.push(`${at}: Must be a field.`);
-    return { name: "", partitioning: "invariant", properties: { fieldType: "String" } };
-  }
-  if (typeof raw.name !== "string") errors.push(`${at}.name: Field is required.`);
-  const props = readFieldProperties(raw.properties, `${at}.properties`, errors);
-  const isHidden = flag(raw, "isHidden", at, errors);
-  const field: FieldInput = { name: String(raw.name ?? ""), partitioning: partitioning(raw.partitioning, at, errors), properties: props ?? { fieldType: "String" }, ...(isHidden ? { isHidden } : {}) };
-  if (raw.nested !== undefined && raw.nested !== null) {
-    if (!Array.isArray(raw.nested)) errors.push(`${at}.nested: Must be a list of fields.`);
-    else if (props?.fieldType !== "Array") {
-      if (raw.nested.length) errors.push(`${at}.nested: Only Array fields have nested fields.`);
-    } else
-      field.nested = raw.nested.map((n, j) => {
-        const nat = `${at}.nested[${j + 1}]`;
-        if (!isPlainObject(n)) {
-          errors.push(`${nat}: Must be a field.`);
-          return { name: "", properties: { fieldType: "String" as const } };
-        }
-        if (typeof n.name !== "string") errors.push(`${nat}.name: Field is required.`);
-        const nprops = readFieldProperties(n.properties, `${nat}.properties`, errors);
-        if (nprops?.fieldType === "Array") errors.push(`${nat}.properties.fieldType: Entry fields cannot be Array fields.`);
-        const nHidden = flag(n, "isHidden", nat, errors);
-        return { name: String(n.name ?? ""), properties: nprops ?? { fieldType: "String" as const }, ...(nHidden ? { isHidden: nHidden } : {}) };
-      });
-  }
-  return field;
-}
-
 
 /** Squidex's `CreateSchemaDto` read into a `SchemaInput`; names and field rules the store checks again. */
 export function createSchemaInput(body: unknown): SchemaInput {
@@ -259,8 +135,61 @@ export function createSchemaInput(body: unknown): SchemaInput {
   if (body.fields !== undefined && body.fields !== null && !Array.isArray(body.fields)) errors.push("fields: Must be a list of fields.");
   const rawFields = Array.isArray(body.fields) ? body.fields : [];
   rawFields.forEach((raw, i) => fields.push(readField(raw, `fields[${i + 1}]`, errors)));
+  // Squidex's settings beside the properties, when the new schema comes with them.
+  Object.assign(properties, readCategory(body.category, "category", errors));
+  if (body.previewUrls !== undefined && body.previewUrls !== null) Object.assign(properties, readPreviewUrls(body.previewUrls, "previewUrls", errors));
+  Object.assign(properties, readEditorLists(body, fields, errors));
   if (errors.length) throw validationError(errors);
   return { name: body.name as string, type, isPublished, properties, fields };
+}
+
+/** A schema's category (Squidex's editor groups schemas by it), or none (null or empty). */
+function readCategory(name: unknown, at: string, errors: string[]): Pick<SchemaProperties, "category"> {
+  if (name !== undefined && name !== null && typeof name !== "string") errors.push(`${at}: Must be text, or null for none.`);
+  return typeof name === "string" && name.trim() ? { category: name.trim() } : {};
+}
+
+/** Squidex's preview URLs: a name for each URL template (`{"web": "https://…/{{id}}"}`), both text. */
+function readPreviewUrls(raw: unknown, at: string, errors: string[]): Pick<SchemaProperties, "previewUrls"> {
+  if (!isPlainObject(raw)) {
+    errors.push(`${at}: Send an object of names and URL templates: { "web": "https://…/{{id}}" }.`);
+    return {};
+  }
+  const entries = Object.entries(raw);
+  for (const [key, value] of entries) {
+    if (!key.trim()) errors.push(`${at}: A preview URL needs a name.`);
+    else if (typeof value !== "string") errors.push(`${at}.${key.slice(0, 40)}: Must be text (a URL template).`);
+  }
+  return entries.length ? { previewUrls: Object.fromEntries(entries) as Record<string, string> } : {};
+}
+
+/**
+ * Squidex's `fieldsInLists` and `fieldsInReferences` (which fields its editor shows in lists and
+ * in references) as Squidex checks them: names of the schema's fields, no UI field, each once; in
+ * lists also Squidex's `meta.*` columns. Left out or null: none.
+ */
+function readEditorLists(raw: Record<string, unknown>, fields: ReadonlyArray<{ name: string; properties: { fieldType: string } }>, errors: string[]): Pick<SchemaProperties, "fieldsInLists" | "fieldsInReferences"> {
+  const out: Pick<SchemaProperties, "fieldsInLists" | "fieldsInReferences"> = {};
+  for (const key of ["fieldsInLists", "fieldsInReferences"] as const) {
+    const list = raw[key];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      errors.push(`${key}: Must be a list of field names.`);
+      continue;
+    }
+    const seen = new Set<string>();
+    list.forEach((name, i) => {
+      const at = `${key}[${i + 1}]`;
+      const field = typeof name === "string" ? fields.find((f) => f.name === name) : undefined;
+      if (typeof name !== "string" || !name.trim()) errors.push(`${at}: Must be a field name.`);
+      else if (seen.has(name)) errors.push(`${at}: "${name.slice(0, 60)}" is named twice.`);
+      else if (!field && !(key === "fieldsInLists" && name.startsWith("meta."))) errors.push(`${at}: The schema has no field "${name.slice(0, 60)}".`);
+      else if (field?.properties.fieldType === "UI") errors.push(`${at}: "${name}" is a UI field: it holds no value to show.`);
+      if (typeof name === "string") seen.add(name);
+    });
+    if (list.length) out[key] = [...(list as string[])];
+  }
+  return out;
 }
 
 /** `POST api/apps/{app}/schemas`: a new schema; a taken name is a validation error, as in Squidex. */
@@ -288,70 +217,68 @@ async function publishSchema(request: ApiRequest, nameOrId: string, isPublished:
   return json(schemaDto(schema, ctx.appName), 200, { ETag: `"${schema.version}"` });
 }
 
+/** A change of the schema's own settings, by its path: properties, category, preview URLs, editor lists. */
+type SettingChange = "properties" | "category" | "preview-urls" | "ui";
+
+function settingChange(method: string, parts: readonly string[]): SettingChange | undefined {
+  if (method !== "PUT") return undefined;
+  if (parts.length === 0) return "properties";
+  if (parts.length === 1 && (parts[0] === "category" || parts[0] === "preview-urls")) return parts[0];
+  return parts.length === 2 && parts[0] === "fields" && parts[1] === "ui" ? "ui" : undefined;
+}
+
+const without = (properties: SchemaProperties, ...keys: Array<keyof SchemaProperties>): SchemaProperties =>
+  Object.fromEntries(Object.entries(properties).filter(([key]) => !(keys as string[]).includes(key)));
+
+/** The schema's properties after `change`, with `body` (the request's, checked here). */
+function applySetting(current: Schema, change: SettingChange, body: unknown): SchemaProperties {
+  const errors: string[] = [];
+  let properties: SchemaProperties;
+  if (change === "properties") {
+    if (!isPlainObject(body)) throw validationError(["Send the schema's properties: { label, hints, tags }."]);
+    properties = { ...current.properties, ...createSchemaInput({ name: current.name, fields: [], properties: body }).properties };
+  } else if (change === "category") {
+    if (!isPlainObject(body)) throw validationError(['Send the category: { "name": "…" }, or { "name": null } for none.']);
+    properties = { ...without(current.properties, "category"), ...readCategory(body.name, "name", errors) };
+  } else if (change === "preview-urls") {
+    properties = { ...without(current.properties, "previewUrls"), ...readPreviewUrls(body, "previewUrls", errors) };
+  } else {
+    if (!isPlainObject(body)) throw validationError(['Send the lists: { "fieldsInLists": [ … ], "fieldsInReferences": [ … ] }.']);
+    properties = { ...without(current.properties, "fieldsInLists", "fieldsInReferences"), ...readEditorLists(body, current.fields, errors) };
+  }
+  if (errors.length) throw validationError(errors);
+  return properties;
+}
+
 /**
  * Squidex's schema changes, each a new version of the schema through the store's `upsertSchema`
  * (the one policy decides, every write audited, `If-Match` honoured):
  * - `PUT …/schemas/{name}`: the schema's properties (label, hints, tags);
- * - `POST …/schemas/{name}/fields`: a new field (201);
- * - `PUT …/schemas/{name}/fields/{fieldId}`: the field's properties (its kind stays);
- * - `PUT …/fields/{fieldId}/hide` and `/show`;
- * - `DELETE …/schemas/{name}/fields/{fieldId}`: the field goes (items keep what they had until
- *   their next write, as in Squidex).
+ * - `PUT …/{name}/category`, `…/preview-urls`, `…/fields/ui` (fieldsInLists, fieldsInReferences):
+ *   kept in the properties (SchemaProperties), served where Squidex has them;
+ * - the fields, and the entries of Array fields (`…/fields/{parentId}/nested…`): add (201),
+ *   properties (a field keeps its kind), hide/show, lock, enable/disable, delete, order
+ *   (schema-fields.ts). A dropped field's values stay in the items until their next write, as in
+ *   Squidex.
  * Answers the schema; undefined for any other path.
  */
 async function changeSchema(request: ApiRequest, method: string, nameOrId: string, more: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer | undefined> {
-  const [area, fieldRef, action, ...extra] = more.map((p) => p.toLowerCase());
-  const kind =
-    method === "PUT" && more.length === 0
-      ? "properties"
-      : method === "POST" && area === "fields" && fieldRef === undefined
-        ? "add"
-        : area === "fields" && fieldRef !== undefined && !extra.length
-          ? method === "PUT" && action === undefined
-            ? "update"
-            : method === "PUT" && (action === "hide" || action === "show")
-              ? action
-              : method === "DELETE" && action === undefined
-                ? "delete"
-                : undefined
-          : undefined;
-  if (!kind) return undefined;
-  const fieldId = fieldRef === undefined ? undefined : Number(fieldRef);
-  if (fieldRef !== undefined && (!/^\d{1,9}$/.test(fieldRef) || !Number.isSafeInteger(fieldId))) throw notFound(`Field "${fieldRef.slice(0, 40)}" not found: fields are named by their number (fieldId).`);
-  const body = kind === "properties" || kind === "add" || kind === "update" ? await readJsonBody(request, ctx) : undefined;
+  const parts = more.map((p) => p.toLowerCase());
+  const setting = settingChange(method, parts);
+  const field: FieldChange | undefined = setting || parts[0] !== "fields" ? undefined : fieldChange(method, parts.slice(1));
+  if (!setting && !field) return undefined;
+  const takesBody = setting !== undefined || field?.op === "add" || field?.op === "update" || field?.op === "order";
+  const body = takesBody ? await readJsonBody(request, ctx) : undefined;
   const expected = expectedVersion(request);
   const schema = await ctx.store.transaction(async (store) => {
     const current = await store.getSchema(nameOrId);
     if (!current) throw notFound(`Schema "${nameOrId}" not found.`);
+    // The store asks again as it writes; asked first, a refused writer learns nothing of the schema's fields.
+    authorize(by, "changeSchema", current.name);
     if (expected !== undefined && expected !== current.version) throw versionConflict(expected, current.version);
     const { name, type, isPublished } = current;
-    let properties = current.properties;
-    let fields: FieldInput[] = current.fields.map((f) => ({ ...f }));
-    const errors: string[] = [];
-    if (kind === "properties") {
-      if (!isPlainObject(body)) throw validationError(["Send the schema's properties: { label, hints, tags }."]);
-      const input = createSchemaInput({ name, fields: [], properties: body });
-      properties = { ...current.properties, ...input.properties };
-    } else if (kind === "add") {
-      const field = readField(body, "field", errors);
-      if (fields.some((f) => f.name === field.name)) errors.push(`field.name: The schema has a field "${field.name}" already.`);
-      if (errors.length) throw validationError(errors);
-      fields = [...fields, field];
-    } else {
-      const index = fields.findIndex((f) => f.fieldId === fieldId);
-      if (index < 0) throw notFound(`Field ${fieldId} not found in schema "${name}".`);
-      const field = fields[index]!;
-      if (kind === "delete") fields.splice(index, 1);
-      else if (kind === "hide" || kind === "show") fields[index] = { ...field, isHidden: kind === "hide" };
-      else {
-        const raw = isPlainObject(body) ? body.properties : undefined;
-        const props = readFieldProperties(raw, "properties", errors);
-        if (props && props.fieldType !== field.properties.fieldType) errors.push(`properties.fieldType: A field keeps its kind (${field.properties.fieldType}); add a new field instead.`);
-        if (errors.length || !props) throw validationError(errors.length ? errors : ["properties: Field is required."]);
-        fields[index] = { ...field, properties: props };
-      }
-    }
-    return store.upsertSchema({ name, type, isPublished, properties, fields }, { by, expectedVersion: expected });
+    const next = setting ? { fields: current.fields, properties: applySetting(current, setting, body) } : applyFieldChange(current, field!, body);
+    return store.upsertSchema({ name, type, isPublished, ...next }, { by, expectedVersion: expected });
   });
-  return json(schemaDto(schema, ctx.appName), kind === "add" ? 201 : 200, { ETag: `"${schema.version}"` });
+  return json(schemaDto(schema, ctx.appName), field?.op === "add" ? 201 : 200, { ETag: `"${schema.version}"` });
 }
