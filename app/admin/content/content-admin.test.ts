@@ -247,6 +247,10 @@ describe("on a store", () => {
     expect(definition.fields.find((f) => f.name === "description__en")?.type).toBe("textarea");
     expect(adminItemForm(schema)).toBe(adminItemForm(schema));
     expect(adminItemForm(schema, "en")).not.toBe(adminItemForm(schema, "de"));
+    // A field disabled through Squidex's API is shown and kept, never an input.
+    const disabled: Schema = { ...schema, fields: schema.fields.map((f) => (f.name === "city" ? { ...f, isDisabled: true } : f)) };
+    expect(adminItemForm(disabled).readOnly).toEqual(["city"]);
+    expect(adminItemForm(disabled).definition.fields.map((f) => f.name)).not.toContain("city");
     // Languages and countries by name in the admin's language; the stored values stay ISO codes.
     const languages = adminItemForm(schema, "de").definition.fields.find((f) => f.name === "languages")!;
     expect(languages.control?.kind).toBe("choices");

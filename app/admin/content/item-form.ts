@@ -258,6 +258,11 @@ function makeForm(schema: Schema, language: Language): AdminItemForm {
     const withLanguage = (text: string, lang: Language | undefined) => (lang ? `${text} (${lang.toUpperCase()})` : text);
     const required = (lang: Language | undefined) => p.isRequired === true && (lang === undefined || lang === DEFAULT_LANGUAGE);
     if (p.fieldType === "UI") continue; // a separator in Squidex's editor: it holds no value
+    // Disabled in Squidex's sense (`…/fields/{id}/disable`): shown, kept on save, not edited.
+    if (schemaField.isDisabled) {
+      readOnly.push(schemaField.name);
+      continue;
+    }
     const hidden = schemaField.isHidden || p.tags?.includes("isHidden");
     if (!hidden && (p.fieldType === "Geolocation" || AS_JSON.has(p.fieldType))) {
       const control = controlOf(schema.name, schemaField, language);
