@@ -14,6 +14,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     ? { rollupOptions: { input: "./server/app.ts" } }
     : {
         manifest: true,
+        // PN_SOURCEMAP=1: source maps beside the chunks, for profiling (bench/editor); never served by default.
+        sourcemap: !!process.env.PN_SOURCEMAP,
         rolldownOptions: {
           output: {
             // The site's own small modules every public page needs (languages, texts, the block
