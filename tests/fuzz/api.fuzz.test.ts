@@ -1373,6 +1373,89 @@ const directoryQuery = fc
   .array(fc.tuple(fc.constantFrom("q", "page", "language", "country", "_data", "index", "__proto__", "_routes"), fc.oneof(numberParam, hostileOrHuge)), { maxLength: 3 })
   .map((params) => params.map(([k, v]) => `${k}=${encodeSafe(v)}`).join("&"));
 
+describe("Squidex API: schema, field and asset writes (issue 23)", () => {
+  const SCHEMA = "fz-fields";
+  const ASSET = "fz-annotate";
+  beforeAll(async () => {
+    const made = await send(server, {
+      method: "POST",
+      path: `${SQ}/api/apps/${APP}/schemas`,
+      headers: { ...bearer(), ...json },
+      body: JSON.stringify({ name: SCHEMA, isPublished: true, fields: [{ name: "title", properties: { fieldType: "String" } }, { name: "rows", properties: { fieldType: "Array" }, nested: [{ name: "label", properties: { fieldType: "String" } }] }] }),
+    });
+    expect(made.status, made.body).toBe(201);
+    const b = "fzB0undary";
+    const up = await send(server, {
+      method: "POST",
+      path: `${SQ}/api/apps/${APP}/assets?id=${ASSET}`,
+      headers: { ...bearer(), "content-type": `multipart/form-data; boundary=${b}` },
+      body: `--${b}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${b}--\r\n`,
+    });
+    expect(up.status, up.body).toBe(201);
+  });
+
+  /** A body as a client might send it: JSON of any shape (often near the real one), or not JSON at all. */
+  const body = fc.oneof(
+    { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .record({
+          fieldIds: fc.option(fc.array(fc.oneof(fc.integer({ min: -2, max: 6 }), hostile), { maxLength: 6 }), { nil: undefined }),
+          name: fc.option(fc.oneof(fc.constantFrom("label", "x", "title"), hostile), { nil: undefined }),
+          properties: fc.option(fc.oneof(fc.record({ fieldType: fc.constantFrom("String", "Number", "Array", "Bogus") }), fc.jsonValue({ maxDepth: 2 })), { nil: undefined }),
+          slug: fc.option(fc.oneof(fc.constantFrom("ok-slug", "Bad Slug", "", "asset-hero"), hostile), { nil: undefined }),
+          metadata: fc.option(fc.oneof(fc.dictionary(hostile, fc.oneof(hostile, fc.integer(), fc.boolean()), { maxKeys: 8 }), fc.jsonValue({ maxDepth: 3 })), { nil: undefined }),
+          isProtected: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }),
+          jobs: fc.option(fc.array(fc.record({ id: fc.oneof(fc.constant(ASSET), segment), type: fc.oneof(fc.constantFrom("Annotate", "Move", "Delete", "Nope"), hostile), parentId: fc.option(hostile, { nil: undefined }), tags: fc.option(fc.array(hostile, { maxLength: 3 }), { nil: undefined }) }), { maxLength: 5 }), { nil: undefined }),
+          continueOnError: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }),
+        })
+        .map((v) => JSON.stringify(v)),
+    },
+    { weight: 1, arbitrary: hostileOrHuge },
+  );
+  const route = fc.oneof(
+    fc.constantFrom<[string, string]>(
+      ["PUT", `api/apps/${APP}/schemas/${SCHEMA}/fields/ordering`],
+      ["POST", `api/apps/${APP}/schemas/${SCHEMA}/fields/2/nested`],
+      ["PUT", `api/apps/${APP}/schemas/${SCHEMA}/fields/2/nested/ordering`],
+      ["PUT", `api/apps/${APP}/schemas/${SCHEMA}/fields/2/nested/1`],
+      ["PUT", `api/apps/${APP}/schemas/${SCHEMA}/fields/1/lock`],
+      ["PUT", `api/apps/${APP}/schemas/${SCHEMA}/fields/2/nested/1/disable`],
+      ["PUT", `api/apps/${APP}/schemas/${SCHEMA}/category`],
+      ["PUT", `api/apps/${APP}/schemas/${SCHEMA}/preview-urls`],
+      ["PUT", `api/apps/${APP}/schemas/${SCHEMA}/ui-fields`],
+      ["DELETE", `api/apps/${APP}/schemas/core-pages`],
+      ["PUT", `api/apps/${APP}/assets/${ASSET}`],
+      ["PUT", `api/apps/${APP}/assets/${ASSET}/content`],
+      ["POST", `api/apps/${APP}/assets/${ASSET}`],
+      ["POST", `api/apps/${APP}/assets/bulk`],
+      ["PUT", `api/apps/${APP}/assets/tags/fz`],
+    ),
+    fc.tuple(fc.constantFrom("PUT", "POST", "DELETE"), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([m, rest]): [string, string] => [m, `api/apps/${APP}/schemas/${SCHEMA}/fields/${rest.join("/")}`]),
+    segment.map((name): [string, string] => ["DELETE", `api/apps/${APP}/schemas/${name}`]),
+  );
+
+  it(
+    "schema fields, schema deletion and asset annotations, new files and bulk jobs: bad bodies are a 4xx",
+    () =>
+      property("squidex schema and asset writes", fc.record({ route, body, type: fc.constantFrom("application/json", "application/json", "text/plain", "multipart/form-data; boundary=x") }), async ({ route: [method, p], body: text, type }) => {
+        await fz.request(`${method} ${SQ}/${p.replace(/\/[^/]*$/, "/…")}`, { method, path: `${SQ}/${p}`, headers: { ...bearer(), "content-type": type }, body: method === "DELETE" ? undefined : text });
+      }),
+    T,
+  );
+
+  it(
+    "lists of references: any $filter and $orderby is a 4xx or an answer",
+    () =>
+      property("squidex referencing filters", fc.record({ filter: fc.option(fc.oneof(odataFilter, hostile), { nil: undefined }), orderby: fc.option(fc.oneof(fc.constantFrom("data/start/iv desc", "id", "created asc,id"), hostile), { nil: undefined }), ids: fc.option(fc.array(segment, { maxLength: 4 }), { nil: undefined }) }), async ({ filter, orderby, ids }) => {
+        const q = [filter === undefined ? "" : `$filter=${encodeSafe(filter)}`, orderby === undefined ? "" : `$orderby=${encodeSafe(orderby)}`, ids === undefined ? "" : `ids=${ids.join(",")}`].filter(Boolean).join("&");
+        await fz.request(`GET ${SQ}/api/content/{app}/{schema}/{id}/referencing`, { method: "GET", path: `${SQ}/api/content/${APP}/gm-content-practitioners/prac-001/referencing?${q}`, headers: bearer() });
+      }),
+    T,
+  );
+});
+
 describe("public pages", () => {
   it(
     "generated paths and query strings",
