@@ -515,6 +515,60 @@ export class AssetStore {
     );
   }
 
+  /** Squidex's tag list (GET assets/tags): every tag an asset has, with how many assets have it. */
+  async tagCounts(): Promise<Record<string, number>> {
+    recordRead(ASSETS_TAG);
+    const rows = await this.db.selectFrom("assets").select("tags").where("tags", "<>", "[]").execute();
+    const counts = new Map<string, number>();
+    for (const row of rows) for (const tag of JSON.parse(row.tags) as string[]) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    // From a Map: a tag named like an Object property ("__proto__") stays a plain entry.
+    return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /**
+   * Squidex's tag rename (PUT assets/tags/{name}): every asset with the tag gets the new name in its
+   * place (once, if it had both). Each asset is one annotation of its own, asked of the policy,
+   * audited and sent to a remote Squidex first as any other; a failed one undoes none before it, as
+   * in the asset bulk. No asset with the tag is a 404; the new name follows the tag rules (400).
+   */
+  async renameTag(name: string, tagName: unknown, opts: AssetWriteOptions = {}): Promise<number> {
+    authorizeAsset(opts, "changeAsset");
+    if (typeof tagName !== "string") throw badRequest('Send {"tagName": "<new name>"}.');
+    const [renamed] = checkTags([tagName]);
+    const ids = (
+      await this.db
+        .selectFrom("assets")
+        .select("id")
+        .where((eb) => assetCondition(eb, { path: "tags", op: "eq", value: name }))
+        .orderBy("id")
+        .execute()
+    ).map((r) => r.id);
+    const note = { detail: `tag "${name}" renamed to "${renamed}"`, ...opts.note };
+    let changed = 0;
+    for (const id of ids) {
+      // Compare-and-set on the version read: tags another writer set meanwhile are read again, not overwritten.
+      for (let attempt = 0; ; attempt++) {
+        const asset = await this.get(id);
+        // The filter matches the tag's JSON text; the list itself decides.
+        if (!asset?.tags.includes(name)) break;
+        if (renamed === name) {
+          changed++;
+          break;
+        }
+        const tags = asset.tags.map((t) => (t === name ? renamed! : t)).filter((t, i, all) => all.indexOf(t) === i);
+        try {
+          await this.annotate(id, { tags }, { ...opts, expectedVersion: asset.version, note });
+          changed++;
+          break;
+        } catch (e) {
+          if (!(e instanceof ContentError && e.statusCode === 412) || attempt >= 4) throw e;
+        }
+      }
+    }
+    if (!changed) throw notFound(`No asset has the tag "${name.slice(0, 100)}".`);
+    return changed;
+  }
+
   /**
    * A slug no other asset has, as slug or as id (an id answers first at `api/assets/{app}/{x}`):
    * else a 400. In the write's transaction; on PostgreSQL one writer per slug at a time, so two

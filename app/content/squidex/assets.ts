@@ -15,7 +15,8 @@ import { assetBulk } from "./asset-bulk";
 /**
  * Assets as Squidex serves them: `api/apps/{app}/assets` (list, metadata, upload, annotate, move,
  * a new file, upsert, delete, bulk jobs in asset-bulk.ts), asset folders (`.../assets/folders`),
- * and the content `api/assets/{app}/{idOrSlug}` (public unless the asset is protected).
+ * tags (`.../assets/tags`), and the content `api/assets/{app}/{idOrSlug}` (public unless the asset
+ * is protected).
  */
 
 export function assetDto(asset: Asset, appName: string) {
@@ -112,6 +113,7 @@ export async function assets(request: ApiRequest, method: string, rest: string[]
   const { store, appName } = ctx;
   const [area, id] = rest;
   if (area === "assets" && id?.toLowerCase() === "folders") return assetFolders(request, method, rest.slice(2), by, ctx);
+  if (area === "assets" && id?.toLowerCase() === "tags") return assetTags(request, method, rest.slice(2), by, ctx);
   if (area === "assets") {
     const sub = rest[2]?.toLowerCase();
     if (rest.length > 3 || (sub !== undefined && (id === undefined || (sub !== "parent" && sub !== "content")))) throw notFound(`No Squidex endpoint for ${method} apps/${appName}/${rest.join("/")}.`);
@@ -228,6 +230,26 @@ async function uploadAsset(request: ApiRequest, by: Principal, ctx: SquidexHttpC
     by,
   });
   return json(assetDto(asset, ctx.appName), 201, { Location: `/api/apps/${ctx.appName}/assets/${asset.id}`, ETag: `"${asset.version}"` });
+}
+
+/**
+ * Asset tags as Squidex serves them: GET `assets/tags` (each tag with how many assets have it) and
+ * PUT `assets/tags/{name}` `{"tagName": "…"}` (renames it on every asset; answers the tags then).
+ */
+async function assetTags(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  const [name, ...more] = rest;
+  if (more.length) throw notFound(`No Squidex endpoint for ${method} assets/tags/${rest.join("/")}.`);
+  if (name === undefined) {
+    if (method !== "GET") throw new ContentError(405, "Use GET for the tags; PUT assets/tags/{name} renames one.");
+    return json(await ctx.store.assets.tagCounts());
+  }
+  if (method !== "PUT") throw new ContentError(405, 'Use PUT with {"tagName": "<new name>"} to rename a tag.');
+  // Refused before the body is read.
+  authorize(by, "changeAsset");
+  const body = await readJsonBody(request, ctx);
+  if (!isPlainObject(body)) throw badRequest('Send {"tagName": "<new name>"}.');
+  await ctx.store.assets.renameTag(name, body.tagName, { by });
+  return json(await ctx.store.assets.tagCounts());
 }
 
 function assetFolderDto(folder: AssetFolder, appName: string) {

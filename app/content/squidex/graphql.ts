@@ -5,10 +5,11 @@ import { MAX_BATCH, runGraphQL, type RunOptions } from "../graphql/execute";
 import { has, json, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 
 /**
- * GraphQL as Squidex serves it: `POST|GET api/content/{app}/graphql` and `POST …/graphql/batch`
- * (app/content/graphql). The caller has a token or a session, so reads as an editor: every field,
- * drafts with X-Unpublished (asked of the policy). flatData is in the first X-Languages language
- * (German by default). Invalid documents are 400, execution errors 200 with `errors`.
+ * GraphQL as Squidex serves it: `POST|GET api/content/{app}/graphql` and `POST …/graphql/batch` (a
+ * GET there is one request, as in Squidex) (app/content/graphql). The caller has a token or a
+ * session, so reads as an editor: every field, drafts with X-Unpublished (asked of the policy).
+ * flatData is in the first X-Languages language (German by default). Invalid documents are 400,
+ * execution errors 200 with `errors`.
  */
 export async function graphql(request: ApiRequest, method: string, rest: string[], by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
   const batch = rest[0]?.toLowerCase() === "batch";
@@ -19,7 +20,9 @@ export async function graphql(request: ApiRequest, method: string, rest: string[
   const opts: RunOptions = { store: ctx.store, client: ctx.content, audience: "editor", unpublished, language: wanted ?? MASTER_LANGUAGE };
 
   let input: unknown;
-  if (method === "GET" && !batch) {
+  // A GET is one request on either path: Squidex serves graphql and graphql/batch with one handler,
+  // and a query string holds one document.
+  if (method === "GET") {
     const url = new URL(request.url);
     const variables = queryParam(url, "variables");
     let parsed: unknown;
@@ -30,11 +33,12 @@ export async function graphql(request: ApiRequest, method: string, rest: string[
         return json({ errors: [{ message: '"variables" must be a JSON object.' }] }, 400);
       }
     }
-    input = { query: queryParam(url, "query"), variables: parsed, operationName: queryParam(url, "operationName") };
+    // The official SDK (2.0.1, generated from Squidex's OpenAPI document) names the parameter "The query string".
+    input = { query: queryParam(url, "query") ?? queryParam(url, "The query string"), variables: parsed, operationName: queryParam(url, "operationName") };
   } else if (method === "POST") input = await readJsonBody(request, ctx);
-  else throw new ContentError(405, batch ? "Use POST for a batch of GraphQL requests." : "Use GET or POST for GraphQL.");
+  else throw new ContentError(405, "Use GET or POST for GraphQL.");
 
-  if (!batch) {
+  if (!batch || method === "GET") {
     const answer = await runGraphQL(input, opts);
     return json(answer.body, answer.status);
   }
