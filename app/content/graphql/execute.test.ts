@@ -43,6 +43,30 @@ describe("GraphQL execution", () => {
     expect(reads.length).toBeLessThan(practitioners.size);
   });
 
+  it("lists a reference into several schemas, or any, as Content items of their own types, batched per schema", async () => {
+    const [practitioner] = (await store.query("gm-content-practitioners", { take: 1 }, {})).items;
+    const [color] = (await store.query("core-theme-colors", { take: 1 }, {})).items;
+    const refs = (name: string, schemaIds?: string[]) => ({ name, partitioning: "invariant" as const, properties: { fieldType: "References" as const, ...(schemaIds ? { schemaIds } : {}) } });
+    await store.upsertSchema({ name: "gql-mixed", type: "Default", isPublished: true, properties: {}, fields: [refs("any"), refs("two", ["gm-content-practitioners", "core-theme-colors"])] });
+    await store.create("gql-mixed", { any: { iv: [color!.id, practitioner!.id, "no-such-item"] }, two: { iv: [practitioner!.id, color!.id] } }, { id: "gql-mixed-1", publish: true });
+    reads = [];
+    const answer = await run(
+      `{ findGqlMixedContent(id: "gql-mixed-1") { flatData {
+          any { __typename id ... on GmContentPractitioners { flatData { name } } ... on CoreThemeColors { flatData { hexcode } } }
+          two { id status ... on CoreThemeColors { flatData { hexcode } } } } } }`,
+      { audience: "editor" },
+    );
+    expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
+    const flat = (answer.body.data as any).findGqlMixedContent.flatData;
+    expect(flat.any.map((i: any) => [i.__typename, i.id])).toEqual([["CoreThemeColors", color!.id], ["GmContentPractitioners", practitioner!.id]]);
+    expect(flat.any[1].flatData.name).toBe(practitioner!.data.name!.iv);
+    expect(flat.two.map((i: any) => i.id)).toEqual([practitioner!.id, color!.id]);
+    expect(flat.two[1].flatData.hexcode).toBe(color!.data.hexcode!.iv);
+    // A read per schema and field at most, whatever the number of ids (the two fields ask in turn).
+    expect(reads.filter((r) => r === "gm-content-practitioners").length).toBeLessThanOrEqual(2);
+    expect(reads.filter((r) => r === "core-theme-colors").length).toBeLessThanOrEqual(2);
+  });
+
   it("rebuilds the schema when the store's schemas change", async () => {
     const before = schemaFor(await store.listSchemas(), "editor");
     expect(schemaFor(await store.listSchemas(), "editor")).toBe(before);

@@ -2,6 +2,7 @@ import {
   GraphQLBoolean,
   GraphQLFloat,
   GraphQLInt,
+  GraphQLInterfaceType,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
@@ -181,6 +182,30 @@ export function buildSchema(all: readonly Schema[], audience: GraphQLAudience): 
       referrers.set(target.name, from);
     }
 
+  // What every content type has, as Squidex's `Content` interface: a reference field that may point
+  // into several schemas (or any) lists its items as this, each its own type (`... on XContent`).
+  const common = (): GraphQLFieldConfigMap<ContentSource, GraphQLContext> => ({
+    id: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => s.item.id },
+    version: { type: new GraphQLNonNull(GraphQLInt), resolve: (s) => s.item.version },
+    created: { type: new GraphQLNonNull(Instant), resolve: (s) => s.item.created },
+    lastModified: { type: new GraphQLNonNull(Instant), resolve: (s) => s.item.lastModified },
+    status: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => s.item.status },
+    statusColor: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => STATUS_COLORS[s.item.status] ?? "#8091a5" },
+    newStatus: { type: GraphQLString, resolve: (s) => s.item.newStatus },
+    newStatusColor: { type: GraphQLString, resolve: (s) => (s.item.newStatus ? STATUS_COLORS[s.item.newStatus] : undefined) },
+  });
+  const contentInterface = new GraphQLInterfaceType({
+    name: "Content",
+    description: "Any content item: what the content type of every schema has.",
+    fields: common,
+    resolveType: (src: ContentSource) => names.get(src.schema),
+  });
+  /** The schemas a reference field may point into that this schema serves: those it names, or all. */
+  const candidatesOf = (field: SchemaField): Schema[] => {
+    const named = field.properties.schemaIds ?? [];
+    return named.length ? named.flatMap((id) => byNameOrId.get(id) ?? []) : [...content];
+  };
+
   const types = new Map<string, GraphQLObjectType>();
   const typeOf = (schema: Schema): GraphQLObjectType => {
     const existing = types.get(schema.name);
@@ -203,6 +228,26 @@ export function buildSchema(all: readonly Schema[], audience: GraphQLAudience): 
                 const loader = itemLoader(ctx, target.name, src.language);
                 const items = await Promise.all(idsIn(src.item.data[f.name]).map((id) => loader.load(id)));
                 return items.filter((i): i is FlatItem => !!i).map(source(target.name, src.language));
+              },
+            };
+          } else if (f.properties.fieldType === "References") {
+            // Several schemas, or any: each id is looked for in them in turn (batched per schema), and
+            // ids this audience cannot read are left out, as a single target's are.
+            const candidates = candidatesOf(f);
+            out[gqlNames.get(f.name)!] = {
+              type: new GraphQLList(new GraphQLNonNull(contentInterface)),
+              description: f.properties.label,
+              resolve: async (src, _args, ctx) => {
+                const found = await Promise.all(
+                  idsIn(src.item.data[f.name]).map(async (id) => {
+                    for (const candidate of candidates) {
+                      const item = await itemLoader(ctx, candidate.name, src.language).load(id);
+                      if (item) return source(candidate.name, src.language)(item);
+                    }
+                    return undefined;
+                  }),
+                );
+                return found.filter((i): i is ContentSource => !!i);
               },
             };
           } else out[gqlNames.get(f.name)!] = { type: scalarOf(f), description: f.properties.label, resolve: (src) => src.item.data[f.name] };
@@ -237,16 +282,10 @@ export function buildSchema(all: readonly Schema[], audience: GraphQLAudience): 
     const type: GraphQLObjectType = new GraphQLObjectType<ContentSource, GraphQLContext>({
       name,
       description: schema.properties.label ?? schema.name,
+      interfaces: [contentInterface],
       fields: () => {
         const out: GraphQLFieldConfigMap<ContentSource, GraphQLContext> = {
-          id: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => s.item.id },
-          version: { type: new GraphQLNonNull(GraphQLInt), resolve: (s) => s.item.version },
-          created: { type: new GraphQLNonNull(Instant), resolve: (s) => s.item.created },
-          lastModified: { type: new GraphQLNonNull(Instant), resolve: (s) => s.item.lastModified },
-          status: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => s.item.status },
-          statusColor: { type: new GraphQLNonNull(GraphQLString), resolve: (s) => STATUS_COLORS[s.item.status] ?? "#8091a5" },
-          newStatus: { type: GraphQLString, resolve: (s) => s.item.newStatus },
-          newStatusColor: { type: GraphQLString, resolve: (s) => (s.item.newStatus ? STATUS_COLORS[s.item.newStatus] : undefined) },
+          ...common(),
           flatData: { type: new GraphQLNonNull(flatData), resolve: (s) => s },
         };
         if (data) out.data = { type: new GraphQLNonNull(data), resolve: (s) => s };
