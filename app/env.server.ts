@@ -64,6 +64,14 @@ const schema = z.object({
   SITE_VARIANT: z.enum(["directory", "booking"]).default("booking"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ASSET_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  /**
+   * Hosts (name or name:port, comma-separated) an asset may be downloaded from by URL although they
+   * are in a private network (an intranet's image server); every other host must be public.
+   */
+  ASSET_URL_ALLOW_HOSTS: z
+    .string()
+    .default("")
+    .transform((v) => new Set(v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))),
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(300),
   API_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   SEED_DEMO: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),

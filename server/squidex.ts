@@ -44,6 +44,7 @@ export function squidexMiddleware(services: Services) {
     appName: env.SQUIDEX_APP_NAME,
     jsonLimit: env.API_BODY_LIMIT_BYTES,
     assetLimit: env.ASSET_MAX_BYTES,
+    downloadAllowHosts: env.ASSET_URL_ALLOW_HOSTS,
   };
   const proxy =
     remoteSquidex && env.SQUIDEX_APP

@@ -430,7 +430,7 @@ describe("the SDK census: every ContentsApi, AssetsApi, SchemasApi, LanguagesApi
     }
   }
 
-  it("answers the URL variants of the upload calls with 501 too: the service downloads nothing on a caller's behalf", async () => {
+  it("takes the URL variants of the upload calls from public addresses only: a private one is a 400 before any request", async () => {
     const id = await newAsset();
     for (const call of [
       () => client.assets.postAsset({ url: "http://127.0.0.1:1/logo.png", name: "logo.png" }),
@@ -438,8 +438,8 @@ describe("the SDK census: every ContentsApi, AssetsApi, SchemasApi, LanguagesApi
       () => client.assets.putAssetContent(id, { url: "http://127.0.0.1:1/logo.png", name: "logo.png" }),
     ]) {
       const refused = await refusal(call());
-      expect(refused.statusCode).toBe(501);
-      expect(refused.body?.message).toMatch(/from a URL is not supported/);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body?.message).toMatch(/private network \(127\.0\.0\.1\)/);
     }
   });
 });

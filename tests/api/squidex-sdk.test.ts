@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { SquidexBadRequestError, SquidexClient, SquidexError, type FieldPropertiesDto } from "@squidex/squidex";
 import Database from "better-sqlite3";
@@ -16,7 +18,7 @@ let client: SquidexClient;
 const api = (p: string) => `${server.url}/api/squidex/api${p}`;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: { ASSET_URL_ALLOW_HOSTS: "127.0.0.1" } });
   client = sdkClient(server);
 });
 afterAll(async () => {
@@ -1014,10 +1016,41 @@ describe("deleting schemas", () => {
   });
 });
 
-describe("what the SDK suite asks and this service does not offer", () => {
-  it("answers an asset upload from a URL with 501 and a message, downloading nothing", async () => {
-    const refused = await failure(client.assets.postAsset({ name: "logo.png", url: "http://127.0.0.1:1/logo.png" }));
-    expect(refused.statusCode).toBe(501);
-    expect(refused.body?.message).toMatch(/from a URL is not supported/);
+describe("an asset uploaded from a URL (the SDK suite's test, with the file on this machine)", () => {
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP8z8DwnwEIGAEAEOkC/4Ab7ZUAAAAASUVORK5CYII=", "base64");
+  let files: http.Server;
+  let at: string;
+  beforeAll(async () => {
+    // The server allows 127.0.0.1 (ASSET_URL_ALLOW_HOSTS): this file server stands in for a public one.
+    files = http.createServer((req, res) => {
+      if (req.url === "/media/logo-squared.png") res.writeHead(200, { "content-type": "image/png" }).end(PNG);
+      else if (req.url === "/to-metadata") res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => files.listen(0, "127.0.0.1", resolve));
+    at = `127.0.0.1:${(files.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => files.close(() => resolve())));
+
+  it("downloads the file with the name given and its type and size, for an upload, an upsert and a new file", async () => {
+    const created = await client.assets.postAsset({ name: "logo.png", url: `http://${at}/media/logo-squared.png` });
+    expect(await client.assets.getAsset(created.id)).toMatchObject({ id: created.id, fileName: "logo.png", fileSize: PNG.length, mimeType: "image/png" });
+    const upserted = await client.assets.postUpsertAsset(`from-url-${Date.now()}`, { url: `http://${at}/media/logo-squared.png`, name: "logo-2.png" });
+    expect(upserted).toMatchObject({ fileName: "logo-2.png", fileSize: PNG.length });
+    const replaced = await client.assets.putAssetContent(created.id, { url: `http://${at}/media/logo-squared.png`, name: "logo-3.png" });
+    expect(replaced.fileVersion).toBeGreaterThan(created.fileVersion);
+  });
+
+  it("refuses a host in a private network that is not allowed, a redirect into the metadata service, a bad address and a missing file: 400 with the reason", async () => {
+    for (const [url, reason] of [
+      [`http://localhost:${at.split(":")[1]}/media/logo-squared.png`, /private network/],
+      [`http://${at}/to-metadata`, /private network \(169\.254\.169\.254\)/],
+      ["file:///etc/passwd", /http or https only/],
+      [`http://${at}/nothing-here.png`, /answered 404/],
+    ] as const) {
+      const refused = await failure(client.assets.postAsset({ name: "x.png", url }));
+      expect(refused.statusCode, url).toBe(400);
+      expect(refused.body?.message, url).toMatch(reason);
+    }
   });
 });

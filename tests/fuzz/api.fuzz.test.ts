@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -1442,6 +1444,47 @@ describe("Squidex API: schema, field and asset writes (issue 23)", () => {
       property("squidex schema and asset writes", fc.record({ route, body, type: fc.constantFrom("application/json", "application/json", "text/plain", "multipart/form-data; boundary=x") }), async ({ route: [method, p], body: text, type }) => {
         await fz.request(`${method} ${SQ}/${p.replace(/\/[^/]*$/, "/…")}`, { method, path: `${SQ}/${p}`, headers: { ...bearer(), "content-type": type }, body: method === "DELETE" ? undefined : text });
       }),
+    T,
+  );
+
+  it(
+    "an asset from a URL: no spelling of a private address reaches the host's network",
+    async () => {
+      // A canary on the loopback address: any request it gets is a download the rules should have refused.
+      let hits = 0;
+      const canary = http.createServer((_req, res) => {
+        hits++;
+        res.writeHead(200, { "content-type": "image/png" }).end("x");
+      });
+      await new Promise<void>((resolve) => canary.listen(0, "127.0.0.1", resolve));
+      const port = (canary.address() as AddressInfo).port;
+      const hosts = ["127.0.0.1", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "127.0.0.1.", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "localhost", "LOCALHOST.", "[::1]", "0.0.0.0", "[::]", "169.254.169.254", "10.0.0.1", "[fd00::1]", "%31%32%37.0.0.1"];
+      try {
+        await property(
+          "asset from a URL",
+          fc.record({
+            url: fc.oneof(
+              { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...hosts), fc.constantFrom("http", "https", "HTTP"), fc.constantFrom("/logo.png", "/", "/%2e%2e/x", "?a=b")).map(([h, scheme, p]) => `${scheme}://${h}:${port}${p}`) },
+              { weight: 1, arbitrary: fc.constantFrom("file:///etc/passwd", "gopher://127.0.0.1:70/", "ftp://127.0.0.1/x", "data:image/png;base64,AAAA", "http://user:pw@example.org/x.png", "//127.0.0.1/x", "http:/127.0.0.1/x") },
+              { weight: 1, arbitrary: hostileOrHuge },
+            ),
+            name: fc.oneof(fc.constant("logo.png"), hostile),
+            call: fc.constantFrom("upload", "upsert", "content"),
+          }),
+          async ({ url, name, call }) => {
+            const b = "fzUrl";
+            const part = (k: string, v: string) => `--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+            const p = call === "upload" ? `${SQ}/api/apps/${APP}/assets` : call === "upsert" ? `${SQ}/api/apps/${APP}/assets/fz-from-url` : `${SQ}/api/apps/${APP}/assets/${ASSET}/content`;
+            const req: FuzzRequest = { method: call === "content" ? "PUT" : "POST", path: p, headers: { ...bearer(), "content-type": `multipart/form-data; boundary=${b}` }, body: `${part("url", url)}${part("name", name)}--${b}--\r\n` };
+            const res = await fz.request(`${req.method} ${SQ}/api/apps/{app}/assets (url)`, req);
+            fz.expect(res.status >= 400 && res.status < 500, `${req.method} assets (url)`, "private address taken", req, res, `a download from ${JSON.stringify(url.slice(0, 200))} answered ${res.status}`);
+            fz.expect(hits === 0, `${req.method} assets (url)`, "request reached the host's network", req, res, `the loopback canary got a request for ${JSON.stringify(url.slice(0, 200))}`);
+          },
+        );
+      } finally {
+        await new Promise<void>((resolve) => canary.close(() => resolve()));
+      }
+    },
     T,
   );
 

@@ -9,6 +9,7 @@ import type { Asset, FilterNode } from "../types";
 import { ASSET_SORT_COLUMNS, parentIdOf, type AssetFolder, type AssetSort } from "../assets";
 import { isPlainObject } from "../validate";
 import { authorize, type Principal } from "../policy";
+import { downloadPublicFile } from "../remote-file.server";
 import { empty, expectedVersion, json, notImplemented, queryParam, readJsonBody, type ApiAnswer, type ApiRequest, type SquidexHttpContext } from "./respond";
 import { assetBulk } from "./asset-bulk";
 
@@ -192,7 +193,7 @@ export async function assets(request: ApiRequest, method: string, rest: string[]
 /**
  * The file of a multipart request (the part `file`), for an upload, a new file and an upsert alike;
  * the caller asks the policy first, so a refused writer's body is never read. No multipart body, or
- * none with that part, is a 400; a `url` part instead is a 501 (see below).
+ * none with that part, is a 400; a `url` part instead is downloaded (see below).
  */
 async function readFilePart(request: ApiRequest, ctx: SquidexHttpContext): Promise<{ file: File; body: Buffer; form: FormData }> {
   const type = request.headers.get("content-type") ?? "";
@@ -203,10 +204,15 @@ async function readFilePart(request: ApiRequest, ctx: SquidexHttpContext): Promi
     throw badRequest("The multipart body could not be read.");
   });
   const file = form.get("file");
-  // Squidex downloads a `url` part itself; this service fetches no address a request names (no
-  // requests to the host's network on a caller's behalf): the caller sends the file.
-  if ((!file || typeof file === "string") && typeof form.get("url") === "string")
-    throw notImplemented("Uploading an asset from a URL is not supported by this service: it downloads nothing on a caller's behalf. Send the file itself as the part named file.");
+  const url = form.get("url");
+  // Squidex downloads a `url` part itself (with `name` as the file name): so does this service, from
+  // public addresses only (remote-file.server.ts), up to the asset limit.
+  if ((!file || typeof file === "string") && typeof url === "string") {
+    const got = await downloadPublicFile(url, { limit: ctx.assetLimit, allowHosts: ctx.downloadAllowHosts });
+    const named = form.get("name");
+    const fileName = typeof named === "string" && named.trim() ? named.trim() : got.fileName;
+    return { file: new File([new Uint8Array(got.body)], fileName, { type: got.mimeType ?? "" }), body: got.body, form };
+  }
   if (!file || typeof file === "string") throw badRequest("The request has no part named file.");
   return { file, body: Buffer.from(await file.arrayBuffer()), form };
 }

@@ -41,6 +41,8 @@ export interface SquidexHttpContext {
   appName: string;
   jsonLimit: number;
   assetLimit: number;
+  /** Hosts an asset may be downloaded from though private (ASSET_URL_ALLOW_HOSTS; remote-file.server.ts). */
+  downloadAllowHosts?: ReadonlySet<string>;
 }
 
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): ApiAnswer => ({
