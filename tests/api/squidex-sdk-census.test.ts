@@ -316,6 +316,13 @@ const OFFERED: { [A in ApiName]?: Record<string, Call> } = {
     disableNestedField: async () => expect(nestedOf(await client.schemas.disableNestedField(FIELDS, rowsId(), nestedId(f.fields, "disableMe")), "disableMe").isDisabled).toBe(true),
     enableNestedField: async () => expect(nestedOf(await client.schemas.enableNestedField(FIELDS, rowsId(), nestedId(f.fields, "enableMe")), "enableMe").isDisabled).toBe(false),
     lockNestedField: async () => expect(nestedOf(await client.schemas.lockNestedField(FIELDS, rowsId(), nestedId(f.fields, "lockMe")), "lockMe").isLocked).toBe(true),
+    putSchemaSync: async () => {
+      const made = await client.schemas.postSchema({ name: `census-sync-${Date.now()}`, isPublished: true, fields: [{ name: "keep", properties: { fieldType: "String" } }, { name: "drop", properties: { fieldType: "Number" } }] });
+      const synced = await client.schemas.putSchemaSync(made.name, { fields: [{ name: "keep", properties: { fieldType: "String", label: "Behalten" } as FieldPropertiesDto }, { name: "added", properties: { fieldType: "Boolean" } }], category: "Census" });
+      expect(synced.fields.map((x) => [x.name, x.properties.fieldType])).toEqual([["keep", "String"], ["added", "Boolean"]]);
+      expect(synced.fields[0]!.fieldId).toBe(made.fields[0]!.fieldId);
+      expect(synced.category).toBe("Census");
+    },
     putNestedFieldOrdering: async () => {
       const ids = fieldOf(await client.schemas.getSchema(FIELDS), "rows").nested!.map((n) => n.fieldId).reverse();
       expect(fieldOf(await client.schemas.putNestedFieldOrdering(FIELDS, rowsId(), { fieldIds: ids }), "rows").nested!.map((n) => n.fieldId)).toEqual(ids);
@@ -331,7 +338,6 @@ const NOT_OFFERED: { [A in ApiName]?: Record<string, { reason: string; call: () 
   schemas: {
     putScripts: { reason: "the service runs no scripts, so it keeps none", call: () => client.schemas.putScripts(FIELDS, { create: "ctx.data" } as never) },
     putRules: { reason: "field rules are rules for Squidex's own editor, which this service does not host", call: () => client.schemas.putRules(FIELDS, { fieldRules: [] }) },
-    putSchemaSync: { reason: "a whole-schema sync is not offered; properties and fields change one by one", call: () => client.schemas.putSchemaSync(FIELDS, { fields: [] }) },
   },
 };
 

@@ -912,7 +912,6 @@ describe("fields of Array fields, field order, locks and the schema's editor set
     for (const call of [
       () => client.schemas.putScripts(created.name, { create: "ctx.data" } as never),
       () => client.schemas.putRules(created.name, { fieldRules: [] }),
-      () => client.schemas.putSchemaSync(created.name, { fields: [] }),
     ]) {
       const refused = await failure(call());
       expect(refused.statusCode).toBe(501);
@@ -951,6 +950,72 @@ describe("fields of Array fields, field order, locks and the schema's editor set
     }
     expect((await fetch(api(`/apps/praxisnetz/schemas/${app.name}/fields/${rows}/lock`), { method: "PUT" })).status).toBe(401);
     expect((await client.schemas.getSchema(app.name)).version).toBe(app.version);
+  });
+});
+
+describe("synchronizing a schema (PUT …/sync, the Squidex CLI's schema sync)", () => {
+  const name = () => `sync-${Math.random().toString(16).slice(2, 10)}`;
+  const text = (n: string, extra: Record<string, unknown> = {}) => ({ name: n, properties: { fieldType: "String", ...extra } as FieldPropertiesDto });
+
+  it("makes the schema the one described in one version: fields matched by name keep their ids, a new kind is a new field, the rest goes; audited", async () => {
+    const made = await client.schemas.postSchema({ name: name(), isPublished: false, fields: [text("title"), { name: "count", properties: { fieldType: "Number" } }, text("gone"), { name: "rows", properties: { fieldType: "Array" }, nested: [text("label")] } as never] });
+    const ids = Object.fromEntries(made.fields.map((f) => [f.name, f.fieldId]));
+    const item = await client.contents.postContent(made.name, { title: { iv: "bleibt" }, count: { iv: 3 } });
+    const synced = await client.schemas.putSchemaSync(made.name, {
+      isPublished: true,
+      category: "Sync",
+      previewUrls: { Web: "https://example.org/{{data.title.iv}}" },
+      properties: { label: "Synchronisiert", validateOnPublish: false },
+      fields: [text("title", { label: "Titel", isRequired: true }), { name: "count", properties: { fieldType: "String" } as FieldPropertiesDto }, { name: "rows", properties: { fieldType: "Array" }, nested: [text("label"), text("hint")] } as never, text("fresh")],
+      fieldsInLists: ["title"],
+    });
+    expect(synced).toMatchObject({ isPublished: true, category: "Sync", properties: { label: "Synchronisiert" }, previewUrls: { Web: "https://example.org/{{data.title.iv}}" }, fieldsInLists: ["title"] });
+    expect(synced.version).toBe(made.version + 1);
+    const by = Object.fromEntries(synced.fields.map((f) => [f.name, f]));
+    expect(Object.keys(by)).toEqual(["title", "count", "rows", "fresh"]);
+    expect(by.title!.fieldId).toBe(ids.title);
+    expect(by.title!.properties).toMatchObject({ label: "Titel", isRequired: true });
+    expect(by.rows!.fieldId).toBe(ids.rows);
+    expect(by.rows!.nested!.map((n) => n.name)).toEqual(["label", "hint"]);
+    // Another kind: a field of its own, under a new id (Squidex deletes and recreates it).
+    expect(by.count!.properties.fieldType).toBe("String");
+    expect(by.count!.fieldId).toBeGreaterThan(Math.max(...Object.values(ids)));
+    // The schema's rules hold for writes at once: the title is required now.
+    expect((await failure(client.contents.postContent(made.name, { count: { iv: "x" } }))).statusCode).toBe(400);
+    expect((await client.contents.getContent(made.name, item.id, { unpublished: true })).data.title).toEqual({ iv: "bleibt" });
+    const db = new Database(path.join(server.dataDir, "praxisnetz.sqlite"), { readonly: true });
+    try {
+      expect(db.prepare("select count(*) as n from audit_log where action = 'update-schema' and schema_name = ?").get(made.name)).toEqual({ n: 1 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("keeps fields with noFieldDeletion, refuses recreation with noFieldRecreation, a locked field's change, scripts and field rules, a stale version: 400/412, nothing changed", async () => {
+    const made = await client.schemas.postSchema({ name: name(), isPublished: true, fields: [text("a"), text("b"), { name: "n", properties: { fieldType: "Number" } }] });
+    const kept = await client.schemas.putSchemaSync(made.name, { fields: [text("a")], noFieldDeletion: true });
+    expect(kept.fields.map((f) => f.name)).toEqual(["a", "b", "n"]);
+    const before = await client.schemas.getSchema(made.name);
+    for (const [body, detail] of [
+      [{ fields: [text("a"), text("b"), text("n")], noFieldRecreation: true }, "noFieldRecreation"],
+      [{ fields: [text("a")], scripts: { create: "ctx.reject()" } }, "scripts"],
+      [{ fields: [text("a")], fieldRules: [{ action: "Hide", field: "a", condition: "true" }] }, "fieldRules"],
+      [{ fields: [{ name: "a", properties: { fieldType: "Bogus" } }] }, "fieldType"],
+      [{ fields: "a" }, "fields"],
+    ] as const) {
+      const res = await authed(`/apps/praxisnetz/schemas/${made.name}/sync`, { method: "PUT", body: JSON.stringify(body) });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(res.json), JSON.stringify(body)).toContain(detail);
+    }
+    await client.schemas.lockField(made.name, before.fields[0]!.fieldId);
+    const locked = await authed(`/apps/praxisnetz/schemas/${made.name}/sync`, { method: "PUT", body: JSON.stringify({ fields: [text("a", { label: "neu" }), text("b"), { name: "n", properties: { fieldType: "Number" } }] }) });
+    expect(locked.status).toBe(400);
+    expect(JSON.stringify(locked.json)).toContain("locked");
+    const stale = await authed(`/apps/praxisnetz/schemas/${made.name}/sync`, { method: "PUT", body: JSON.stringify({ fields: [] }), headers: { "If-Match": '"0"' } });
+    expect(stale.status).toBe(412);
+    expect((await client.schemas.getSchema(made.name)).fields.map((f) => f.name)).toEqual(["a", "b", "n"]);
+    expect((await failure(client.schemas.putSchemaSync("no-such-schema", { fields: [] }))).statusCode).toBe(404);
+    expect((await fetch(api(`/apps/praxisnetz/schemas/${made.name}/sync`), { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
   });
 });
 

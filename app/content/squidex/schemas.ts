@@ -12,7 +12,7 @@ import { applyFieldChange, fieldChange, flag, readField, type FieldChange } from
  * and the entries of its Array fields (schema-fields.ts; see changeSchema). Writes go through the
  * store's `upsertSchema` with the writer named, so the one policy decides (policy.ts,
  * "changeSchema") and every write is audited. A schema the site reads is never deleted
- * (ContentStore.deleteSchema). Scripts, field rules and a whole-schema sync answer 501.
+ * (ContentStore.deleteSchema). A whole schema is synchronized (`…/sync`); scripts and field rules answer 501.
  * Every resource carries `_links` (the SDK's parser requires the key on schemas, fields and the
  * nested fields of Array fields): the read ones Squidex gives a reader, `self` and, for content
  * schemas, `contents`.
@@ -64,7 +64,6 @@ export function schemaDto(schema: Schema, appName: string) {
 const NOT_OFFERED: Record<string, string> = {
   scripts: "Schema scripts are not supported by this service's Squidex API: it runs no scripts, so it keeps none.",
   rules: "Field rules (Squidex's editor rules that hide or disable fields) are not supported by this service's Squidex API.",
-  sync: "Synchronizing a whole schema is not supported by this service's Squidex API; change its properties and fields one by one (PUT …/schemas/{name}, …/fields).",
 };
 
 /** `rest`: the path after `api/apps/{app}/schemas`. */
@@ -76,6 +75,7 @@ export async function schemas(request: ApiRequest, method: string, rest: string[
   if (id !== undefined && (method === "POST" || method === "PUT" || method === "DELETE")) {
     const toggle = more[0]?.toLowerCase();
     if (method === "PUT" && more.length === 1 && (toggle === "publish" || toggle === "unpublish")) return await publishSchema(request, id, toggle === "publish", by, ctx);
+    if (method === "PUT" && more.length === 1 && toggle === "sync") return await syncSchema(request, id, by, ctx);
     const changed = await changeSchema(request, method, id, more, by, ctx);
     if (changed) return changed;
     if (method === "DELETE" && more.length === 0) {
@@ -213,6 +213,56 @@ async function publishSchema(request: ApiRequest, nameOrId: string, isPublished:
     if (current.isPublished === isPublished) return current;
     const { name, type, properties, fields } = current;
     return store.upsertSchema({ name, type, properties, fields, isPublished }, { by, expectedVersion: expected });
+  });
+  return json(schemaDto(schema, ctx.appName), 200, { ETag: `"${schema.version}"` });
+}
+
+/**
+ * `PUT api/apps/{app}/schemas/{name}/sync` (Squidex's SynchronizeSchemaDto, what the Squidex CLI's
+ * schema sync sends): the schema becomes the one described, in one new version. Fields are matched by
+ * name and keep their ids; a field described with another kind is made anew under a new id (refused
+ * with `noFieldRecreation`); a field not described goes (kept with `noFieldDeletion`); a locked field
+ * is neither changed nor removed (400). Properties, category, preview URLs, editor lists and the
+ * publish state are the ones described. Scripts and field rules are refused when given (this service
+ * runs neither), never silently dropped.
+ */
+async function syncSchema(request: ApiRequest, nameOrId: string, by: Principal, ctx: SquidexHttpContext): Promise<ApiAnswer> {
+  // Asked before the body is read (the store asks again when it writes).
+  authorize(by, "changeSchema", (await ctx.store.getSchema(nameOrId))?.name ?? nameOrId);
+  const body = await readJsonBody(request, ctx);
+  if (!isPlainObject(body)) throw validationError(["Send the schema as it should be: { fields, properties, category, previewUrls, fieldsInLists, fieldsInReferences, isPublished }."]);
+  const given = (v: unknown) => v !== undefined && v !== null && !(Array.isArray(v) && !v.length) && !(isPlainObject(v) && Object.values(v).every((x) => x === null || x === undefined || x === ""));
+  const unsupported = [given(body.scripts) ? "scripts" : "", given(body.fieldRules) ? "fieldRules" : ""].filter(Boolean);
+  if (unsupported.length) throw validationError([`${unsupported.join(", ")}: not supported by this service (it runs no schema scripts and keeps no editor field rules); leave ${unsupported.length > 1 ? "them" : "it"} out.`]);
+  const errors: string[] = [];
+  const noDeletion = flag(body, "noFieldDeletion", "schema", errors) ?? false;
+  const noRecreation = flag(body, "noFieldRecreation", "schema", errors) ?? false;
+  if (errors.length) throw validationError(errors);
+  const expected = expectedVersion(request);
+  const schema = await ctx.store.transaction(async (store) => {
+    const current = await store.getSchema(nameOrId);
+    if (!current) throw notFound(`Schema "${nameOrId}" not found.`);
+    if (expected !== undefined && expected !== current.version) throw versionConflict(expected, current.version);
+    const wanted = createSchemaInput({ ...body, name: current.name, type: current.type, isPublished: body.isPublished ?? current.isPublished });
+    const problems: string[] = [];
+    let nextId = Math.max(0, ...current.fields.map((f) => f.fieldId));
+    const fields = wanted.fields.map((field) => {
+      const before = current.fields.find((f) => f.name === field.name);
+      if (!before) return field;
+      const recreate = before.properties.fieldType !== field.properties.fieldType || (before.partitioning ?? "invariant") !== (field.partitioning ?? "invariant");
+      if (before.isLocked && (recreate || JSON.stringify(before.properties) !== JSON.stringify({ ...before.properties, ...field.properties })))
+        problems.push(`fields.${field.name}: The field is locked: it cannot be changed.`);
+      if (!recreate) return { ...field, fieldId: before.fieldId, isLocked: field.isLocked || before.isLocked };
+      if (noRecreation) problems.push(`fields.${field.name}: It would be made anew as ${field.properties.fieldType} (it is ${before.properties.fieldType}), and noFieldRecreation is set.`);
+      return { ...field, fieldId: ++nextId };
+    });
+    for (const before of current.fields) {
+      if (wanted.fields.some((f) => f.name === before.name)) continue;
+      if (noDeletion) fields.push(before);
+      else if (before.isLocked) problems.push(`fields.${before.name}: The field is locked: it cannot be deleted.`);
+    }
+    if (problems.length) throw validationError(problems);
+    return store.upsertSchema({ name: current.name, type: current.type, isPublished: wanted.isPublished, properties: wanted.properties, fields }, { by, expectedVersion: current.version });
   });
   return json(schemaDto(schema, ctx.appName), 200, { ETag: `"${schema.version}"` });
 }
