@@ -186,7 +186,9 @@ export async function createApp(opts: AppOptions = {}) {
       () => false,
     );
     const status = ready && database ? 200 : 503;
-    res.status(status).json({ status: status === 200 ? "ready" : "starting", renderer: !!render, warm: ready, database: database ? "ok" : "unreachable", statusCode: status });
+    // On a remote Squidex: when the mirror last finished a pull (null before the first), no error text.
+    const mirror = services.mirror ? { mirrorSynced: services.mirror.status.lastSync } : {};
+    res.status(status).json({ status: status === 200 ? "ready" : "starting", renderer: !!render, warm: ready, database: database ? "ok" : "unreachable", ...mirror, statusCode: status });
   });
   app.get("/healthz", async (_req, res) => {
     try {

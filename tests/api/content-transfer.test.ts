@@ -19,6 +19,7 @@ import { fetchJson, squidexToken, startServer, tempDataDir, type RunningServer }
 const root = path.resolve(import.meta.dirname, "../..");
 const APP = "praxisnetz";
 const SCHEMAS = ["gm-content-practitioners", "core-pages", "gm-content-appointments"];
+const SETTINGS_SCHEMA = "transfer-settings";
 const PNG_2x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP8z8DwnwEIGAEAEOkC/4Ab7ZUAAAAASUVORK5CYII=", "base64");
 
 function run(script: "export" | "import", args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -109,6 +110,23 @@ beforeAll(async () => {
   expect(opened.status, opened.text).toBe(200);
   const draft = await fetchJson(`${base}/${second!.id}`, { method: "PUT", headers, body: JSON.stringify({ ...second!.data, name: { iv: "Draft Name" } }) });
   expect(draft.status, draft.text).toBe(200);
+  // A schema with Squidex's settings and field flags: they travel with it, both ways.
+  const settings = await fetchJson(`${source.url}/api/squidex/api/apps/${APP}/schemas`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      name: SETTINGS_SCHEMA,
+      isPublished: true,
+      category: "Transfer",
+      previewUrls: { Web: "https://example.org/{{data.title.iv}}" },
+      fieldsInLists: ["title"],
+      fields: [
+        { name: "title", isLocked: true, properties: { fieldType: "String" } },
+        { name: "note", isDisabled: true, isHidden: true, properties: { fieldType: "String" } },
+      ],
+    }),
+  });
+  expect(settings.status, settings.text).toBe(201);
   const form = new FormData();
   form.append("file", new Blob([PNG_2x1], { type: "image/png" }), "transfer.png");
   const up = await fetch(`${source.url}/api/squidex/api/apps/${APP}/assets`, { method: "POST", headers: { authorization: `Bearer ${t}` }, body: form });
@@ -232,6 +250,10 @@ describe("content export into a live Squidex app (--to-squidex)", () => {
         expect(shape(now[`${schema} live`]), schema).toEqual(shape(expected[`${schema} live`]));
       }
       expect(now.bytes).toEqual(expected.bytes);
+      // A schema the target lacked is made there with its settings and field flags.
+      const made = ((now.schemas as { json: { items: any[] } }).json.items ?? []).find((x) => x.name === SETTINGS_SCHEMA);
+      expect(made).toMatchObject({ category: "Transfer", previewUrls: { Web: "https://example.org/{{data.title.iv}}" }, fieldsInLists: ["title"] });
+      expect(made.fields.map((f: any) => [f.name, f.isLocked, f.isDisabled, f.isHidden])).toEqual([["title", true, false, false], ["note", false, true, true]]);
     } finally {
       await target.stop();
     }

@@ -118,16 +118,27 @@ function stamps(x: Json, actor: string) {
   };
 }
 
-/** A Squidex field DTO as the store keeps a field (links and UI flags dropped). */
+/** A Squidex field DTO as the store keeps a field, with its flags (links dropped). */
 function toField(f: Json): Json {
   return {
     fieldId: Number(f.fieldId),
     name: String(f.name),
     ...(f.partitioning !== undefined ? { partitioning: f.partitioning } : {}),
     ...(f.isHidden ? { isHidden: true } : {}),
+    ...(f.isLocked ? { isLocked: true } : {}),
+    ...(f.isDisabled ? { isDisabled: true } : {}),
     properties: f.properties ?? {},
     ...(Array.isArray(f.nested) ? { nested: (f.nested as Json[]).map(toField) } : {}),
   };
+}
+
+/** A SchemaDto's properties as the store keeps them: with the settings Squidex serves beside them. */
+function storedProperties(s: Json): Json {
+  const out: Json = { ...(s.properties ?? {}) };
+  if (typeof s.category === "string" && s.category) out.category = s.category;
+  if (s.previewUrls && typeof s.previewUrls === "object" && Object.keys(s.previewUrls).length) out.previewUrls = s.previewUrls;
+  for (const key of ["fieldsInLists", "fieldsInReferences"]) if (Array.isArray(s[key]) && s[key].length) out[key] = s[key];
+  return out;
 }
 
 /** A SchemaDto as a `schemas` row. */
@@ -137,7 +148,7 @@ export function schemaRow(s: Json, actor: string): Database["schemas"] {
     name: String(s.name),
     type: String(s.type ?? (s.isSingleton ? "Singleton" : "Default")),
     is_published: s.isPublished === false ? 0 : 1,
-    definition: JSON.stringify({ properties: s.properties ?? {}, fields: ((s.fields ?? []) as Json[]).map(toField) }),
+    definition: JSON.stringify({ properties: storedProperties(s), fields: ((s.fields ?? []) as Json[]).map(toField) }),
     version: Number(s.version ?? 0),
     ...stamps(s, actor),
   };

@@ -47,7 +47,7 @@ export async function archiveToSquidex(file: string, target: SquidexSource, opts
   for (const { row } of records.schema) {
     if (!known.has(row.name)) {
       const def = JSON.parse(row.definition) as { properties?: Json; fields?: Json[] };
-      await must("POST", `api/apps/${app}/schemas`, { name: row.name, type: row.type, isPublished: !!row.is_published, properties: def.properties ?? {}, fields: (def.fields ?? []).map(fieldInput) });
+      await must("POST", `api/apps/${app}/schemas`, schemaInput(row.name, row.type, !!row.is_published, def.properties ?? {}, def.fields ?? []));
     }
     tick("schema");
   }
@@ -95,12 +95,33 @@ export async function archiveToSquidex(file: string, target: SquidexSource, opts
   return done;
 }
 
-/** A stored field as Squidex's create-schema body wants it. */
+/**
+ * A stored schema as Squidex's create-schema body wants it: the settings this store keeps among the
+ * properties (category, preview URLs, editor lists) go beside them, where Squidex reads them.
+ */
+export function schemaInput(name: string, type: string, isPublished: boolean, stored: Json, fields: Json[]): Json {
+  const { category, previewUrls, fieldsInLists, fieldsInReferences, ...properties } = stored;
+  return {
+    name,
+    type,
+    isPublished,
+    properties,
+    ...(category ? { category } : {}),
+    ...(previewUrls ? { previewUrls } : {}),
+    ...(fieldsInLists ? { fieldsInLists } : {}),
+    ...(fieldsInReferences ? { fieldsInReferences } : {}),
+    fields: fields.map(fieldInput),
+  };
+}
+
+/** A stored field as Squidex's create-schema body wants it, with its flags. */
 function fieldInput(f: Json): Json {
   return {
     name: f.name,
     ...(f.partitioning ? { partitioning: f.partitioning } : {}),
     isHidden: !!f.isHidden,
+    isLocked: !!f.isLocked,
+    isDisabled: !!f.isDisabled,
     properties: f.properties ?? {},
     ...(Array.isArray(f.nested) ? { nested: (f.nested as Json[]).map(fieldInput) } : {}),
   };
