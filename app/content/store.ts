@@ -60,6 +60,9 @@ const FIELD_NAME = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
 
 type ContentRow = Database["contents"];
 
+/** The highest field id each schema gave out, deleted fields' too (kept in its definition). */
+const lastFieldIds = new WeakMap<Schema, number>();
+
 /** A write's change to one row: the row it read, the columns it sets, and the new stamp. */
 interface PlannedChange {
   row: ContentRow;
@@ -179,7 +182,7 @@ export class ContentStore {
     const rows = await this.db.selectFrom("schemas").selectAll().orderBy("name").execute();
     const map = new Map<string, Schema>();
     for (const r of rows) {
-      const def = JSON.parse(r.definition) as Pick<Schema, "properties" | "fields">;
+      const def = JSON.parse(r.definition) as Pick<Schema, "properties" | "fields"> & { lastFieldId?: number };
       const schema: Schema = {
         id: r.id,
         name: r.name,
@@ -193,6 +196,7 @@ export class ContentStore {
         lastModified: r.last_modified,
         lastModifiedBy: r.last_modified_by,
       };
+      if (typeof def.lastFieldId === "number") lastFieldIds.set(schema, def.lastFieldId);
       map.set(r.name, schema);
     }
     this.schemaCache = map;
@@ -244,11 +248,13 @@ export class ContentStore {
     const existing = await this.getSchema(input.name);
     const now = new Date().toISOString();
     const actor = this.actorFor(opts);
-    const fields: SchemaField[] = withIds(input.fields, existing?.fields ?? []).map(({ nested, ...f }) => {
+    // As in Squidex, a field id is never given out twice: not even the id of a field deleted since.
+    const floor = existing ? (lastFieldIds.get(existing) ?? 0) : 0;
+    const fields: SchemaField[] = withIds(input.fields, existing?.fields ?? [], floor).map(({ nested, ...f }) => {
       const before = existing?.fields.find((e) => e.name === f.name);
       return { ...f, ...(nested ? { nested: withIds(nested, before?.nested ?? []) } : {}) };
     });
-    const definition = JSON.stringify({ properties: input.properties ?? {}, fields });
+    const definition = JSON.stringify({ properties: input.properties ?? {}, fields, lastFieldId: Math.max(floor, 0, ...fields.map((f) => f.fieldId), ...(existing?.fields ?? []).map((f) => f.fieldId)) });
     if (existing) {
       if (opts.expectedVersion !== undefined && opts.expectedVersion !== existing.version)
         throw versionConflict(opts.expectedVersion, existing.version);
@@ -1519,7 +1525,7 @@ function checkFields(list: readonly unknown[], path: string, errors: string[], t
 }
 
 /** Fields with ids: given, else the id the same name had before, else the next one no field has. */
-function withIds<F extends FieldInput>(list: readonly F[], before: readonly NestedField[]): Array<F & { fieldId: number }> {
-  let next = Math.max(0, ...before.map((b) => b.fieldId), ...list.map((f) => f.fieldId ?? 0));
+function withIds<F extends FieldInput>(list: readonly F[], before: readonly NestedField[], floor = 0): Array<F & { fieldId: number }> {
+  let next = Math.max(floor, ...before.map((b) => b.fieldId), ...list.map((f) => f.fieldId ?? 0));
   return list.map((f) => ({ ...f, fieldId: f.fieldId ?? before.find((b) => b.name === f.name)?.fieldId ?? ++next, properties: { ...f.properties } }));
 }

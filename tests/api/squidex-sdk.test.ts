@@ -991,6 +991,16 @@ describe("synchronizing a schema (PUT …/sync, the Squidex CLI's schema sync)",
     }
   });
 
+  it("never gives out a field id twice, not even a deleted field's", async () => {
+    const made = await client.schemas.postSchema({ name: name(), isPublished: true, fields: [text("a"), text("b")] });
+    const lastId = made.fields[1]!.fieldId;
+    await client.schemas.deleteField(made.name, lastId);
+    const added = await client.schemas.postField(made.name, text("c"));
+    expect(added.fields.find((f) => f.name === "c")!.fieldId).toBe(lastId + 1);
+    const synced = await client.schemas.putSchemaSync(made.name, { fields: [text("a"), text("d")] });
+    expect(synced.fields.find((f) => f.name === "d")!.fieldId).toBe(lastId + 2);
+  });
+
   it("keeps fields with noFieldDeletion, refuses recreation with noFieldRecreation, a locked field's change, scripts and field rules, a stale version: 400/412, nothing changed", async () => {
     const made = await client.schemas.postSchema({ name: name(), isPublished: true, fields: [text("a"), text("b"), { name: "n", properties: { fieldType: "Number" } }] });
     const kept = await client.schemas.putSchemaSync(made.name, { fields: [text("a")], noFieldDeletion: true });
