@@ -518,9 +518,15 @@ export class AssetStore {
   /** Squidex's tag list (GET assets/tags): every tag an asset has, with how many assets have it. */
   async tagCounts(): Promise<Record<string, number>> {
     recordRead(ASSETS_TAG);
-    const rows = await this.db.selectFrom("assets").select("tags").where("tags", "<>", "[]").execute();
+    // Each distinct tag list once, with how many assets have it: a library's assets share a few lists.
+    const rows = await this.db
+      .selectFrom("assets")
+      .select((eb) => ["tags", eb.fn.countAll<number | string>().as("n")])
+      .where("tags", "<>", "[]")
+      .groupBy("tags")
+      .execute();
     const counts = new Map<string, number>();
-    for (const row of rows) for (const tag of JSON.parse(row.tags) as string[]) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    for (const row of rows) for (const tag of new Set(JSON.parse(row.tags) as string[])) counts.set(tag, (counts.get(tag) ?? 0) + Number(row.n));
     // From a Map: a tag named like an Object property ("__proto__") stays a plain entry.
     return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
