@@ -346,7 +346,8 @@ describe("the content proxy to a remote Squidex", () => {
     expect(res.status).toBe(504);
     expect((await res.json()).message).toMatch(/did not answer in time/);
     expect(apiCalls()).toHaveLength(1);
-    expect(server.output()).toMatch(/the content service did not answer the proxy in time/);
+    // The log line comes over the server's stdout, which may trail its answer.
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toMatch(/the content service did not answer the proxy in time/);
     // It may have happened at the remote all the same: recorded.
     const db = openStore(server.dataDir);
     try {
@@ -365,7 +366,7 @@ describe("the content proxy to a remote Squidex", () => {
     expect((await res.json()).message).toMatch(/cannot be reached/);
     const write = await fetch(api(`api/content/${APP}/core-pages`), { method: "POST", headers: { cookie: editor, "content-type": "application/json" }, body: "{}" });
     expect(write.status).toBe(502);
-    expect(server.output()).toMatch(/the content service could not be reached by the proxy/);
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toMatch(/the content service could not be reached by the proxy/);
 
     remote = fakeSquidex();
     await listen(remote, remotePort);
