@@ -1148,9 +1148,11 @@ export class ContentStore {
         return this.toItem(next, schema, false);
       }
       if (this.upstream) {
-        // Squidex took it; the mirror's sync wrote a newer state of the item meanwhile (which holds it).
+        // Squidex took it; the mirror's sync wrote a newer state of the item meanwhile (which holds it),
+        // or removed it (deleted on Squidex since): trying the same change again would change nothing.
         const now = await this.findRow(schema.name, id);
         if (now) return this.toItem(now, schema, false);
+        if (planned) throw notFound(`Content item "${id}" not found in "${schema.name}".`);
       }
       if (opts.expectedVersion !== undefined) {
         const now = await this.findRow(schema.name, id);
