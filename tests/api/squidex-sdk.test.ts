@@ -1029,6 +1029,31 @@ describe("synchronizing a schema (PUT …/sync, the Squidex CLI's schema sync)",
   });
 });
 
+describe("a field disabled through the API, on the admin's item screen", () => {
+  it("is shown read-only in words (per language, yes/no as Ja/Nein), not as JSON, and kept", async () => {
+    const { DEMO_ADMIN, signIn } = await import("../support/auth");
+    const made = await client.schemas.postSchema({
+      name: `disabled-${Math.random().toString(16).slice(2, 10)}`,
+      isPublished: true,
+      fields: [
+        { name: "city", properties: { fieldType: "String" } },
+        { name: "motto", partitioning: "language", properties: { fieldType: "String" } },
+        { name: "open", properties: { fieldType: "Boolean" } },
+      ],
+    });
+    for (const f of made.fields) await client.schemas.disableField(made.name, f.fieldId);
+    const item = await client.contents.postContent(made.name, { city: { iv: "Berlin" }, motto: { de: "Gesund bleiben", en: "Stay well" }, open: { iv: true } });
+    const admin = await signIn(server, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const html = await (await fetch(`${server.url}/manage/content/${made.name}/${item.id}`, { headers: { cookie: admin } })).text();
+    const field = (n: string) => /<div[^>]*data-readonly-field="([^"]+)"[^>]*>([\s\S]*?)<\/div>/g;
+    const shown = Object.fromEntries([...html.matchAll(field(""))].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, " ")]));
+    expect(shown.city).toContain("Berlin");
+    expect(shown.motto).toMatch(/DE: Gesund bleiben\s+EN: Stay well/);
+    expect(shown.open).toContain("Ja");
+    expect(Object.values(shown).join(" ")).not.toMatch(/&quot;iv&quot;|"iv"/);
+  });
+});
+
 describe("deleting schemas", () => {
   const name = () => `gone-${Math.random().toString(16).slice(2, 10)}`;
 

@@ -42,7 +42,7 @@ const texts = {
     modified: "Zuletzt geändert",
     by: "Geändert von",
     skippedTitle: "Weitere Felder (nur lesbar)",
-    skippedNote: "Diese Felder lassen sich hier nicht bearbeiten (verborgene Felder, JSON über 10 000 Zeichen); beim Speichern bleiben sie unverändert.",
+    skippedNote: "Diese Felder lassen sich hier nicht bearbeiten (verborgene oder gesperrte Felder, JSON über 10 000 Zeichen); beim Speichern bleiben sie unverändert.",
     emptyValue: "(leer)",
     created: "Eintrag angelegt.",
     updated: "Gespeichert.",
@@ -68,7 +68,7 @@ const texts = {
     modified: "Last modified",
     by: "Changed by",
     skippedTitle: "More fields (read only)",
-    skippedNote: "These fields cannot be edited here (hidden fields, JSON over 10,000 characters); saving keeps them as they are.",
+    skippedNote: "These fields cannot be edited here (hidden or disabled fields, JSON over 10,000 characters); saving keeps them as they are.",
     emptyValue: "(empty)",
     created: "Item created.",
     updated: "Saved.",
@@ -148,8 +148,11 @@ export async function loader(args: Route.LoaderArgs) {
     },
     skipped: form.readOnly.map((name) => {
       const field = schema.fields.find((f) => f.name === name)!;
-      const json = item?.data[name] === undefined ? null : JSON.stringify(item.data[name], null, 2);
-      return { name, label: fieldLabel(schema.name, field, language), json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
+      const value = item?.data[name];
+      // Plain values (a disabled text field) read as text, per language; lists and objects stay JSON.
+      const plain = plainText(value, language);
+      const json = value === undefined || plain !== undefined ? null : JSON.stringify(value, null, 2);
+      return { name, label: fieldLabel(schema.name, field, language), text: plain ?? null, json: json && json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n…` : json };
     }),
     item: item
       ? {
@@ -460,7 +463,7 @@ export default function Item({ loaderData }: Route.ComponentProps) {
             {skipped.map((f) => (
               <div key={f.name} className="rounded border border-slate-300 bg-white p-3" data-readonly-field={f.name}>
                 <dt className="font-semibold">{f.label}</dt>
-                <dd>{f.json ? <pre className="mt-1 max-h-60 overflow-auto text-xs whitespace-pre-wrap" tabIndex={0}>{f.json}</pre> : <span className="text-sm text-slate-700">{text.emptyValue}</span>}</dd>
+                <dd>{f.text ? <p className="mt-1 whitespace-pre-wrap text-sm">{f.text}</p> : f.json ? <pre className="mt-1 max-h-60 overflow-auto text-xs whitespace-pre-wrap" tabIndex={0}>{f.json}</pre> : <span className="text-sm text-slate-700">{text.emptyValue}</span>}</dd>
               </div>
             ))}
           </dl>
@@ -468,4 +471,17 @@ export default function Item({ loaderData }: Route.ComponentProps) {
       ) : null}
     </AdminPage>
   );
+}
+
+/**
+ * A stored value of plain texts, numbers or yes/no as text: the one value of an invariant field, or
+ * "DE: …" lines of a localised one. Undefined for anything else (lists, objects), which stays JSON.
+ */
+function plainText(value: unknown, language: "de" | "en"): string | undefined {
+  const shown = (v: unknown) => (typeof v === "boolean" ? (v ? { de: "Ja", en: "Yes" } : { de: "Nein", en: "No" })[language] : String(v));
+  if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== "");
+  if (!entries.length || !entries.every(([, v]) => ["string", "number", "boolean"].includes(typeof v))) return undefined;
+  if (entries.length === 1 && entries[0]![0] === "iv") return shown(entries[0]![1]);
+  return entries.map(([key, v]) => `${key.toUpperCase()}: ${shown(v)}`).join("\n");
 }
