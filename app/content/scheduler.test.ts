@@ -76,7 +76,7 @@ function suite(name: string, open: (() => StoreBackend) | undefined) {
     let n = 0;
     const fresh = async (title = "Note") => (await a.create(NOTES, { title: { iv: title } }, { id: `note-${++n}-${Date.now().toString(36)}`, by: editor })).id;
     const row = (id: string) => a.db.selectFrom("content_schedules").selectAll().where("content_id", "=", id).executeTakeFirst();
-    const audit = (id: string) => a.db.selectFrom("audit_log").select(["action", "detail", "user_email"]).where("item_id", "=", id).orderBy("at").execute();
+    const audit = (id: string) => a.db.selectFrom("audit_log").select(["action", "detail", "user_email"]).where("item_id", "=", id).orderBy("at").orderBy("id").execute();
 
     beforeAll(async () => {
       backend = open!();
