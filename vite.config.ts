@@ -16,6 +16,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         manifest: true,
         // PN_SOURCEMAP=1: source maps beside the chunks, for profiling (bench/editor); never served by default.
         sourcemap: !!process.env.PN_SOURCEMAP,
+        // PN_NOMINIFY=1: readable chunks, so a CPU profile names our functions (bench/editor probes).
+        ...(process.env.PN_NOMINIFY ? { minify: false } : {}),
         rolldownOptions: {
           output: {
             // The site's own small modules every public page needs (languages, texts, the block

@@ -1,4 +1,4 @@
-import { memo, Suspense, useMemo, useRef, useState } from "react";
+import { memo, Suspense, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { BLOCK_DEFINITIONS } from "~/blocks/registry";
 import type { Block } from "~/blocks/types";
 import { own } from "~/lib/input";
@@ -7,6 +7,7 @@ import { animateBlocks } from "./motion";
 import { docOf, useEditor, useEditorStore } from "./editor-store";
 import { useEnv, type EditorEnv } from "./env";
 import { ROOT, type EditorBlock } from "./model";
+import { takeFocusAfterMove, useMoveKeys } from "./move-keys";
 import { sanitizeRichTextClient } from "./sanitize";
 import { useDropResolver } from "./use-drop";
 
@@ -18,6 +19,7 @@ import { useDropResolver } from "./use-drop";
 export function CanvasList({ parent }: { parent: string }) {
   const ids = useEditor((s) => docOf(s).children[parent]);
   const { t } = useEnv();
+  const keyOf = useMoveKeys(ids ?? NONE, hasFocus);
   if (!ids) return null;
   if (!ids.length) {
     return (
@@ -36,12 +38,32 @@ export function CanvasList({ parent }: { parent: string }) {
         // images): past the first ones, every position is the same to them, so inserting or
         // removing a block does not re-render the blocks after it. Children of a section never
         // open the page.
-        <Suspense key={id} fallback={null}>
-          <CanvasBlock id={id} index={parent === ROOT ? Math.min(index, 2) : 2} />
-        </Suspense>
+        // A block moved far toward the start is remounted under a new key (move-keys.ts).
+        <CanvasItem key={keyOf(id)} id={id} index={parent === ROOT ? Math.min(index, 2) : 2} />
       ))}
     </div>
   );
+}
+
+const NONE: readonly string[] = [];
+
+/**
+ * A block's boundary, memoised: when the list changes, the blocks that kept their place skip their
+ * boundary too (an unmemoised Suspense boundary re-renders with its list, and React then visits
+ * every one of them while committing: a cost that grew with the page).
+ */
+const CanvasItem = memo(function CanvasItem({ id, index }: { id: string; index: number }) {
+  return (
+    <Suspense fallback={null}>
+      <CanvasBlock id={id} index={index} />
+    </Suspense>
+  );
+});
+
+/** Whether the focus is in the block `id`'s element. */
+function hasFocus(id: string): boolean {
+  const active = typeof document === "undefined" ? null : document.activeElement;
+  return !!active?.closest(`[data-block-id="${CSS.escape(id)}"]`);
 }
 
 /** What a block's component gets: as the server prepared it until edited, then made safe here. */
@@ -102,6 +124,11 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
   const rendered = useRef(false);
   if (server.body === undefined || generation > 0 || index !== server.index || env.initial.get(id) !== block) rendered.current = true;
   const serverMarkup = rendered.current ? undefined : server.body;
+  // Remounted to move (move-keys.ts) while the focus was in it: the new element takes the focus.
+  const frame = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (takeFocusAfterMove(id)) frame.current?.focus({ preventScroll: true });
+  }, [id]);
   // The block's own rendering depends only on its data: moving, selecting or a sibling's edit
   // leaves it as it is.
   const content = useMemo(() => {
@@ -113,6 +140,7 @@ const CanvasBlock = memo(function CanvasBlock({ id, index }: { id: string; index
   const label = env.label(block.schemaId);
   return (
     <div
+      ref={frame}
       data-block-id={id}
       data-block={block.schemaId}
       aria-current={active ? "true" : undefined}

@@ -30,6 +30,8 @@ export interface DragOptions {
 const THRESHOLD = 4;
 const EDGE = 48;
 
+const noSelect = (e: Event) => e.preventDefault();
+
 /** Starts watching a press; it becomes a drag once the pointer moves past the threshold. */
 export function pressForDrag(event: PointerEvent | React.PointerEvent, options: DragOptions): void {
   if (event.button !== 0) return;
@@ -56,7 +58,10 @@ export function pressForDrag(event: PointerEvent | React.PointerEvent, options: 
     line.className = "pointer-events-none fixed z-[99] rounded bg-[#e9785d]";
     line.style.display = "none";
     document.body.append(ghost, line);
-    document.body.style.userSelect = "none";
+    // No text selection while dragging. Not by a style on the body: its change would restyle every
+    // element of the page at the drop.
+    window.addEventListener("selectstart", noSelect, true);
+    window.getSelection()?.removeAllRanges();
     options.onStateChange(true);
   };
 
@@ -112,7 +117,7 @@ export function pressForDrag(event: PointerEvent | React.PointerEvent, options: 
     if (final) options.onDrop(final);
     ghost?.remove();
     line?.remove();
-    document.body.style.userSelect = "";
+    window.removeEventListener("selectstart", noSelect, true);
     if (dragging) options.onStateChange(false);
   };
   const up = (e: PointerEvent) => {

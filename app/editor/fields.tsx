@@ -1,6 +1,7 @@
 import { memo, lazy, Suspense, useEffect, useId, useMemo, useState } from "react";
 import type { SchemaField } from "~/content/types";
 import { formFieldsFromSchema } from "~/forms/from-schema";
+import type { FormDefinition } from "~/forms/definition";
 import { useSite } from "~/site/site-context";
 import { docOf, useEditor, useEditorStore } from "./editor-store";
 import { useEnv } from "./env";
@@ -36,12 +37,21 @@ export const FieldsPanel = memo(function FieldsPanel() {
   return <BlockFields key={active} id={active} />;
 });
 
+const NO_FIELDS: readonly EditorField[] = [];
+const editable = new WeakMap<object, readonly EditorField[]>();
+/** A kind's fields the panel edits (a container's blocks are on the canvas), the same array each time. */
+function editableFields(schema: { fields: readonly EditorField[]; container?: boolean }): readonly EditorField[] {
+  let fields = editable.get(schema);
+  if (!fields) editable.set(schema, (fields = schema.fields.filter((f) => !(schema.container && f.name === "blocks"))));
+  return fields;
+}
+
 function BlockFields({ id }: { id: string }) {
   const block = useEditor((s) => docOf(s).blocks[id]);
   const store = useEditorStore();
   const env = useEnv();
   const schema = block ? env.schemas.get(block.schemaId) : undefined;
-  const fields = useMemo(() => (schema?.fields ?? []).filter((f) => !(schema?.container && f.name === "blocks")), [schema]);
+  const fields = schema ? editableFields(schema) : NO_FIELDS;
   const errors = useFieldErrors(id, fields, block?.fields ?? {});
   if (!block || !schema) return null;
   const set = (name: string, value: unknown) => {
@@ -60,11 +70,25 @@ function BlockFields({ id }: { id: string }) {
   );
 }
 
+/** Typing pauses this long before the fields are checked; autosave waits longer (800 ms). */
+const CHECK_AFTER_MS = 150;
+
+/**
+ * The forms engine's definition for a kind of block's fields, one per kind (not per block): the
+ * engine keeps its checking trees per definition, so every block of a kind shares them.
+ */
+const definitions = new WeakMap<readonly EditorField[], FormDefinition>();
+function checkDefinition(fields: readonly EditorField[]): FormDefinition {
+  let definition = definitions.get(fields);
+  if (!definition) definitions.set(fields, (definition = { id: "editor-block", fields: formFieldsFromSchema(fields.map(asSchemaField)) }));
+  return definition;
+}
+
 /** The forms engine's messages for the block's simple fields, checked after each change. */
 function useFieldErrors(id: string, fields: readonly EditorField[], values: Readonly<Record<string, unknown>>): Record<string, string[]> {
   const { ui } = useEnv();
   const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const definition = useMemo(() => ({ id: `editor-${id}`, fields: formFieldsFromSchema(fields.map(asSchemaField)) }), [id, fields]);
+  const definition = useMemo(() => checkDefinition(fields), [fields]);
   useEffect(() => {
     let current = true;
     const checked: Record<string, unknown> = {};
@@ -76,16 +100,21 @@ function useFieldErrors(id: string, fields: readonly EditorField[], values: Read
     const required = fields.filter((f) => f.isRequired && !definition.fields.some((d) => d.name === f.name));
     const requiredCheck = { id: `${definition.id}-required`, fields: required.map((f) => ({ name: f.name, type: "text" as const, label: f.label, validation: "required" })) };
     const filled = Object.fromEntries(required.map((f) => [f.name, Array.isArray(values[f.name]) ? ((values[f.name] as unknown[]).length ? "x" : "") : values[f.name] ? "x" : ""]));
-    // The forms engine loads with the first fields shown, not with edit mode.
-    void import("~/forms/engine").then(({ validateSubmission }) => Promise.all([validateSubmission(definition, checked, ui), required.length ? validateSubmission(requiredCheck, filled, ui) : null])).then(([main, extra]) => {
-      if (!current) return;
-      const result = { valid: main.valid && (extra?.valid ?? true), errors: { ...main.errors, ...(extra?.errors ?? {}) } };
-      setErrors(result.errors);
-      if (result.valid) invalidBlocks.delete(id);
-      else invalidBlocks.add(id);
-    });
+    // The forms engine loads with the first fields shown, not with edit mode. It checks once typing
+    // pauses, in a task of its own: a keystroke's change reaches the screen without waiting for it
+    // (autosave waits longer, see save.ts).
+    const timer = setTimeout(() => {
+      void import("~/forms/engine").then(({ validateSubmission }) => Promise.all([validateSubmission(definition, checked, ui), required.length ? validateSubmission(requiredCheck, filled, ui) : null])).then(([main, extra]) => {
+        if (!current) return;
+        const result = { valid: main.valid && (extra?.valid ?? true), errors: { ...main.errors, ...(extra?.errors ?? {}) } };
+        setErrors(result.errors);
+        if (result.valid) invalidBlocks.delete(id);
+        else invalidBlocks.add(id);
+      });
+    }, CHECK_AFTER_MS);
     return () => {
       current = false;
+      clearTimeout(timer);
     };
   }, [definition, values, ui, id, fields]);
   return errors;

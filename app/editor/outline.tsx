@@ -2,6 +2,7 @@ import { memo } from "react";
 import { docOf, useEditor, useEditorStore } from "./editor-store";
 import { useEnv } from "./env";
 import { ROOT, type EditorBlock } from "./model";
+import { useMoveKeys } from "./move-keys";
 
 /** A block's line in the outline: its kind and the start of its first text. */
 function summary(block: EditorBlock): string {
@@ -22,13 +23,16 @@ export const Outline = memo(function Outline() {
   return <OutlineList parent={ROOT} />;
 });
 
+const NONE: readonly string[] = [];
+
 function OutlineList({ parent }: { parent: string }) {
   const ids = useEditor((s) => docOf(s).children[parent]);
+  const keyOf = useMoveKeys(ids ?? NONE);
   if (!ids?.length) return null;
   return (
     <ul className={parent === ROOT ? "space-y-0.5" : "ml-4 mt-0.5 space-y-0.5 border-l border-black/15 pl-2"}>
       {ids.map((id) => (
-        <OutlineRow key={id} id={id} />
+        <OutlineRow key={keyOf(id)} id={id} />
       ))}
     </ul>
   );

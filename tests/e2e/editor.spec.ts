@@ -152,6 +152,53 @@ test("reorder by dragging a block's handle with the mouse", async ({ page }) => 
   await expect.poll(() => blockIds(page)).toEqual([a, b, c]);
 });
 
+test("a block dragged far up is taken out and put back alone: the blocks between stay put, it keeps the focus and the selection", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  for (const label of ["Handlungsaufforderung", "Akkordeon", "Bild", "Handlungsaufforderung", "Akkordeon", "Bild", "Handlungsaufforderung"]) await insertFromPalette(page, label);
+  const ids = await blockIds(page);
+  const last = ids.at(-1)!;
+  await saved(page);
+  await page.locator(`[data-block-id="${last}"]`).click({ position: { x: 10, y: 10 } });
+  await fields(page).getByLabel("Überschrift", { exact: true }).fill("Weit nach oben");
+  await saved(page);
+  const handle = page.locator(`[data-block-id="${last}"] [data-drag-handle]`);
+  await handle.scrollIntoViewIfNeeded();
+  // Counts the blocks the drop takes out of the page (React would move the six between one by one).
+  await page.evaluate(() => {
+    const w = window as unknown as { __removed: number; __watch: MutationObserver };
+    w.__removed = 0;
+    w.__watch = new MutationObserver((records) => {
+      for (const r of records) for (const n of r.removedNodes) if (n instanceof HTMLElement && n.matches("[data-block-id]")) w.__removed++;
+    });
+    w.__watch.observe(document.querySelector("[data-canvas]")!, { childList: true, subtree: true });
+  });
+  const from = (await handle.boundingBox())!;
+  await page.mouse.move(from.x + 5, from.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 5, from.y - 30, { steps: 5 });
+  await expect(page.locator("[data-editor-root]")).toHaveAttribute("data-dragging", "true");
+  // The canvas scrolled to its top while the button is held (as a wheel would).
+  await page.locator("[data-canvas-scroller]").evaluate((el) => (el.scrollTop = 0));
+  const to = (await page.locator(`[data-block-id="${ids[0]}"]`).boundingBox())!;
+  await page.mouse.move(to.x + 40, to.y + 5, { steps: 10 });
+  await expect(page.locator("[data-drop-indicator]")).toBeVisible();
+  // Nothing on the page gets selected while dragging.
+  expect(await page.evaluate(() => window.getSelection()?.toString() ?? "")).toBe("");
+  await page.mouse.up();
+  await expect.poll(() => blockIds(page)).toEqual([last, ...ids.slice(0, -1)]);
+  expect(await page.evaluate(() => (window as unknown as { __removed: number }).__removed)).toBe(1);
+  // The moved block is the same block: still chosen, its text shown, and the focus is in it.
+  const moved = page.locator(`[data-block-id="${last}"]`);
+  await expect(moved).toHaveAttribute("aria-current", "true");
+  await expect(moved).toContainText("Weit nach oben");
+  expect(await page.evaluate((id) => document.activeElement?.closest("[data-block-id]")?.getAttribute("data-block-id"), last)).toBe(last);
+  await saved(page);
+  await page.getByRole("button", { name: "Rückgängig" }).click();
+  await expect.poll(() => blockIds(page)).toEqual(ids);
+  await expect(page.locator(`[data-block-id="${last}"]`)).toContainText("Weit nach oben");
+});
+
 test.describe("on a touch screen", () => {
   test.use({ hasTouch: true });
 
