@@ -1,4 +1,5 @@
 import type { Block } from "~/blocks/types";
+import { longestIncreasing } from "~/lib/longest-increasing";
 
 /**
  * Two versions of a page's blocks (one language), block by block: what the newer one added,
@@ -81,26 +82,6 @@ function changedFields(a: Block, b: Block): string[] {
     if (!same(va, vb)) fields.push(name);
   }
   return fields.sort();
-}
-
-/** Indexes (into `seq`) of one longest strictly increasing subsequence: the blocks that kept their order. */
-function longestIncreasing(seq: readonly number[]): Set<number> {
-  const tails: number[] = [];
-  const prev: number[] = new Array(seq.length).fill(-1);
-  for (let i = 0; i < seq.length; i++) {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (seq[tails[mid]!]! < seq[i]!) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) prev[i] = tails[lo - 1]!;
-    tails[lo] = i;
-  }
-  const keep = new Set<number>();
-  for (let i = tails.length ? tails[tails.length - 1]! : -1; i >= 0; i = prev[i]!) keep.add(i);
-  return keep;
 }
 
 const idOf = (key: string | null, placed: Map<string, Placed>): string | null => {

@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { longestIncreasing } from "~/lib/longest-increasing";
 
 /**
  * React keeps keyed children in place from the start of a list and moves every child that came
@@ -29,23 +30,7 @@ export function reactMoves(prev: readonly string[], next: readonly string[]): nu
 export function fewestToMove(prev: readonly string[], next: readonly string[]): string[] {
   const at = new Map(prev.map((id, i) => [id, i]));
   const kept = next.filter((id) => at.has(id));
-  const olds = kept.map((id) => at.get(id)!);
-  // tails[k]: index into `kept` of the smallest tail of an increasing run of length k + 1.
-  const tails: number[] = [];
-  const before = new Array<number>(kept.length).fill(-1);
-  for (let i = 0; i < olds.length; i++) {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (olds[tails[mid]!]! < olds[i]!) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) before[i] = tails[lo - 1]!;
-    tails[lo] = i;
-  }
-  const stay = new Set<number>();
-  for (let i = tails.length ? tails[tails.length - 1]! : -1; i >= 0; i = before[i]!) stay.add(i);
+  const stay = longestIncreasing(kept.map((id) => at.get(id)!));
   return kept.filter((_, i) => !stay.has(i));
 }
 
