@@ -1,4 +1,4 @@
-import { memo, lazy, Suspense, useEffect, useId, useMemo, useState } from "react";
+import { memo, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { SchemaField } from "~/content/types";
 import { formFieldsFromSchema } from "~/forms/from-schema";
 import type { FormDefinition } from "~/forms/definition";
@@ -84,11 +84,17 @@ function checkDefinition(fields: readonly EditorField[]): FormDefinition {
   return definition;
 }
 
+/** The latest check of each block (a number that grows): an earlier one finishing later is ignored. */
+const checks = new Map<string, number>();
+
 /** The forms engine's messages for the block's simple fields, checked after each change. */
 function useFieldErrors(id: string, fields: readonly EditorField[], values: Readonly<Record<string, unknown>>): Record<string, string[]> {
   const { ui } = useEnv();
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const definition = useMemo(() => checkDefinition(fields), [fields]);
+  // Another block chosen before typing paused: the check still runs, so autosave knows.
+  const waiting = useRef<(() => void) | null>(null);
+  useEffect(() => () => waiting.current?.(), []);
   useEffect(() => {
     let current = true;
     const checked: Record<string, unknown> = {};
@@ -102,15 +108,22 @@ function useFieldErrors(id: string, fields: readonly EditorField[], values: Read
     const filled = Object.fromEntries(required.map((f) => [f.name, Array.isArray(values[f.name]) ? ((values[f.name] as unknown[]).length ? "x" : "") : values[f.name] ? "x" : ""]));
     // The forms engine loads with the first fields shown, not with edit mode. It checks once typing
     // pauses, in a task of its own: a keystroke's change reaches the screen without waiting for it
-    // (autosave waits longer, see save.ts).
-    const timer = setTimeout(() => {
+    // (autosave waits longer, see save.ts). Of several checks of one block, the latest decides.
+    const check = (show: boolean) => {
+      const seq = (checks.get(id) ?? 0) + 1;
+      checks.set(id, seq);
       void import("~/forms/engine").then(({ validateSubmission }) => Promise.all([validateSubmission(definition, checked, ui), required.length ? validateSubmission(requiredCheck, filled, ui) : null])).then(([main, extra]) => {
-        if (!current) return;
+        if (checks.get(id) !== seq) return;
         const result = { valid: main.valid && (extra?.valid ?? true), errors: { ...main.errors, ...(extra?.errors ?? {}) } };
-        setErrors(result.errors);
+        if (show && current) setErrors(result.errors);
         if (result.valid) invalidBlocks.delete(id);
         else invalidBlocks.add(id);
       });
+    };
+    waiting.current = () => check(false);
+    const timer = setTimeout(() => {
+      waiting.current = null;
+      check(true);
     }, CHECK_AFTER_MS);
     return () => {
       current = false;

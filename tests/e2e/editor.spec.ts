@@ -298,6 +298,32 @@ test("a field with a validation error: the message in German, nothing saved unti
   await saved(page);
 });
 
+test("a field left invalid by choosing another block at once still holds the save back", async ({ page }) => {
+  const { path } = await newPage(page);
+  await openEditor(page, path);
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await insertFromPalette(page, "Handlungsaufforderung");
+  await saved(page);
+  const [first, second] = await blockIds(page);
+  await expect(page.locator(`[data-block-id="${second}"]`)).toHaveAttribute("aria-current", "true");
+  // Emptied, and another block chosen before typing paused (the check waits for a pause): both in
+  // one task, as a fast hand would, so the pause never comes.
+  const input = fields(page).getByLabel("Überschrift");
+  await input.evaluate((el: HTMLInputElement, other) => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(el, "");
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    document.querySelector<HTMLElement>(`[data-block-id="${other}"]`)!.click();
+  }, first);
+  await expect(page.locator(`[data-block-id="${first}"]`)).toHaveAttribute("aria-current", "true");
+  await expect(page.getByText("Bitte korrigieren Sie die markierten Felder")).toBeVisible({ timeout: 5000 });
+  await expect(page.locator("[data-save-state]")).toHaveAttribute("data-save-state", "unsaved");
+  // Back on it, the message is there; fixed, it saves.
+  await page.locator(`[data-block-id="${second}"]`).click({ position: { x: 10, y: 10 } });
+  await expect(fields(page).getByText("Überschrift ist erforderlich.")).toBeVisible();
+  await fields(page).getByLabel("Überschrift").fill("Wieder gültig");
+  await saved(page);
+});
+
 test("multi-select delete, then undo", async ({ page }) => {
   const { path } = await newPage(page);
   await openEditor(page, path);
