@@ -1,28 +1,29 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "./tests/support/chromium.mjs";
-
-const port = Number(process.env.E2E_PORT ?? 3199);
+import { E2E_WORKERS, serverPort } from "./tests/e2e/fixtures";
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Files are shared out between the workers; the tests of one file run in order in one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   reporter: [["list"]],
   timeout: 30_000,
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // baseURL is each worker's own server: see tests/e2e/fixtures.ts.
     headless: true,
     launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
   },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
-  webServer: {
-    // A fresh store for every run: the e2e server seeds the demo content into its own data dir.
+  // One server per worker, each with a fresh store: the e2e server seeds the demo content into its
+  // own data dir, so files running side by side do not see each other's changes.
+  webServer: Array.from({ length: E2E_WORKERS }, (_, slot) => ({
     command: `node scripts/e2e-server.mjs`,
-    url: `http://127.0.0.1:${port}/healthz`,
+    url: `http://127.0.0.1:${serverPort(slot)}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 90_000,
     // The address search's geocoder is unreachable on purpose: its answers come from the directory.
-    env: { PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", GEOCODER_URL: "http://127.0.0.1:9/search" },
-  },
+    env: { PORT: String(serverPort(slot)), HOST: "127.0.0.1", LOG_LEVEL: "warn", GEOCODER_URL: "http://127.0.0.1:9/search" },
+  })),
 });

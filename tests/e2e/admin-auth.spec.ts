@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DEMO_ADMIN, expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
 import { noScriptContext, waitForFormEngine, waitForHydration } from "./helpers";
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
 import { mailTo, uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration } from "./helpers";
 

@@ -1,11 +1,11 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, e2eDb } from "./fixtures";
 import { expectNoAxeViolations, signIn } from "./admin-helpers";
 import Database from "better-sqlite3";
-import { E2E_DB, waitForHydration } from "./helpers";
+import { waitForHydration } from "./helpers";
 
 /** Audit entries of one item, read-only from the e2e server's SQLite file. */
 function auditOf(schema: string, itemId: string): Array<{ action: string }> {
-  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  const db = new Database(e2eDb(), { readonly: true, fileMustExist: true });
   try {
     return db.prepare("select action from audit_log where schema_name = ? and item_id = ? order by at, id").all(schema, itemId) as Array<{ action: string }>;
   } finally {
@@ -194,7 +194,7 @@ test("a delete without the confirmation (a script, no JavaScript) only gets the 
 
   // The question's button posts the same again with confirmed=yes: then it is gone (a document post, as without JavaScript).
   expect((await postForm(page, "/manage/colors", { intent: "save-color", name: "E2E Weg", hexcode: "#123" })).status()).toBe(201);
-  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  const db = new Database(e2eDb(), { readonly: true, fileMustExist: true });
   const { id } = db.prepare("select id from contents where schema_name = 'core-theme-colors' and data like '%E2E Weg%'").get() as { id: string };
   db.close();
   const question = await postForm(page, `/manage/colors?selected=${id}`, { intent: "delete-color", id });

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type Browser, type BrowserContext, type Page } from "./fixtures";
 import { waitForFormEngine, waitForHydration } from "./helpers";
 
 /** The demo superuser the e2e server creates on its fresh store (app/auth/auth.server.ts DEMO_ADMIN). */

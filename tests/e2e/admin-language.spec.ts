@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { ADMIN_SCREENS, signIn } from "./admin-helpers";
 import { waitForHydration } from "./helpers";
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, e2eDb } from "./fixtures";
 import { expectNoAxeViolations, signIn } from "./admin-helpers";
-import { E2E_DB, waitForHydration } from "./helpers";
+import { waitForHydration } from "./helpers";
 
 /**
  * A big collection list as an editor steers it: 300 more practitioners (drafts, written once through
@@ -17,7 +17,7 @@ const CITY = "Zettelstadt";
 
 /** Upserts the probes (same ids every run: idempotent) as drafts with display on, so no registration list or directory shows them. */
 async function seedProbes(request: APIRequestContext) {
-  const creds = JSON.parse(fs.readFileSync(path.join(path.dirname(E2E_DB), "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
+  const creds = JSON.parse(fs.readFileSync(path.join(path.dirname(e2eDb()), "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
   const token = await request.post("/api/squidex/identity-server/connect/token", {
     form: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret, scope: "squidex-api" },
   });

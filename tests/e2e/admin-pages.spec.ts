@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./fixtures";
 import { expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
 import { waitForFormEngine } from "./helpers";
 

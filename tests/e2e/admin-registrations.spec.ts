@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { expectNoAxeViolations, signIn } from "./admin-helpers";
 import { linkIn, mailTo, noScriptContext, uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration } from "./helpers";
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page, e2eDb } from "./fixtures";
 import { expectNoAxeViolations, inviteEditor, signIn } from "./admin-helpers";
-import { E2E_DB, uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration } from "./helpers";
+import { uniqueEmail, waitFillTime, waitForFormEngine, waitForHydration } from "./helpers";
 
 /**
  * Issue 22, "done when": a new editor's day, in German and in English, without touching JSON. The
@@ -116,7 +116,7 @@ function berlinDate(days: number): string {
 }
 
 async function squidexToken(request: APIRequestContext): Promise<string> {
-  const creds = JSON.parse(fs.readFileSync(path.join(path.dirname(E2E_DB), "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
+  const creds = JSON.parse(fs.readFileSync(path.join(path.dirname(e2eDb()), "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
   const token = await request.post("/api/squidex/identity-server/connect/token", {
     form: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret, scope: "squidex-api" },
   });

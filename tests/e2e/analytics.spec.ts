@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { E2E_PORT, expect, test, type Page } from "./fixtures";
 import { signIn } from "./admin-helpers";
 import { startOwnServer, waitForHydration } from "./helpers";
 
@@ -92,7 +92,7 @@ test("nothing is sent with the opt-out flag, even with statistics allowed", asyn
 
 test("nothing is sent on localhost (a server that does not let the tracker count there), even with statistics allowed", async ({ page }) => {
   // The shared test server lets the tracker count on 127.0.0.1 (ANALYTICS_TRACK_LOCALHOST); this one does not, as a real site.
-  const own = await startOwnServer(Number(process.env.E2E_PORT ?? 3199) + 38, { ANALYTICS_TRACK_LOCALHOST: "false" });
+  const own = await startOwnServer(E2E_PORT + 38, { ANALYTICS_TRACK_LOCALHOST: "false" });
   try {
     const sent = eventRequests(page);
     await page.goto(`${own.base}/ueber-uns`);

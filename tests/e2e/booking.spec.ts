@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { freeSlotIds, linkIn, mailTo, outboxTo, noScriptContext, uniqueEmail, waitFillTime, waitForFormEngine } from "./helpers";
 
 /**

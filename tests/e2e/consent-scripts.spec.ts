@@ -2,8 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { E2E_DB } from "./helpers";
+import { expect, test, type APIRequestContext, e2eDb } from "./fixtures";
 
 /**
  * A third-party script configured in the global settings (a marketing pixel served from another
@@ -17,7 +16,7 @@ let settingsId = "";
 let original: unknown;
 
 async function api(request: APIRequestContext) {
-  const creds = JSON.parse(fs.readFileSync(path.join(path.dirname(E2E_DB), "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
+  const creds = JSON.parse(fs.readFileSync(path.join(path.dirname(e2eDb()), "squidex-client.json"), "utf8")) as { clientId: string; clientSecret: string };
   const token = await request.post("/api/squidex/identity-server/connect/token", {
     form: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret, scope: "squidex-api" },
   });

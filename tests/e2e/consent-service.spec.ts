@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { E2E_PORT, expect, test } from "./fixtures";
 import { startOwnServer, waitForHydration } from "./helpers";
 
 /**
@@ -7,7 +7,7 @@ import { startOwnServer, waitForHydration } from "./helpers";
  * (localhost instead of 127.0.0.1, app/routes/test-consent-service.ts), its answers carried into
  * our consent cookie by public/consent-bridge.js.
  */
-const port = Number(process.env.E2E_PORT ?? 3199) + 37;
+const port = E2E_PORT + 37;
 const base = `http://127.0.0.1:${port}`;
 const toolUrl = `http://localhost:${port}/__test/consent-service.js`;
 let server: { kill: () => void } | undefined;

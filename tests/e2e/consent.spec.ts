@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "./fixtures";
 import { noScriptContext, originOf, recordForeignRequests } from "./helpers";
 
 const banner = (page: Page) => page.locator("section#consent");

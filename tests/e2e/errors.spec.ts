@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectErrorPage } from "./helpers";
 
 test("an unknown page is 404 with the German not-found page", async ({ page }) => {

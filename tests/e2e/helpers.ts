@@ -1,4 +1,4 @@
-import { expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { e2eDb, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "./fixtures";
 
 /** The origin the tests run against (Playwright's baseURL). */
 export function originOf(baseURL: string | undefined): string {
@@ -117,7 +117,6 @@ export async function waitForHydration(page: Page): Promise<void> {
 // --- Forms and mail (forms, newsletter, registration and booking specs) ---
 
 import path from "node:path";
-import type { APIRequestContext } from "@playwright/test";
 import Database from "better-sqlite3";
 
 /** One message of the e2e server's outbox (the mail is stored, never sent). */
@@ -131,12 +130,9 @@ export interface OutboxMail {
   attachments: Array<{ filename: string; contentType: string; content: string }>;
 }
 
-/** The e2e server's store (scripts/e2e-server.mjs makes it fresh for every run). */
-export const E2E_DB = path.resolve(import.meta.dirname, `../../.tmp/e2e-data-${process.env.E2E_PORT ?? 3199}/praxisnetz.sqlite`);
-
 /** Every stored mail to `to` (oldest first), read from the server's SQLite file, read-only. */
 export function outboxTo(to: string): OutboxMail[] {
-  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  const db = new Database(e2eDb(), { readonly: true, fileMustExist: true });
   try {
     const rows = db.prepare("select kind, recipient, subject, text, html, headers, attachments from outbox where recipient = ? order by created, rowid").all(to) as Array<
       Omit<OutboxMail, "headers" | "attachments"> & { headers: string; attachments: string }

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { waitForHydration } from "./helpers";
 
 test("the home page renders from the store in German, hydrates, and loads nothing from elsewhere", async ({ page, baseURL }) => {

@@ -1,5 +1,5 @@
 import zlib from "node:zlib";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { waitForHydration } from "./helpers";
 
 /**

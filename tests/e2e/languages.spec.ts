@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { originOf, seoLinks, switcherLink } from "./helpers";
 
 test("the switcher goes from /ueber-uns to /en/about-us and back, and <html lang> follows", async ({ page }) => {

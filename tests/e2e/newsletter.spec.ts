@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { linkIn, mailTo, noScriptContext, outboxTo, uniqueEmail, waitFillTime, waitForFormEngine } from "./helpers";
 
 /**

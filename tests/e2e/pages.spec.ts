@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { noScriptContext, originOf } from "./helpers";
 
 test("a nested German slug renders its title and an accordion that opens", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { allDirectorySlugs, expectErrorPage, originOf } from "./helpers";
 
 async function jsonLd(page: Page) {

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "./fixtures";
 import { sanitizeRichText } from "../../app/site/rich-text.server";
 import { waitForHydration } from "./helpers";
 

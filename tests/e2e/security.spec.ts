@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { originOf } from "./helpers";
 
 /** A page on another site (localhost vs 127.0.0.1: another host, so cross-site) that posts a form to us on load. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("text styles from content are styled by the generated Tailwind CSS, responsive variants included", async ({ page }) => {
   const heading = () => page.getByRole("heading", { level: 1 });
