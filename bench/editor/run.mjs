@@ -19,6 +19,9 @@
 //                     state left); drop_missed lists drops that did not land at position 10
 //   js_gzip_kb        the editor page's JavaScript files as the server sends them to a client that
 //                     accepts gzip only, a second after opening (js_raw_kb decoded)
+//   floor             the same harness on a static page whose handlers change the DOM at once
+//                     (floor-side.mjs): open_ms, keystroke_ms and click_ms there are the least any
+//                     editor can score on this machine (the wait for the next frame, and the frame)
 // "Shows" is measured in the page: a MutationObserver sees the change, then the first task after the
 // next animation frame (each *_dom_ms figure stops at the MutationObserver instead: the DOM has it,
 // the screen not yet). Ratios are puck/ours of the p50 at 200 blocks (fps: higher is better, so
@@ -26,7 +29,7 @@
 //
 // Env: BENCH_EDITOR_REPS (default 10 per action and size), BENCH_EDITOR_OPEN_REPS (default: REPS),
 // BENCH_EDITOR_DRAG_REPS (default: REPS), BENCH_EDITOR_SIZES (default "20,200"),
-// BENCH_EDITOR_ONLY=puck|ours, BENCH_EDITOR_PORT (default 3500; uses it and the next two).
+// BENCH_EDITOR_ONLY=puck|ours, BENCH_EDITOR_PORT (default 3500; uses it and the next three).
 // BENCH_EDITOR_OURS=double drives the contract double (bench/editor/double) instead of our editor:
 // a self-test of our side's driver while the editor is not merged; its figures mean nothing.
 import os from "node:os";
@@ -101,6 +104,18 @@ async function measureSide(name, start) {
 }
 
 try {
+  // The floor first: the least this harness can measure here (floor-side.mjs).
+  process.stderr.write("\nfloor\n");
+  const { startFloor } = await import("./floor-side.mjs");
+  const floor = await startFloor(basePort + 3);
+  try {
+    const { measureFloor } = await import("./driver.mjs");
+    result.floor = await measureFloor(browser, floor.adapter, Math.max(reps, 10));
+  } catch (error) {
+    (errors.floor ??= []).push(error instanceof Error ? error.message.split("\n")[0] : String(error));
+  } finally {
+    await floor.stop();
+  }
   if (only !== "ours") {
     const { startPuck } = await import("./puck-side.mjs");
     result.puck = await measureSide("puck", () => startPuck(basePort));
@@ -157,4 +172,8 @@ for (const a of ["open", "keystroke", "duplicate", "delete", "move", "undo", "dr
 }
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 process.stderr.write(`\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ")).join("\n")}\n`);
+if (result.floor) {
+  const f = result.floor;
+  process.stderr.write(`\nfloor (p50 / p95, a static page, handlers that change the DOM at once): open ${f.open_ms.p50} / ${f.open_ms.p95}, keystroke ${f.keystroke_ms.p50} / ${f.keystroke_ms.p95} (DOM ${f.keystroke_dom_ms.p50}), click ${f.click_ms.p50} / ${f.click_ms.p95} (DOM ${f.click_dom_ms.p50})\n`);
+}
 if (result.errors) process.stderr.write(`\nnot measured:\n${Object.entries(result.errors).flatMap(([s, e]) => e.map((x) => `  ${s}: ${x}`)).join("\n")}\n`);
