@@ -10,6 +10,9 @@ export default defineConfig({
   retries: 0,
   reporter: [["list"]],
   timeout: 30_000,
+  // Two workers, two servers, Vitest and the type check share two cores in CI: a check that takes
+  // well under a second alone may take a few seconds then. Waiting longer changes no verdict.
+  expect: { timeout: 10_000 },
   use: {
     // baseURL is each worker's own server: see tests/e2e/fixtures.ts.
     headless: true,
