@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batches } from "./change-feed";
+import { batches, feedChannel } from "./change-feed";
 import type { ContentChange } from "./types";
 
 describe("change feed batches", () => {
@@ -12,5 +12,14 @@ describe("change feed batches", () => {
     expect(back).toEqual(changes);
     expect(batches([], "node-1")).toEqual([]);
     expect(JSON.parse(batches([{ kind: "schema", id: "gm-pages" }], "n")[0]!)).toEqual({ from: "n", changes: [{ kind: "schema", id: "gm-pages" }] });
+  });
+});
+
+describe("change feed channel", () => {
+  it("is one plain identifier per schema: the same for the nodes of one site, another for a site in another schema", () => {
+    expect(feedChannel("site_a")).toBe(feedChannel("site_a"));
+    expect(feedChannel("site_a")).not.toBe(feedChannel("site_b"));
+    expect(feedChannel(null)).not.toBe(feedChannel("public"));
+    for (const schema of ["public", "a-b c;drop", "x".repeat(200), null]) expect(feedChannel(schema)).toMatch(/^[a-z_][a-z0-9_]{0,62}$/);
   });
 });

@@ -1,10 +1,18 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type pg from "pg";
 import type { Logger } from "~/lib/logger.server";
 import type { ContentChange, ContentStore } from "./store";
 
-const CHANNEL = "praxisnetz_content_changes";
+/**
+ * The notification channel of the store in `schema` (its PostgreSQL schema, `current_schema()`).
+ * Channels belong to the whole database, so two sites in two schemas of one database (or two test
+ * runs) would otherwise empty each other's caches with every change. A hash keeps the name a plain
+ * identifier of fixed length whatever the schema is called.
+ */
+export function feedChannel(schema: string | null): string {
+  return `praxisnetz_changes_${createHash("sha256").update(schema ?? "").digest("hex").slice(0, 16)}`;
+}
 
 /**
  * Tells the other app nodes on the same PostgreSQL database about content changes (LISTEN/NOTIFY),
@@ -14,6 +22,8 @@ const CHANNEL = "praxisnetz_content_changes";
 export async function startChangeFeed(store: ContentStore, databaseUrl: string, logger: Logger): Promise<{ close(): Promise<void> }> {
   const { default: pg } = await import("pg");
   const node = randomUUID();
+  const schema = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(store.db).then((r) => r.rows[0]?.schema ?? null);
+  const channel = feedChannel(schema);
   let client: pg.Client | null = null;
   let closed = false;
   let delay = 500;
@@ -44,7 +54,7 @@ export async function startChangeFeed(store: ContentStore, databaseUrl: string, 
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
+      await next.query(`LISTEN ${channel}`);
       live = true;
       client = next;
       delay = 500;
@@ -63,7 +73,7 @@ export async function startChangeFeed(store: ContentStore, databaseUrl: string, 
     const changes = queued;
     queued = [];
     for (const batch of batches(changes, node)) {
-      void sql`select pg_notify(${CHANNEL}, ${batch})`.execute(store.db).catch((error) => logger.warn({ err: error }, "change feed: notify failed"));
+      void sql`select pg_notify(${channel}, ${batch})`.execute(store.db).catch((error) => logger.warn({ err: error }, "change feed: notify failed"));
     }
   };
   const unsubscribe = store.onChange((change) => {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withTwoPgNodes } from "../support/pg-role";
+import { withPgRole, withTwoPgNodes } from "../support/pg-role";
 import { squidexToken, startServer, type RunningServer } from "../support/server";
 
 /**
@@ -73,6 +73,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("targeted invalidation across tw
       await book(a, true);
       await expect.poll(() => cacheState(b, WITH_SLOTS), { timeout: 3000 }).toBe("miss");
       expect(await cacheState(b, PLAIN_PAGE)).toBe("hit");
+    });
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("two sites in two schemas of one PostgreSQL database", () => {
+  it("a change on one site leaves the other site's cached pages alone", async () => {
+    await withPgRole("praxis_site_a", async ({ url: urlA }) => {
+      await withPgRole("praxis_site_b", async ({ url: urlB }) => {
+        const a = await startServer({ env: { DATABASE_URL: urlA, CACHE_TTL_SECONDS: "3600" } });
+        const b = await startServer({ env: { DATABASE_URL: urlB, CACHE_TTL_SECONDS: "3600" } });
+        try {
+          for (const server of [a, b]) {
+            await cacheState(server, WITH_SLOTS);
+            expect(await cacheState(server, WITH_SLOTS)).toBe("hit");
+          }
+          await book(a, true);
+          // Site a drops its own page at once; site b, which heard nothing, keeps its page.
+          expect(await cacheState(a, WITH_SLOTS)).toBe("miss");
+          await new Promise((r) => setTimeout(r, 500));
+          expect(await cacheState(b, WITH_SLOTS)).toBe("hit");
+        } finally {
+          await b.stop();
+          await a.stop();
+        }
+      });
     });
   });
 });
