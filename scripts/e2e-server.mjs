@@ -1,8 +1,8 @@
 // Serves the production build on a fresh, throw-away data dir for the browser tests.
 import fs from "node:fs";
-import path from "node:path";
+import { e2eDataDir } from "../tests/support/e2e-data.mjs";
 
-const dataDir = path.resolve(import.meta.dirname, `../.tmp/e2e-data-${process.env.PORT ?? "default"}`);
+const dataDir = e2eDataDir(process.env.PORT ?? "default");
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 process.env.TEST_ROUTES = "true";

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { test as base } from "@playwright/test";
+import { e2eDataDir } from "../support/e2e-data.mjs";
 
 // Everything Playwright exports, with `test` replaced below: specs import from here, not from
 // "@playwright/test", so that each worker talks to its own server.
@@ -18,9 +19,6 @@ export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1
 /** The port of the e2e server that worker slot `slot` uses. */
 export const serverPort = (slot: number): number => E2E_PORT + slot;
 
-/** The data dir of the e2e server on `port` (scripts/e2e-server.mjs makes it fresh for every run). */
-export const serverDataDir = (port: number): string => path.resolve(import.meta.dirname, `../../.tmp/e2e-data-${port}`);
-
 /**
  * Playwright's `test` with baseURL set to this worker's own server. `parallelIndex` is the worker's
  * slot (0 … workers − 1); two workers running at once never share one.
@@ -32,5 +30,5 @@ export const test = base.extend({
 
 /** The store (SQLite file) of the server the running test talks to. */
 export function e2eDb(): string {
-  return path.join(serverDataDir(serverPort(test.info().parallelIndex)), "praxisnetz.sqlite");
+  return path.join(e2eDataDir(serverPort(test.info().parallelIndex)), "praxisnetz.sqlite");
 }
