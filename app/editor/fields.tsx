@@ -84,8 +84,13 @@ function checkDefinition(fields: readonly EditorField[]): FormDefinition {
   return definition;
 }
 
-/** The latest check of each block (a number that grows): an earlier one finishing later is ignored. */
+/**
+ * The latest check of each block still under way (numbers from one counter): an earlier check
+ * finishing later is ignored. An entry goes once its check has answered, so the map holds only
+ * checks in flight, however many blocks a long session touches.
+ */
 const checks = new Map<string, number>();
+let lastCheck = 0;
 
 /** The forms engine's messages for the block's simple fields, checked after each change. */
 function useFieldErrors(id: string, fields: readonly EditorField[], values: Readonly<Record<string, unknown>>): Record<string, string[]> {
@@ -110,10 +115,11 @@ function useFieldErrors(id: string, fields: readonly EditorField[], values: Read
     // pauses, in a task of its own: a keystroke's change reaches the screen without waiting for it
     // (autosave waits longer, see save.ts). Of several checks of one block, the latest decides.
     const check = (show: boolean) => {
-      const seq = (checks.get(id) ?? 0) + 1;
+      const seq = ++lastCheck;
       checks.set(id, seq);
       void import("~/forms/engine").then(({ validateSubmission }) => Promise.all([validateSubmission(definition, checked, ui), required.length ? validateSubmission(requiredCheck, filled, ui) : null])).then(([main, extra]) => {
         if (checks.get(id) !== seq) return;
+        checks.delete(id);
         const result = { valid: main.valid && (extra?.valid ?? true), errors: { ...main.errors, ...(extra?.errors ?? {}) } };
         if (show && current) setErrors(result.errors);
         if (result.valid) invalidBlocks.delete(id);
