@@ -24,13 +24,16 @@ document.getElementById("remove").addEventListener("click", () => {
 
 /** Starts the floor page's server on `port`; returns its adapter (for the harness) and a stop function. */
 export async function startFloor(port) {
-  const server = http.createServer((req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE));
+  const server = http.createServer((req, res) =>
+    req.url === "/start.txt" ? res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end("start") : res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE),
+  );
   await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${port}`;
   return {
     adapter: {
       name: "floor",
       url: () => `${base}/`,
+      startUrl: () => `${base}/start.txt`,
       layout: () => ({ lastId: "removable" }),
       harnessConfig: () => ({ frame: null, blockAttr: "data-block-id", lastId: "removable", readySelector: '[data-floor-ready="1"]', busySelector: null }),
       newContext: (browser) => browser.newContext({ viewport: { width: 1440, height: 900 } }),

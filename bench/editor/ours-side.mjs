@@ -163,6 +163,8 @@ export function oursAdapter(base, pages, storageState) {
     name: "ours",
     layout: (n) => pages[n].layout,
     url: (n) => `${base}/${pages[n].slug}?edit=1`,
+    /** A page of the site that loads nothing, with the site's headers (its opener policy too). */
+    startUrl: () => `${base}/robots.txt`,
     harnessConfig: (l) => ({
       frame: null,
       blockAttr: SEL.blockAttr,

@@ -38,6 +38,8 @@ function puckAdapter(base) {
     name: "puck",
     layout,
     url: (n) => `${base}/?n=${n}`,
+    /** A page of the same site that loads nothing (static-server.mjs). */
+    startUrl: () => `${base}/start.txt`,
     harnessConfig: (l) => ({
       frame: "#preview-frame",
       blockAttr: "data-puck-component",

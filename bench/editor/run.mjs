@@ -5,7 +5,10 @@
 // Per size, each figure as { p50, p95, n }:
 //   open_ms           navigation start until the last block is in the canvas and the editor is
 //                     ready, then the first task after that frame (fresh context, cold cache, each
-//                     rep); open_shown_ms that frame itself
+//                     rep), opened from a page of the editor's own site that loads nothing, as
+//                     editors arrive (a link in the admin or on the page); open_shown_ms that frame
+//                     itself; open_new_tab_ms the same open typed into a new tab (from its blank
+//                     page: a page with an opener policy then starts in a new browser process)
 //   keystroke_ms      keydown in the active block's text field until the canvas shows the text
 //   duplicate_ms, delete_ms, move_ms (one position, the editor's move control; down and back up),
 //   undo_ms (of a delete: the block comes back), undo_duplicate_ms (of a duplicate: the copy goes)
@@ -134,7 +137,7 @@ try {
 }
 
 result.machine.loadavgAtEnd = os.loadavg().map((l) => Number(l.toFixed(2)));
-const FIGURES = ["open_ms", "keystroke_ms", "duplicate_ms", "delete_ms", "move_ms", "undo_ms", "undo_duplicate_ms", "drag_fps", "drop_commit_ms", "js_gzip_kb"];
+const FIGURES = ["open_ms", "open_new_tab_ms", "keystroke_ms", "duplicate_ms", "delete_ms", "move_ms", "undo_ms", "undo_duplicate_ms", "drag_fps", "drop_commit_ms", "js_gzip_kb"];
 const p50 = (side, n, f) => {
   const v = result[side]?.[n]?.[f];
   return typeof v === "number" ? v : (v?.p50 ?? null);

@@ -23,6 +23,11 @@ export function serveStatic(dir, port, { fallback = false } = {}) {
   const cache = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
+    // The page a benchmark opens the editor from (driver.mjs openOnce): same site, loads nothing.
+    if (url.pathname === "/start.txt") {
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" }).end("start");
+      return;
+    }
     let rel = decodeURIComponent(url.pathname);
     if (rel.endsWith("/")) rel += "index.html";
     let file = path.join(dir, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
