@@ -179,7 +179,7 @@ async function timedClick(page, cond, control) {
 /** Figures 2–6 and 8 on one open editor with `n` blocks. */
 export async function measureActions(browser, adapter, n, reps, log) {
   const { context, page, layout } = await newEditorPage(browser, adapter, n);
-  const samples = { keystroke: [], duplicate: [], delete: [], move: [], undo: [], undo_duplicate: [] };
+  const samples = { keystroke: [], duplicate: [], delete: [], move: [], undo: [], undo_duplicate: [], paste: [] };
   try {
     await page.goto(adapter.url(n, layout));
     await waitOpen(page);
@@ -204,6 +204,21 @@ export async function measureActions(browser, adapter, n, reps, log) {
       samples.undo_duplicate.push(await timedClick(page, { type: "count", count }, adapter.button(page, "undo", id)));
       await adapter.settle(page);
 
+      // (7) paste of the active block, copied by the editor's copy control (an editor without a
+      // clipboard for blocks, as Puck 0.23, has no adapter.button "copy"): then undone, untimed
+      if (adapter.buttons?.includes("paste")) {
+        await adapter.ensureActive(page, id);
+        await adapter.button(page, "copy", id).click();
+        const paste = adapter.button(page, "paste", id);
+        await paste.waitFor();
+        await page.waitForFunction((el) => !el.disabled, await paste.elementHandle());
+        samples.paste.push(await timedClick(page, { type: "count", count: count + 1 }, paste));
+        await adapter.settle(page);
+        await adapter.button(page, "undo", id).click();
+        await page.waitForFunction((c) => window.__bench.count() === c, count);
+        await adapter.settle(page);
+      }
+
       // (4) delete, (6) undo of the delete
       await adapter.ensureActive(page, id);
       samples.delete.push(await timedClick(page, { type: "present", id, present: false }, adapter.button(page, "delete", id)));
@@ -226,6 +241,7 @@ export async function measureActions(browser, adapter, n, reps, log) {
   }
   const out = {};
   for (const [name, s] of Object.entries(samples)) {
+    if (!s.length) continue;
     out[`${name}_ms`] = percentiles(s.map((x) => x.ms));
     out[`${name}_dom_ms`] = percentiles(s.map((x) => x.domMs));
     out[`${name}_longtasks`] = longtaskSummary(s.map((x) => x.longtasks));

@@ -25,7 +25,7 @@ export const SEL = {
   /** The keystroke goes into this field of the active block (a block-cta: app/blocks/cta/schema.ts). */
   keystrokeLabel: "Überschrift",
   /** Buttons acting on the active block, by accessible name. */
-  buttons: { duplicate: "Duplizieren", delete: "Löschen", up: "Nach oben", down: "Nach unten", undo: "Rückgängig" },
+  buttons: { duplicate: "Duplizieren", delete: "Löschen", up: "Nach oben", down: "Nach unten", undo: "Rückgängig", copy: "Kopieren", paste: "Einfügen" },
   /** A block's drag handle (dnd-kit pointer sensor), inside the block's element. */
   dragHandle: (id) => `[data-block-id="${id}"] [data-drag-handle]`,
   /**
@@ -186,6 +186,7 @@ export function oursAdapter(base, pages, storageState) {
       await isActive(page, id).waitFor({ timeout: 10_000 });
     },
     textField: (page) => fields(page).getByLabel(SEL.keystrokeLabel, { exact: true }),
+    buttons: Object.keys(SEL.buttons),
     button: (page, name) => page.getByRole("button", { name: SEL.buttons[name], exact: true }).filter({ visible: true }).first(),
     /** Waits (up to 5 s) until no save is under way, so one action's save does not land in the next sample. */
     async settle(page) {

@@ -11,7 +11,9 @@
 //                     page: a page with an opener policy then starts in a new browser process)
 //   keystroke_ms      keydown in the active block's text field until the canvas shows the text
 //   duplicate_ms, delete_ms, move_ms (one position, the editor's move control; down and back up),
-//   undo_ms (of a delete: the block comes back), undo_duplicate_ms (of a duplicate: the copy goes)
+//   undo_ms (of a delete: the block comes back), undo_duplicate_ms (of a duplicate: the copy goes),
+//   paste_ms (of the active block, copied with the editor's copy control; an editor without a
+//   clipboard for blocks has none: Puck 0.23)
 //                     pointerdown on the control until the canvas shows the result
 //   *_longtasks       long tasks (> 50 ms) from the input until 250 ms after the canvas showed it
 //   drag_fps          requestAnimationFrame callbacks per second between press and release while
@@ -137,7 +139,7 @@ try {
 }
 
 result.machine.loadavgAtEnd = os.loadavg().map((l) => Number(l.toFixed(2)));
-const FIGURES = ["open_ms", "open_new_tab_ms", "keystroke_ms", "duplicate_ms", "delete_ms", "move_ms", "undo_ms", "undo_duplicate_ms", "drag_fps", "drop_commit_ms", "js_gzip_kb"];
+const FIGURES = ["open_ms", "open_new_tab_ms", "keystroke_ms", "duplicate_ms", "delete_ms", "move_ms", "undo_ms", "undo_duplicate_ms", "paste_ms", "drag_fps", "drop_commit_ms", "js_gzip_kb"];
 const p50 = (side, n, f) => {
   const v = result[side]?.[n]?.[f];
   return typeof v === "number" ? v : (v?.p50 ?? null);
@@ -166,7 +168,7 @@ for (const side of ["puck", "ours"]) for (const n of sizes) if (result[side]) co
 const rows = [["figure (p50 / p95)", ...cols.map(([s, n]) => `${s} ${n}`), ...(result.ratios ? [`puck/ours ${big}`] : [])]];
 for (const f of FIGURES) rows.push([f, ...cols.map(([s, n]) => cell(s, n, f)), ...(result.ratios ? [String(result.ratios[f] ?? "—")] : [])]);
 // Long tasks: per action the p95 of how many, and the longest one seen.
-for (const a of ["open", "keystroke", "duplicate", "delete", "move", "undo", "drop"]) {
+for (const a of ["open", "keystroke", "duplicate", "delete", "move", "undo", "paste", "drop"]) {
   const lt = (s, n) => {
     const v = result[s]?.[n]?.[`${a}_longtasks`];
     return v?.count?.n ? `${v.count.p95} × ≤${Math.round(v.maxMs)} ms` : "—";
