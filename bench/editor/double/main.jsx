@@ -36,6 +36,7 @@ function Editor({ initial }) {
   const [activeId, setActiveId] = useState(null);
   const [saveState, setSaveState] = useState("saved");
   const history = useRef([]);
+  const [clipboard, setClipboard] = useState(null);
   const timer = useRef();
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
@@ -55,6 +56,8 @@ function Editor({ initial }) {
     up: () => index > 0 && change(arrayMove(blocks, index, index - 1)),
     down: () => index >= 0 && index < blocks.length - 1 && change(arrayMove(blocks, index, index + 1)),
     undo: () => history.current.length && setBlocks(history.current.pop()),
+    copy: () => active && setClipboard(active),
+    paste: () => clipboard && change([...blocks.slice(0, index + 1), { ...clipboard, id: crypto.randomUUID() }, ...blocks.slice(index + 1)]),
   };
   return (
     <div data-editor-ready={ready ? "1" : undefined} style={{ display: "flex", fontFamily: "sans-serif" }}>
@@ -78,8 +81,8 @@ function Editor({ initial }) {
       </main>
       <aside style={{ width: 320, position: "sticky", top: 0, alignSelf: "flex-start", padding: 16 }}>
         <div>
-          {Object.entries({ duplicate: "Duplizieren", delete: "Löschen", up: "Nach oben", down: "Nach unten", undo: "Rückgängig" }).map(([k, label]) => (
-            <button key={k} type="button" onClick={act[k]}>{label}</button>
+          {Object.entries({ duplicate: "Duplizieren", delete: "Löschen", up: "Nach oben", down: "Nach unten", undo: "Rückgängig", copy: "Kopieren", paste: "Einfügen" }).map(([k, label]) => (
+            <button key={k} type="button" onClick={act[k]} disabled={k === "paste" && !clipboard}>{label}</button>
           ))}
           <span data-save-state={saveState}>{saveState}</span>
         </div>
