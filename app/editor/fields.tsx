@@ -1,4 +1,4 @@
-import { memo, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
+import { memo, lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { SchemaField } from "~/content/types";
 import { formFieldsFromSchema } from "~/forms/from-schema";
 import type { FormDefinition } from "~/forms/definition";
@@ -53,21 +53,48 @@ function BlockFields({ id }: { id: string }) {
   const schema = block ? env.schemas.get(block.schemaId) : undefined;
   const fields = schema ? editableFields(schema) : NO_FIELDS;
   const errors = useFieldErrors(id, fields, block?.fields ?? {});
+  // The same function while the block is the same: a field whose value and messages did not
+  // change is not rendered again when another one is typed in.
+  const { refreshData } = env;
+  const set = useCallback(
+    (name: string, value: unknown) => {
+      store.dispatch({ type: "setField", id, field: name, value });
+      // What the block shows may come from the server (a practitioner, an image, a list's length).
+      const type = fields.find((f) => f.name === name)?.fieldType;
+      if (type === "References" || type === "Assets" || name === "limit") refreshData();
+    },
+    [store, id, fields, refreshData],
+  );
   if (!block || !schema) return null;
-  const set = (name: string, value: unknown) => {
-    store.dispatch({ type: "setField", id, field: name, value });
-    // What the block shows may come from the server (a practitioner, an image, a list's length).
-    const type = fields.find((f) => f.name === name)?.fieldType;
-    if (type === "References" || type === "Assets" || name === "limit") env.refreshData();
-  };
   return (
     <form className="space-y-4" onSubmit={(e) => e.preventDefault()} noValidate aria-label={env.label(block.schemaId)}>
       <h3 className="font-semibold">{env.label(block.schemaId)}</h3>
       {fields.map((field) => (
-        <FieldControl key={field.name} blockId={id} field={field} value={block.fields[field.name]} onChange={(v) => set(field.name, v)} errors={errors[field.name]} />
+        <BlockField key={field.name} blockId={id} field={field} value={block.fields[field.name]} set={set} errors={errors[field.name]} />
       ))}
     </form>
   );
+}
+
+/**
+ * One field of the active block, rendered again only when its own value or messages change. A
+ * keystroke then updates one input: React re-applies an input's attributes (name, type, value)
+ * whenever it renders it, and each of those invalidates the input's style for the next frame.
+ */
+const BlockField = memo(function BlockField({ blockId, field, value, set, errors }: { blockId: string; field: EditorField; value: unknown; set(name: string, value: unknown): void; errors?: string[] }) {
+  const onChange = useCallback((v: unknown) => set(field.name, v), [set, field.name]);
+  return <FieldControl blockId={blockId} field={field} value={value} onChange={onChange} errors={errors} />;
+});
+
+/** Whether two sets of field messages say the same (so the panel keeps the ones it shows). */
+function sameErrors(a: Record<string, string[]>, b: Record<string, string[]>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => {
+    const x = a[k];
+    const y = b[k];
+    return !!x && !!y && x.length === y.length && x.every((m, i) => m === y[i]);
+  });
 }
 
 /** Typing pauses this long before the fields are checked; autosave waits longer (800 ms). */
@@ -121,7 +148,7 @@ function useFieldErrors(id: string, fields: readonly EditorField[], values: Read
         if (checks.get(id) !== seq) return;
         checks.delete(id);
         const result = { valid: main.valid && (extra?.valid ?? true), errors: { ...main.errors, ...(extra?.errors ?? {}) } };
-        if (show && current) setErrors(result.errors);
+        if (show && current) setErrors((shown) => (sameErrors(shown, result.errors) ? shown : result.errors));
         if (result.valid) invalidBlocks.delete(id);
         else invalidBlocks.add(id);
       });

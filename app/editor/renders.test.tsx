@@ -73,6 +73,26 @@ describe("canvas renders at 200 blocks", () => {
     expect(total()).toBeLessThanOrEqual(2);
   });
 
+  it("a keystroke in one field leaves the block's other inputs alone", async () => {
+    await act(async () => block("b150").click());
+    const inputs = [...container.querySelectorAll<HTMLInputElement>('[id^="f-b150-"]')];
+    expect(inputs.map((i) => i.id)).toEqual(["f-b150-heading", "f-b150-text", "f-b150-label", "f-b150-link"]);
+    // React applies an input's attributes again (name, type, value) each time it renders one:
+    // attribute changes on the other inputs would mean they were rendered again.
+    const touched = new Set<string>();
+    const observer = new MutationObserver((list) => list.forEach((m) => touched.add((m.target as Element).id)));
+    for (const input of inputs) observer.observe(input, { attributes: true });
+    const input = inputs[0]!;
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(input, "Block 150!");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    observer.disconnect();
+    expect(block("b150").textContent).toContain("Block 150!");
+    expect([...touched].filter((id) => id !== "f-b150-heading")).toEqual([]);
+  });
+
   it("moving a block renders at most the moved block", async () => {
     await act(async () => block("b150").click());
     renders.clear();
