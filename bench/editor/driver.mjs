@@ -96,10 +96,15 @@ async function newEditorPage(browser, adapter, n) {
  */
 async function openOnce(browser, adapter, n, newTab) {
   const { context, page, layout } = await newEditorPage(browser, adapter, n);
-  if (!newTab) await page.goto(adapter.startUrl());
-  await page.goto(adapter.url(n, layout), { waitUntil: "commit" });
-  const r = await waitOpen(page);
-  return { context, page, ...r };
+  try {
+    if (!newTab) await page.goto(adapter.startUrl());
+    await page.goto(adapter.url(n, layout), { waitUntil: "commit" });
+    return { context, page, ...(await waitOpen(page)) };
+  } catch (error) {
+    // A failed open leaves no browser context behind for the rest of the run.
+    await context.close();
+    throw error;
+  }
 }
 
 /** Figure 1 and 9: opening (fresh context, cold HTTP cache, each rep) and the JavaScript transferred. */
@@ -204,13 +209,12 @@ export async function measureActions(browser, adapter, n, reps, log) {
       samples.undo_duplicate.push(await timedClick(page, { type: "count", count }, adapter.button(page, "undo", id)));
       await adapter.settle(page);
 
-      // (7) paste of the active block, copied by the editor's copy control (an editor without a
-      // clipboard for blocks, as Puck 0.23, has no adapter.button "copy"): then undone, untimed
+      // (7) paste of the active block, copied by the editor's copy control, then undone, untimed.
+      // An editor without a clipboard for blocks (Puck 0.23) lists no "paste" in adapter.buttons.
       if (adapter.buttons?.includes("paste")) {
         await adapter.ensureActive(page, id);
         await adapter.button(page, "copy", id).click();
         const paste = adapter.button(page, "paste", id);
-        await paste.waitFor();
         await page.waitForFunction((el) => !el.disabled, await paste.elementHandle());
         samples.paste.push(await timedClick(page, { type: "count", count: count + 1 }, paste));
         await adapter.settle(page);
