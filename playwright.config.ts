@@ -8,7 +8,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: E2E_WORKERS,
   retries: 0,
-  reporter: [["list"]],
+  // `npm test` asks for a JSON report too (PW_JSON_REPORT), to name the failed tests again at the
+  // very end of its output, where a CI log's tail shows them.
+  reporter: process.env.PW_JSON_REPORT ? [["list"], ["json", { outputFile: process.env.PW_JSON_REPORT }]] : [["list"]],
   timeout: 30_000,
   // Two workers, two servers, Vitest and the type check share two cores in CI: a check that takes
   // well under a second alone may take a few seconds then. Waiting longer changes no verdict.

@@ -28,6 +28,7 @@ if (!failures.length) suites.push(runPrefixed("tsc", bin("typescript", "bin/tsc"
 const vitestReport = path.join(os.tmpdir(), `praxisnetz-vitest-${process.pid}.json`);
 suites.push(runPrefixed(null, bin("vitest", "vitest.mjs"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]).then((code) => code === 0 || failures.push("vitest")));
 
+const playwrightReport = path.join(os.tmpdir(), `praxisnetz-playwright-${process.pid}.json`);
 const chromium = findChromium();
 if (!chromium) {
   const note = "Browser tests skipped: no Chromium found. Install one (`apt-get install chromium`) or set CHROMIUM_PATH.";
@@ -35,13 +36,17 @@ if (!chromium) {
     console.error(`${note} REQUIRE_BROWSER=1, so this is a failure.`);
     failures.push("browser");
   } else console.log(note);
-} else suites.push(runPrefixed("e2e", bin("@playwright/test", "cli.js"), ["test"]).then((code) => code === 0 || failures.push("playwright")));
+} else {
+  process.env.PW_JSON_REPORT = playwrightReport;
+  suites.push(runPrefixed("e2e", bin("@playwright/test", "cli.js"), ["test"]).then((code) => code === 0 || failures.push("playwright")));
+}
 
 await Promise.all(suites);
 console.log(`npm test: suites finished in ${Math.round((Date.now() - started) / 1000)} s`);
 
 if (failures.length) {
   for (const line of failedVitestTests(vitestReport)) console.error(`vitest failed: ${line}`);
+  for (const line of failedPlaywrightTests(playwrightReport)) console.error(`playwright failed: ${line}`);
   console.error(`npm test failed: ${failures.join(", ")}`);
   process.exit(1);
 }
@@ -93,5 +98,36 @@ function failedVitestTests(file) {
     for (const t of failed) lines.push(`${name} › ${t.fullName}: ${String(t.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300)}`);
     if (!failed.length && suite.status === "failed") lines.push(`${name}: ${String(suite.message ?? "").split("\n")[0].slice(0, 300)}`);
   }
+  return lines;
+}
+
+/**
+ * "file:line › test: first line of the error" for each browser test that did not pass in
+ * Playwright's JSON report (none when it is missing), and a line for errors outside any test (a
+ * web server that did not start, a file that did not load).
+ */
+function failedPlaywrightTests(file) {
+  let report;
+  try {
+    report = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return [];
+  }
+  const lines = [];
+  const firstLine = (error) => String(error?.message ?? error?.value ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === "expected" || test.status === "skipped") continue;
+        const last = test.results?.at(-1);
+        const where = `tests/e2e/${spec.file}:${spec.line}`;
+        lines.push(`${where} › ${[...titles, spec.title].join(" › ")} (${test.status}): ${firstLine(last?.error ?? last?.errors?.[0]).slice(0, 300)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  // The top-level suites are the files; their titles are in `file` already.
+  for (const suite of report.suites ?? []) walk(suite, []);
+  for (const error of report.errors ?? []) lines.push(`outside any test: ${firstLine(error).slice(0, 300)}`);
   return lines;
 }
