@@ -96,6 +96,31 @@ describe("the oracle", () => {
     expect(() => fz.checkNoSecrets("oracle self-test", { method: "GET", path: "/" }, drafts)).toThrow(/draft value/);
     fz.failures.clear();
   });
+
+  it("keeps a failing request whole, beyond what the report shows, to send again", async () => {
+    const body = JSON.stringify({ name: `${"\udc00\ud800 Ä ".repeat(400)}end`, list: Array.from({ length: 300 }, (_, i) => i) });
+    const req = { method: "POST", path: "/api/newsletter/subscribe?x=%E0%A4%A", headers: { "content-type": "application/json", "x-probe": "it's" }, body };
+    let message = "";
+    try {
+      fz.fail("oracle self-test", "status 599", req, undefined, undefined, "a made-up failure");
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    fz.failures.clear();
+    const file = /whole request: (\S+\.json)/.exec(message)?.[1];
+    expect(file, message).toBeTruthy();
+    const saved = JSON.parse(fs.readFileSync(file!, "utf8")) as { method: string; path: string; headers: Record<string, string>; bodyFile: string; detail: string };
+    expect(saved).toMatchObject({ method: "POST", path: req.path, headers: req.headers, detail: "a made-up failure" });
+    const bytes = fs.readFileSync(saved.bodyFile);
+    expect(bytes.equals(Buffer.from(body, "utf8"))).toBe(true);
+    expect(body.length).toBeGreaterThan(3000);
+    expect(message).toContain("send it again: curl");
+    // Sent again from the file, it gets the answer the original gets.
+    const original = await send(server, req);
+    const again = await send(server, { method: saved.method, path: saved.path, headers: saved.headers, body: bytes });
+    expect(again.status).toBe(original.status);
+    expect(again.status).toBeLessThan(500);
+  });
 });
 
 // ---- building blocks --------------------------------------------------------------------------------

@@ -1,5 +1,8 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import path from "node:path";
 import fc from "fast-check";
 import { buildAppointmentSeed } from "~/content/seed/appointments";
 import { buildDemoContent, type DemoItem } from "~/content/seed/content";
@@ -342,6 +345,38 @@ export interface Failure {
   status?: number;
   serverError?: string;
   count: number;
+  /** Where the whole request is kept (the report shows only its start). */
+  saved?: string;
+}
+
+/** Failing requests are kept whole here (git-ignored), one file per distinct failure. */
+export const FUZZ_FAILURE_DIR = path.resolve(import.meta.dirname, "../../test-results/fuzz");
+
+/**
+ * Keeps a failing request whole: `<name>.json` (method, path, headers, the error and the server's
+ * log while it answered) and `<name>.body` (the body's exact bytes). Returns the JSON file's path
+ * and a curl line that sends the same request again to a server on `origin`. Never throws: a full
+ * disk must not hide the failure itself.
+ */
+let savedFiles = 0;
+export function saveFailingRequest(req: FuzzRequest, facts: Record<string, unknown>, origin = "http://127.0.0.1:3000"): { file: string; replay: string } | undefined {
+  // Shrinking fails many times over: the first few hundred are plenty to find the cause.
+  if (++savedFiles > 300) return undefined;
+  try {
+    fs.mkdirSync(FUZZ_FAILURE_DIR, { recursive: true });
+    const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, "utf8");
+    const name = createHash("sha256").update(`${req.method} ${req.path}\n${JSON.stringify(req.headers ?? {})}\n`).update(body ?? "").digest("hex").slice(0, 16);
+    const file = path.join(FUZZ_FAILURE_DIR, `${name}.json`);
+    const bodyFile = path.join(FUZZ_FAILURE_DIR, `${name}.body`);
+    if (body) fs.writeFileSync(bodyFile, body);
+    fs.writeFileSync(file, `${JSON.stringify({ method: req.method, path: req.path, headers: req.headers ?? {}, bodyFile: body ? bodyFile : null, bodyBytes: body?.length ?? 0, ...facts }, null, 2)}\n`);
+    const quote = (v: string) => `'${v.replace(/'/g, "'\\''")}'`;
+    const headerArgs = Object.entries(req.headers ?? {}).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`);
+    const replay = ["curl -sS -i --path-as-is", `-X ${quote(req.method)}`, ...headerArgs, ...(body ? [`--data-binary @${quote(bodyFile)}`] : []), quote(`${origin}${req.path}`)].join(" ");
+    return { file, replay };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -496,6 +531,7 @@ export class Fuzzer {
   fail(family: string, kind: string, req: FuzzRequest, res?: FuzzResponse, log?: string, detail?: string, key?: string): never {
     const serverError = log ? serverErrors(log) : undefined;
     const signature = `${family} | ${kind} | ${key ?? normalise(serverError ?? "")}`;
+    const saved = saveFailingRequest(req, { family, kind, property: this.property, status: res?.status, detail, serverLog: log?.slice(-20_000), answer: res && { ...res, body: res.body.slice(0, 20_000) } }, this.server.url.replace(/\/$/, ""));
     const known = this.failures.get(signature);
     if (known) known.count++;
     else
@@ -507,6 +543,7 @@ export class Fuzzer {
         status: res?.status,
         serverError,
         count: 1,
+        saved: saved?.file,
       });
     const lines = [
       `${/^\d+$/.test(kind) ? `status ${kind}` : kind.startsWith("leak") ? `privacy leak (${kind.slice(5)})` : kind} from ${family}`,
@@ -514,6 +551,7 @@ export class Fuzzer {
       ...(res ? [`answer: ${res.status} in ${res.ms} ms via ${res.via}, headers=${snippet(JSON.stringify(res.headers), 400)}, body=${snippet(res.body, 400)}`] : []),
       ...(detail ? [detail] : []),
       ...(serverError ? [`server log: ${serverError}`] : []),
+      ...(saved ? [`whole request: ${saved.file}`, `send it again: ${saved.replay}`] : []),
     ];
     throw new Error(lines.join("\n  "));
   }
@@ -529,7 +567,7 @@ export class Fuzzer {
     if (!this.failures.size) return `${head}: no failures`;
     const rows = [...this.failures.values()].map(
       (f, i) =>
-        `${i + 1}. [${f.property}] ${f.kind}${f.status ? ` (${f.status})` : ""} ×${f.count}\n     ${f.request.slice(0, 400)}${f.serverError ? `\n     server: ${f.serverError.slice(0, 400)}` : ""}`,
+        `${i + 1}. [${f.property}] ${f.kind}${f.status ? ` (${f.status})` : ""} ×${f.count}\n     ${f.request.slice(0, 400)}${f.serverError ? `\n     server: ${f.serverError.slice(0, 400)}` : ""}${f.saved ? `\n     whole request: ${f.saved}` : ""}`,
     );
     return `${head}: ${this.failures.size} distinct failure(s)\n${rows.join("\n")}`;
   }
