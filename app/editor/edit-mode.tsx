@@ -19,7 +19,7 @@ import { FieldsPanel } from "./fields";
 import { blocksFromDoc, canRedo, canUndo, createState, ROOT } from "./model";
 import { Outline } from "./outline";
 import { Palette } from "./palette";
-import { useSaving } from "./save";
+import { useSaveState, useSaving } from "./save";
 import { editorTexts } from "./texts";
 import type { EditorPayload } from "./types";
 import { invalidBlocks } from "./validity";
@@ -125,6 +125,7 @@ function EditorShell({ page }: { page: ContentPage }) {
   const env = useEnv();
   const { t } = env;
   const saving = useSaving(store, env.payload.page, t);
+  env.probe?.partRendered?.("shell");
   const [width, setWidth] = useState<Width>("desktop");
   const [panel, setPanel] = useState<Panel>("palette");
   const [notice, setNotice] = useState<string | null>(null);
@@ -262,15 +263,54 @@ const CanvasPage = memo(function CanvasPage({ page }: { page: ContentPage }) {
   );
 });
 
+/** Undo and redo, re-rendered alone when either becomes possible or not (the first edit). */
+function UndoRedo({ button }: { button: string }) {
+  const store = useEditorStore();
+  const { t } = useEnv();
+  const undo = useEditor(canUndo);
+  const redo = useEditor(canRedo);
+  return (
+    <>
+      <button type="button" className={button} disabled={!undo} onClick={() => store.dispatch({ type: "undo" })} aria-keyshortcuts="Control+Z">
+        {t.undo}
+      </button>
+      <button type="button" className={button} disabled={!redo} onClick={() => store.dispatch({ type: "redo" })} aria-keyshortcuts="Control+Shift+Z">
+        {t.redo}
+      </button>
+    </>
+  );
+}
+
+/** The save state (`data-save-state`), re-rendered alone when it changes. */
+function SaveStateLabel({ saving }: { saving: ReturnType<typeof useSaving> }) {
+  const { t } = useEnv();
+  const state = useSaveState(saving.stateValue);
+  return (
+    <span data-save-state={state} role="status" className={`text-sm ${state === "error" ? "font-semibold text-[#b3261e]" : "text-black/70"}`}>
+      {t.saveStates[state]}
+    </span>
+  );
+}
+
+/** Publish: saves first; not while a save is under way. */
+function PublishButton({ saving }: { saving: ReturnType<typeof useSaving> }) {
+  const { t } = useEnv();
+  const busy = useSaveState(saving.stateValue) === "saving";
+  return (
+    <button type="button" className="rounded bg-[#0f5e63] px-3 py-1 text-sm font-semibold text-white disabled:opacity-50" onClick={() => void saving.publish()} disabled={busy}>
+      {t.publish}
+    </button>
+  );
+}
+
 function Toolbar({ saving, width, setWidth, other, notice }: { saving: ReturnType<typeof useSaving>; width: Width; setWidth(w: Width): void; other: Language; notice: string | null }) {
   const store = useEditorStore();
   const env = useEnv();
   const { t } = env;
   const language = useEditor((s) => s.language);
-  const undo = useEditor(canUndo);
-  const redo = useEditor(canRedo);
   const selectedCount = useEditor((s) => s.selected.length);
   const pasteable = usePasteable(env);
+  env.probe?.partRendered?.("toolbar");
   const pageState = saving.page.status === "Published" ? (saving.page.newStatus ? "Changed" : "Published") : "Draft";
   const languageLabel = useId();
   const widthLabel = useId();
@@ -309,15 +349,8 @@ function Toolbar({ saving, width, setWidth, other, notice }: { saving: ReturnTyp
           ))}
         </span>
         <span className="ml-auto flex items-center gap-2">
-          <button type="button" className={button} disabled={!undo} onClick={() => store.dispatch({ type: "undo" })} aria-keyshortcuts="Control+Z">
-            {t.undo}
-          </button>
-          <button type="button" className={button} disabled={!redo} onClick={() => store.dispatch({ type: "redo" })} aria-keyshortcuts="Control+Shift+Z">
-            {t.redo}
-          </button>
-          <span data-save-state={saving.state} role="status" className={`text-sm ${saving.state === "error" ? "font-semibold text-[#b3261e]" : "text-black/70"}`}>
-            {t.saveStates[saving.state]}
-          </span>
+          <UndoRedo button={button} />
+          <SaveStateLabel saving={saving} />
           {pageState === "Changed" ? (
             <button
               type="button"
@@ -334,9 +367,7 @@ function Toolbar({ saving, width, setWidth, other, notice }: { saving: ReturnTyp
               {t.discard}
             </button>
           ) : null}
-          <button type="button" className="rounded bg-[#0f5e63] px-3 py-1 text-sm font-semibold text-white disabled:opacity-50" onClick={() => void saving.publish()} disabled={saving.state === "saving"}>
-            {t.publish}
-          </button>
+          <PublishButton saving={saving} />
           <a className="text-sm underline" href={`${saving.page.path[language]}?preview=1`} target="_blank" rel="noopener">
             {t.previewLink}
           </a>

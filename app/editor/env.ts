@@ -42,4 +42,6 @@ export interface EditorProbe {
   blockRendered(id: string): void;
   /** The block's component ran (not called while a block shows the server's markup). */
   bodyRendered?(id: string): void;
+  /** A part of the editor around the canvas rendered ("shell", "toolbar"). */
+  partRendered?(part: string): void;
 }

@@ -19,8 +19,12 @@ describe("canvas renders at 200 blocks", () => {
   let container: HTMLElement;
   let root: Root;
   const renders = new Map<string, number>();
+  const parts = new Map<string, number>();
   const total = () => [...renders.values()].reduce((a, b) => a + b, 0);
-  const probe = { blockRendered: (id: string) => renders.set(id, (renders.get(id) ?? 0) + 1) };
+  const probe = {
+    blockRendered: (id: string) => renders.set(id, (renders.get(id) ?? 0) + 1),
+    partRendered: (part: string) => parts.set(part, (parts.get(part) ?? 0) + 1),
+  };
   const block = (id: string) => container.querySelector<HTMLElement>(`[data-block-id="${id}"]`)!;
   const button = (name: string) => [...container.querySelectorAll("button")].find((b) => b.getAttribute("aria-label") === name || b.textContent?.trim() === name)!;
 
@@ -71,6 +75,22 @@ describe("canvas renders at 200 blocks", () => {
     expect(block("b150").textContent).toContain("Block 150!");
     expect([...renders.keys()]).toEqual(["b150"]);
     expect(total()).toBeLessThanOrEqual(2);
+  });
+
+  it("the first keystroke after a save renders the save state, not the editor around the canvas", async () => {
+    await act(async () => block("b150").click());
+    const state = () => container.querySelector("[data-save-state]")!.getAttribute("data-save-state");
+    expect(state()).toBe("saved");
+    renders.clear();
+    parts.clear();
+    const input = container.querySelector<HTMLInputElement>("#f-b150-heading")!;
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(input, "Block 150?");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    expect(state()).toBe("unsaved");
+    expect([...parts.keys()]).toEqual([]);
+    expect([...renders.keys()]).toEqual(["b150"]);
   });
 
   it("a keystroke in one field leaves the block's other inputs alone", async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { Block } from "~/blocks/types";
 import type { Language } from "~/i18n/languages";
 import type { EditorStore } from "./editor-store";
@@ -28,6 +28,36 @@ const docsAsBlocks = (store: EditorStore) => {
   return { de: blocksFromDoc(docs.de), en: blocksFromDoc(docs.en) };
 };
 
+/** The save state as a value to subscribe to: saved, saving, unsaved or error. */
+export interface SaveStateValue {
+  get(): SaveState;
+  set(next: SaveState | ((current: SaveState) => SaveState)): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createSaveState(initial: SaveState = "saved"): SaveStateValue {
+  let value = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    set(next) {
+      const v = typeof next === "function" ? next(value) : next;
+      if (v === value) return;
+      value = v;
+      for (const l of listeners) l();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+/** The save state, re-rendering only the component that shows it. */
+export function useSaveState(value: SaveStateValue): SaveState {
+  return useSyncExternalStore(value.subscribe, value.get, value.get);
+}
+
 /**
  * Autosave to the page's draft (debounced), publish and discard, with the states the toolbar
  * shows (`data-save-state`): saved, saving, unsaved, error. A save answered 200 is success; any
@@ -36,7 +66,10 @@ const docsAsBlocks = (store: EditorStore) => {
  */
 export function useSaving(store: EditorStore, initial: EditorPageMeta, t: EditorTexts) {
   const [page, setPage] = useState(initial);
-  const [state, setState] = useState<SaveState>("saved");
+  // The state lives outside React state: a change re-renders the toolbar's label and publish button
+  // (useSaveState), not the whole editor, on the first keystroke after every save.
+  const [stateValue] = useState(createSaveState);
+  const setState = stateValue.set;
   const [message, setMessage] = useState<string | null>(null);
   const [conflict, setConflict] = useState<SaveAnswer["conflict"] | null>(null);
   const version = useRef(initial.version);
@@ -198,5 +231,5 @@ export function useSaving(store: EditorStore, initial: EditorPageMeta, t: Editor
     [store, initial.id],
   );
 
-  return { page, state, message, conflict, save, publish: () => change("publish"), discard: () => change("discard"), dropBackup, savedRevision, adopt };
+  return { page, stateValue, message, conflict, save, publish: () => change("publish"), discard: () => change("discard"), dropBackup, savedRevision, adopt };
 }

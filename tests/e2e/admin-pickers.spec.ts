@@ -119,7 +119,13 @@ test("an editor picks files, a place and a reference without JSON or ids; the su
     const superPlace = inField(page, "coords");
     await expect(superPlace.getByLabel("Breitengrad")).toHaveValue(clicked.latitude);
     expect(await jsonTextareas(page)).toEqual([]);
-    await superPlace.getByLabel("Erweitert: als JSON bearbeiten").check();
+    // Once in a CI run (busy machine) the first click right after hydration did not toggle the
+    // switch ("did not change its state"); a second click did. Clicked until it is on.
+    const jsonSwitch = superPlace.getByLabel("Erweitert: als JSON bearbeiten");
+    await expect(async () => {
+      await jsonSwitch.check({ timeout: 2000 });
+      await expect(jsonSwitch).toBeChecked({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
     await expect(superPlace.locator("textarea")).toHaveValue(new RegExp(`"latitude": ${clicked.latitude.replace(".", "\\.")}`));
     await expect(inField(page, "photo").getByLabel("Erweitert: als JSON bearbeiten")).toBeVisible();
 
