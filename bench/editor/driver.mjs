@@ -88,16 +88,28 @@ async function newEditorPage(browser, adapter, n) {
 }
 
 /**
+ * Between the site's page and the click into the editor: a person reads the page first. Without
+ * it, the editor's page was asked for while the browser was still busy with the fresh context's
+ * first page (the page's /favicon.ico request came in then, among other work). On this 2-core
+ * machine the server, rendering the editor's page on the same cores, answered in 80–230 ms instead
+ * of 20–40 ms (decision 0044). The same pause for every editor.
+ */
+const ARRIVAL_PAUSE_MS = Number(process.env.BENCH_EDITOR_ARRIVAL_PAUSE_MS ?? 1000);
+
+/**
  * One open: a fresh context (cold HTTP cache), then, unless `newTab`, a page of the editor's own
- * site that loads nothing (adapter.startUrl) and from there the editor, as an editor arrives from
- * the admin or the page itself; with `newTab`, the editor straight from a new tab's blank page.
+ * site that loads nothing (adapter.startUrl), a pause of ARRIVAL_PAUSE_MS, and from there the
+ * editor, as an editor arrives from the admin or the page itself; with `newTab`, the editor straight from a new tab's blank page.
  * The two differ where the editor's page sets Cross-Origin-Opener-Policy (ours does, Puck's
  * static page does not): from a blank page the browser then starts the page in a new process.
  */
 async function openOnce(browser, adapter, n, newTab) {
   const { context, page, layout } = await newEditorPage(browser, adapter, n);
   try {
-    if (!newTab) await page.goto(adapter.startUrl());
+    if (!newTab) {
+      await page.goto(adapter.startUrl());
+      await pause(page, ARRIVAL_PAUSE_MS);
+    }
     await page.goto(adapter.url(n, layout), { waitUntil: "commit" });
     return { context, page, ...(await waitOpen(page)) };
   } catch (error) {

@@ -5,8 +5,9 @@
 // Per size, each figure as { p50, p95, n }:
 //   open_ms           navigation start until the last block is in the canvas and the editor is
 //                     ready, then the first task after that frame (fresh context, cold cache, each
-//                     rep), opened from a page of the editor's own site that loads nothing, as
-//                     editors arrive (a link in the admin or on the page); open_shown_ms that frame
+//                     rep), opened from a page of the editor's own site that loads nothing, after
+//                     a pause of BENCH_EDITOR_ARRIVAL_PAUSE_MS (default 1000) on it, as editors
+//                     arrive (they read the admin or the page, then click); open_shown_ms that frame
 //                     itself; open_new_tab_ms the same open typed into a new tab (from its blank
 //                     page: a page with an opener policy then starts in a new browser process)
 //   keystroke_ms      keydown in the active block's text field until the canvas shows the text
@@ -34,7 +35,7 @@
 //
 // Env: BENCH_EDITOR_REPS (default 10 per action and size), BENCH_EDITOR_OPEN_REPS (default: REPS),
 // BENCH_EDITOR_DRAG_REPS (default: REPS), BENCH_EDITOR_SIZES (default "20,200"),
-// BENCH_EDITOR_ONLY=puck|ours, BENCH_EDITOR_PORT (default 3500; uses it and the next three).
+// BENCH_EDITOR_ONLY=puck|ours, BENCH_EDITOR_ARRIVAL_PAUSE_MS (default 1000), BENCH_EDITOR_PORT (default 3500; uses it and the next three).
 // BENCH_EDITOR_OURS=double drives the contract double (bench/editor/double) instead of our editor:
 // a self-test of our side's driver while the editor is not merged; its figures mean nothing.
 import os from "node:os";
