@@ -83,14 +83,19 @@ function runPrefixed(prefix, file, args) {
   });
 }
 
+/** A test runner's JSON report, or null when it is missing or cut short (the runner crashed). */
+function readReport(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
 /** "file › test: first line of the error" for each failed test in Vitest's JSON report (none when it is missing). */
 function failedVitestTests(file) {
-  let report;
-  try {
-    report = JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch {
-    return [];
-  }
+  const report = readReport(file);
+  if (!report) return [];
   const lines = [];
   for (const suite of report.testResults ?? []) {
     const name = path.relative(root, suite.name ?? "");
@@ -107,12 +112,8 @@ function failedVitestTests(file) {
  * web server that did not start, a file that did not load).
  */
 function failedPlaywrightTests(file) {
-  let report;
-  try {
-    report = JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch {
-    return [];
-  }
+  const report = readReport(file);
+  if (!report) return [];
   const lines = [];
   const firstLine = (error) => String(error?.message ?? error?.value ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
   const walk = (suite, titles) => {
