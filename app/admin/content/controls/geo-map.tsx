@@ -102,13 +102,15 @@ export default function GeoMap({ point, onPick, styleUrl, label, words }: GeoMap
     if (!m.getBounds().contains(at)) m.jumpTo({ center: at, zoom: Math.max(m.getZoom(), 12) });
   }, [point?.latitude, point?.longitude, ready]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // The box has the placeholder's size (geo.tsx), and a problem shows on the map, not below it:
+  // nothing under the map moves when it arrives or when it has to do without its style.
   return (
-    <div className="space-y-1">
-      <div className="relative h-72 w-full overflow-hidden rounded border border-slate-300" role="application" aria-label={label} data-geo-map data-map-ready={ready ? "true" : undefined}>
+    <div className="relative h-72 w-full overflow-hidden rounded border border-slate-300">
+      <div className="absolute inset-0" role="application" aria-label={label} data-geo-map data-map-ready={ready ? "true" : undefined}>
         <div ref={container} style={{ position: "absolute", inset: 0 }} />
       </div>
       {problem ? (
-        <p className="text-sm text-slate-700" data-map-problem>
+        <p className="absolute inset-x-0 bottom-0 bg-white/90 px-2 py-1 text-sm text-slate-800" role="status" data-map-problem>
           {problem}
         </p>
       ) : null}

@@ -34,6 +34,19 @@ const numberText = (n: unknown) => (typeof n === "number" && Number.isFinite(n) 
  */
 export const GeoControl = withAdvanced(GeoPicker, true);
 
+/**
+ * The map's box (the size of GeoMap's) while its code loads, from the server's page on: nothing
+ * below it moves when the map arrives. Once a control under it (the superuser's JSON switch) moved
+ * between a click's aim and the click.
+ */
+function MapPlaceholder({ text }: { text: string }) {
+  return (
+    <div className="flex h-72 w-full items-center justify-center rounded border border-slate-300 text-sm text-slate-700" data-geo-map-placeholder>
+      {text}
+    </div>
+  );
+}
+
 function GeoPicker({ id, value, onChange, onBlur, describedBy, invalid, language, label }: CustomControlProps) {
   const w = controlWords[language];
   const { mapStyleUrl } = useControlsData();
@@ -209,10 +222,12 @@ function GeoPicker({ id, value, onChange, onBlur, describedBy, invalid, language
       ) : null}
       <p className="text-sm text-slate-700">{w.geoMapHint}</p>
       {mapShown ? (
-        <Suspense fallback={<p className="text-sm text-slate-700">{w.geoMapLoading}</p>}>
+        <Suspense fallback={<MapPlaceholder text={w.geoMapLoading} />}>
           <GeoMap point={point} onPick={setPoint} styleUrl={mapStyleUrl} label={`${label}: ${w.geoMap}`} words={{ offline: w.geoMapOffline, failed: w.geoMapFailed }} />
         </Suspense>
-      ) : null}
+      ) : (
+        <MapPlaceholder text={w.geoMapLoading} />
+      )}
     </div>
   );
 }
