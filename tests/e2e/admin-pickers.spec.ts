@@ -114,30 +114,41 @@ test("an editor picks files, a place and a reference without JSON or ids; the su
     expect(await jsonTextareas(editor)).toEqual([]);
 
     // ---- the superuser: the same controls, and the JSON behind a switch ----
-    // The map's code is held back until the switch's place was taken, while its box waits.
-    let releaseMap = () => {};
-    const mapHeld = new Promise<void>((resolve) => (releaseMap = resolve));
-    await page.route("**/assets/geo-map-*.js", async (route) => {
-      await mapHeld;
-      await route.continue();
-    });
+    // The map's box is there from the server's page on: the switch below it stays where it was
+    // when the map arrives (it once moved between a click's aim and the click). The map's code is
+    // held back until the switch's place was taken; without the service worker, which would answer
+    // for the held file from its cache.
+    const held = await browser.newContext({ baseURL, serviceWorkers: "block", storageState: await page.context().storageState() });
+    try {
+      const heldPage = await held.newPage();
+      let releaseMap = () => {};
+      const mapHeld = new Promise<void>((resolve) => (releaseMap = resolve));
+      await heldPage.route("**/assets/geo-map-*.js", async (route) => {
+        await mapHeld;
+        await route.continue();
+      });
+      await heldPage.goto(itemUrl);
+      await waitForHydration(heldPage);
+      const heldPlace = inField(heldPage, "coords");
+      const heldSwitch = heldPlace.getByLabel("Erweitert: als JSON bearbeiten");
+      await expect(heldPlace.locator("[data-geo-map-placeholder]")).toBeVisible();
+      // Measured from the field's top: what happens above the field (a photo's preview) is not its doing.
+      const offset = async () => (await heldSwitch.boundingBox())!.y - (await heldPlace.boundingBox())!.y;
+      const waiting = await offset();
+      releaseMap();
+      await expect(heldPlace.locator("[data-geo-map]")).toBeVisible();
+      await expect(heldPlace.locator("[data-geo-map-placeholder]")).toHaveCount(0);
+      expect(await offset()).toBe(waiting);
+    } finally {
+      await held.close();
+    }
+
     await page.goto(itemUrl);
     await waitForHydration(page);
     const superPlace = inField(page, "coords");
     await expect(superPlace.getByLabel("Breitengrad")).toHaveValue(clicked.latitude);
     expect(await jsonTextareas(page)).toEqual([]);
-    // The map's box is there from the server's page on: the switch below it stays where it was
-    // when the map arrives (it once moved between a click's aim and the click).
     const jsonSwitch = superPlace.getByLabel("Erweitert: als JSON bearbeiten");
-    await expect(superPlace.locator("[data-geo-map-placeholder]")).toBeVisible();
-    // Measured from the field's top: what happens above the field (a photo's preview) is not its doing.
-    const offset = async () => (await jsonSwitch.boundingBox())!.y - (await superPlace.boundingBox())!.y;
-    const waiting = await offset();
-    releaseMap();
-    await expect(superPlace.locator("[data-geo-map]")).toBeVisible();
-    await expect(superPlace.locator("[data-geo-map-placeholder]")).toHaveCount(0);
-    expect(await offset()).toBe(waiting);
-    await page.unroute("**/assets/geo-map-*.js");
     await jsonSwitch.check();
     await expect(superPlace.locator("textarea")).toHaveValue(new RegExp(`"latitude": ${clicked.latitude.replace(".", "\\.")}`));
     await expect(inField(page, "photo").getByLabel("Erweitert: als JSON bearbeiten")).toBeVisible();
