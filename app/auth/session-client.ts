@@ -1,5 +1,6 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import { createHttpClient, http } from "~/lib/http";
+import { createValue, useValue } from "~/lib/value";
 
 /**
  * The browser's view of the session (spec §4, §7): `GET /api/_auth/session` is fetched once per page
@@ -21,13 +22,9 @@ export interface AuthState {
   user: SessionUser | null;
 }
 
-let state: AuthState = { ready: false, user: null };
+const session = createValue<AuthState>({ ready: false, user: null });
 let started = false;
-const listeners = new Set<() => void>();
-const set = (next: AuthState) => {
-  state = next;
-  for (const listener of listeners) listener();
-};
+const set = session.set;
 
 /** Whether the document's cookies carry the editor hint. */
 export function hasEditorHint(cookie: string): boolean {
@@ -36,7 +33,7 @@ export function hasEditorHint(cookie: string): boolean {
 
 /** Fetches the session once (no retry); failures are logged and leave the visitor signed out, ready. */
 export async function loadSession(fetcher?: typeof fetch): Promise<AuthState> {
-  if (started) return state;
+  if (started) return session.get();
   started = true;
   try {
     // §9: the session is asked once, never again on its own.
@@ -50,27 +47,20 @@ export async function loadSession(fetcher?: typeof fetch): Promise<AuthState> {
     log.error("Error Fetching Session", error);
     set({ ready: true, user: null });
   }
-  return state;
+  return session.get();
 }
 
 /** For tests: forget the fetched session. */
 export function resetSession() {
   started = false;
-  state = { ready: false, user: null };
+  set({ ready: false, user: null });
 }
 
 /** The session in a component: fetched after hydration when the hint is there, else ready and empty. */
 export function useAuthSession(): AuthState {
   useEffect(() => {
     if (hasEditorHint(document.cookie)) void loadSession();
-    else if (!state.ready) set({ ready: true, user: null });
+    else if (!session.get().ready) set({ ready: true, user: null });
   }, []);
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => state,
-    () => state,
-  );
+  return useValue(session);
 }

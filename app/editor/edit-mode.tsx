@@ -19,7 +19,8 @@ import { FieldsPanel } from "./fields";
 import { blocksFromDoc, canRedo, canUndo, createState, ROOT } from "./model";
 import { Outline } from "./outline";
 import { Palette } from "./palette";
-import { useSaveState, useSaving } from "./save";
+import { useSaving } from "./save";
+import { useValue } from "~/lib/value";
 import { editorTexts } from "./texts";
 import type { EditorPayload } from "./types";
 import { invalidBlocks } from "./validity";
@@ -284,7 +285,7 @@ function UndoRedo({ button }: { button: string }) {
 /** The save state (`data-save-state`), re-rendered alone when it changes. */
 function SaveStateLabel({ saving }: { saving: ReturnType<typeof useSaving> }) {
   const { t } = useEnv();
-  const state = useSaveState(saving.stateValue);
+  const state = useValue(saving.stateValue);
   return (
     <span data-save-state={state} role="status" className={`text-sm ${state === "error" ? "font-semibold text-[#b3261e]" : "text-black/70"}`}>
       {t.saveStates[state]}
@@ -295,7 +296,7 @@ function SaveStateLabel({ saving }: { saving: ReturnType<typeof useSaving> }) {
 /** Publish: saves first; not while a save is under way. */
 function PublishButton({ saving }: { saving: ReturnType<typeof useSaving> }) {
   const { t } = useEnv();
-  const busy = useSaveState(saving.stateValue) === "saving";
+  const busy = useValue(saving.stateValue) === "saving";
   return (
     <button type="button" className="rounded bg-[#0f5e63] px-3 py-1 text-sm font-semibold text-white disabled:opacity-50" onClick={() => void saving.publish()} disabled={busy}>
       {t.publish}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { Block } from "~/blocks/types";
 import type { Language } from "~/i18n/languages";
 import type { EditorStore } from "./editor-store";
@@ -8,6 +8,7 @@ import type { EditorPageMeta, SaveAnswer } from "./types";
 import { invalidBlocks } from "./validity";
 import { http } from "~/lib/http";
 import { log } from "~/lib/log";
+import { createValue } from "~/lib/value";
 
 export type SaveState = "saved" | "saving" | "unsaved" | "error";
 
@@ -28,36 +29,6 @@ const docsAsBlocks = (store: EditorStore) => {
   return { de: blocksFromDoc(docs.de), en: blocksFromDoc(docs.en) };
 };
 
-/** The save state as a value to subscribe to: saved, saving, unsaved or error. */
-export interface SaveStateValue {
-  get(): SaveState;
-  set(next: SaveState | ((current: SaveState) => SaveState)): void;
-  subscribe(listener: () => void): () => void;
-}
-
-export function createSaveState(initial: SaveState = "saved"): SaveStateValue {
-  let value = initial;
-  const listeners = new Set<() => void>();
-  return {
-    get: () => value,
-    set(next) {
-      const v = typeof next === "function" ? next(value) : next;
-      if (v === value) return;
-      value = v;
-      for (const l of listeners) l();
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-  };
-}
-
-/** The save state, re-rendering only the component that shows it. */
-export function useSaveState(value: SaveStateValue): SaveState {
-  return useSyncExternalStore(value.subscribe, value.get, value.get);
-}
-
 /**
  * Autosave to the page's draft (debounced), publish and discard, with the states the toolbar
  * shows (`data-save-state`): saved, saving, unsaved, error. A save answered 200 is success; any
@@ -67,8 +38,8 @@ export function useSaveState(value: SaveStateValue): SaveState {
 export function useSaving(store: EditorStore, initial: EditorPageMeta, t: EditorTexts) {
   const [page, setPage] = useState(initial);
   // The state lives outside React state: a change re-renders the toolbar's label and publish button
-  // (useSaveState), not the whole editor, on the first keystroke after every save.
-  const [stateValue] = useState(createSaveState);
+  // (useValue), not the whole editor, on the first keystroke after every save.
+  const [stateValue] = useState(() => createValue<SaveState>("saved"));
   const setState = stateValue.set;
   const [message, setMessage] = useState<string | null>(null);
   const [conflict, setConflict] = useState<SaveAnswer["conflict"] | null>(null);

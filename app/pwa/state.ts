@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { createValue, useValue } from "~/lib/value";
 
 /** The service worker's states for the UI (§4). */
 export interface PwaState {
@@ -9,28 +9,22 @@ export interface PwaState {
   registrationError: boolean;
 }
 
-let state: PwaState = { offlineReady: false, needRefresh: false, installAvailable: false, installed: false, registrationError: false };
-const listeners = new Set<() => void>();
-const SERVER_STATE = state;
+const INITIAL: PwaState = { offlineReady: false, needRefresh: false, installAvailable: false, installed: false, registrationError: false };
+const state = createValue(INITIAL);
+const serverState = () => INITIAL;
 
-export const getPwaState = () => state;
+export const getPwaState = () => state.get();
 
 /**
  * Changes the state; the UI's components hear of it, and other scripts too: `window.praxisnetzPwa`
  * holds the current state and a `praxisnetz:pwa` event on window tells each change.
  */
 export function setPwaState(patch: Partial<PwaState>): void {
-  state = { ...state, ...patch };
-  listeners.forEach((listener) => listener());
-  (window as { praxisnetzPwa?: PwaState }).praxisnetzPwa = state;
-  window.dispatchEvent(new CustomEvent("praxisnetz:pwa", { detail: state }));
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => void listeners.delete(listener);
+  state.set((current) => ({ ...current, ...patch }));
+  (window as { praxisnetzPwa?: PwaState }).praxisnetzPwa = state.get();
+  window.dispatchEvent(new CustomEvent("praxisnetz:pwa", { detail: state.get() }));
 }
 
 export function usePwaState(): PwaState {
-  return useSyncExternalStore(subscribe, getPwaState, () => SERVER_STATE);
+  return useValue(state, serverState);
 }
