@@ -94,7 +94,9 @@ async function newEditorPage(browser, adapter, n) {
  * machine the server, rendering the editor's page on the same cores, answered in 80–230 ms instead
  * of 20–40 ms (decision 0044). The same pause for every editor.
  */
-const ARRIVAL_PAUSE_MS = Number(process.env.BENCH_EDITOR_ARRIVAL_PAUSE_MS ?? 1000);
+export const ARRIVAL_PAUSE_MS = Number(process.env.BENCH_EDITOR_ARRIVAL_PAUSE_MS ?? 1000);
+if (!Number.isFinite(ARRIVAL_PAUSE_MS) || ARRIVAL_PAUSE_MS < 0)
+  throw new Error(`BENCH_EDITOR_ARRIVAL_PAUSE_MS must be a number of milliseconds (0 or more), not "${process.env.BENCH_EDITOR_ARRIVAL_PAUSE_MS}"`);
 
 /**
  * One open: a fresh context (cold HTTP cache), then, unless `newTab`, a page of the editor's own

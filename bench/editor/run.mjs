@@ -41,7 +41,7 @@
 import os from "node:os";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../../tests/support/chromium.mjs";
-import { measureActions, measureDrag, measureOpen } from "./driver.mjs";
+import { ARRIVAL_PAUSE_MS, measureActions, measureDrag, measureOpen } from "./driver.mjs";
 
 const reps = Number(process.env.BENCH_EDITOR_REPS ?? 10);
 const openReps = Number(process.env.BENCH_EDITOR_OPEN_REPS ?? reps);
@@ -64,7 +64,7 @@ const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS,
 const result = {
   // The load average says how shared the machine was (the figures move with it on a small machine).
   machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? null, node: process.version, chromium: browser.version(), loadavgAtStart: os.loadavg().map((l) => Number(l.toFixed(2))) },
-  settings: { reps, openReps, dragReps, sizes },
+  settings: { reps, openReps, dragReps, sizes, arrivalPauseMs: ARRIVAL_PAUSE_MS },
 };
 const errors = {};
 
